@@ -1,0 +1,5 @@
+"""`python -m countlo` runs the command line."""
+
+from countlo.cli import main
+
+raise SystemExit(main())

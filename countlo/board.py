@@ -1,0 +1,271 @@
+"""Board geometry: shapes, cell names, press masks and symmetries.
+
+A board of R rows and C columns is a Python int used as a bitset: bit k is the
+cell in row k // C, column k % C (reading order, 0-based). The same board as a
+list of rows holds row r as a C-bit int whose bit c is column c, so
+``bits == sum(row << (r * C) for r, row in enumerate(rows))``.
+Cells are named A1-style: column letters (A..Z, AA, AB, ...) then the 1-based
+row number; A1 is the top-left cell.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Callable, Iterator
+
+from countlo.errors import BadCellError, BadSizeError
+
+MAX_SIDE = 65535
+
+_A1 = re.compile(r"^\s*([A-Za-z]+)\s*([0-9]+)\s*$")
+_ROWCOL = re.compile(r"^\s*\(?\s*([0-9]+)\s*[,\s]\s*([0-9]+)\s*\)?\s*$")
+_SIZE = re.compile(r"^\s*([0-9]+)\s*(?:[xX*×]\s*([0-9]+))?\s*$")
+
+
+def column_letters(col: int) -> str:
+    """Spreadsheet letters of a 0-based column: 0 -> A, 25 -> Z, 26 -> AA."""
+    if col < 0:
+        raise ValueError(f"negative column {col}")
+    n, out = col + 1, ""
+    while n:
+        n, r = divmod(n - 1, 26)
+        out = chr(65 + r) + out
+    return out
+
+
+def column_index(letters: str) -> int:
+    """0-based column of spreadsheet letters: A -> 0, AA -> 26."""
+    n = 0
+    for ch in letters.upper():
+        n = n * 26 + (ord(ch) - 64)
+    return n - 1
+
+
+@dataclass(frozen=True, order=True)
+class Cell:
+    """A cell by 0-based row and column."""
+
+    row: int
+    col: int
+
+    @property
+    def name(self) -> str:
+        """A1-style name: column letters then 1-based row."""
+        return f"{column_letters(self.col)}{self.row + 1}"
+
+    def __str__(self) -> str:
+        return self.name
+
+    @classmethod
+    def parse(cls, text: str, shape: Shape | None = None) -> Cell:
+        """The cell named by `text`: A1-style ("C4") or 1-based "row col" ("4 3")."""
+        m = _A1.match(text)
+        if m:
+            cell = cls(int(m.group(2)) - 1, column_index(m.group(1)))
+        else:
+            m = _ROWCOL.match(text)
+            if not m:
+                raise BadCellError(
+                    f"bad cell name {text.strip()!r}: expected a column letter and a row "
+                    "number like C4, or 1-based 'row col' like '4 3'"
+                )
+            cell = cls(int(m.group(1)) - 1, int(m.group(2)) - 1)
+        if cell.row < 0 or cell.col < 0:
+            raise BadCellError(f"bad cell name {text.strip()!r}: rows and columns count from 1")
+        if shape is not None:
+            shape.check_cell(cell, text)
+        return cell
+
+
+@dataclass(frozen=True, order=True)
+class Shape:
+    """A board size: `rows` x `cols`, each 1..65535."""
+
+    rows: int
+    cols: int
+
+    def __post_init__(self) -> None:
+        for side, value in (("rows", self.rows), ("columns", self.cols)):
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise BadSizeError(f"board {side} must be a whole number, not {value!r}")
+            if not 1 <= value <= MAX_SIDE:
+                raise BadSizeError(f"board {side} must be 1..{MAX_SIDE}, not {value}")
+
+    @classmethod
+    def parse(cls, text: str) -> Shape:
+        """The shape written as "RxC" (rows by columns) or "N" for N x N."""
+        m = _SIZE.match(text)
+        if not m:
+            raise BadSizeError(f"bad board size {text.strip()!r}: expected ROWSxCOLS like 6x6, or N")
+        rows = int(m.group(1))
+        cols = int(m.group(2)) if m.group(2) else rows
+        return cls(rows, cols)
+
+    def __str__(self) -> str:
+        return f"{self.rows}x{self.cols}"
+
+    @property
+    def cells(self) -> int:
+        """Number of cells, R * C."""
+        return self.rows * self.cols
+
+    @property
+    def full(self) -> int:
+        """The all-on board."""
+        return (1 << self.cells) - 1
+
+    @property
+    def row_mask(self) -> int:
+        """A full row as a C-bit int."""
+        return (1 << self.cols) - 1
+
+    @property
+    def is_square(self) -> bool:
+        return self.rows == self.cols
+
+    def transposed(self) -> Shape:
+        return Shape(self.cols, self.rows)
+
+    # --- cells -----------------------------------------------------------------
+    def check_cell(self, cell: Cell, text: str | None = None) -> None:
+        """Raise BadCellError unless `cell` lies on this board."""
+        if not (0 <= cell.row < self.rows and 0 <= cell.col < self.cols):
+            shown = text.strip() if text is not None else cell.name
+            raise BadCellError(
+                f"cell {shown} is off the {self} board (columns A-{column_letters(self.cols - 1)}, "
+                f"rows 1-{self.rows})"
+            )
+
+    def index(self, cell: Cell) -> int:
+        """Reading-order index of `cell`."""
+        self.check_cell(cell)
+        return cell.row * self.cols + cell.col
+
+    def cell(self, k: int) -> Cell:
+        """The cell at reading-order index k."""
+        if not 0 <= k < self.cells:
+            raise BadCellError(f"cell number {k + 1} is off the {self} board (1-{self.cells})")
+        return Cell(*divmod(k, self.cols))
+
+    def name(self, k: int) -> str:
+        """A1 name of the cell at index k."""
+        return self.cell(k).name
+
+    def parse_cell(self, text: str) -> int:
+        """Index of the cell named `text` (A1 or 1-based "row col"), checked against this board."""
+        return self.index(Cell.parse(text, self))
+
+    # --- neighbourhoods and presses ---------------------------------------------
+    def neighbours(self, k: int) -> tuple[int, ...]:
+        """Closed neighbourhood N(k): k and its orthogonal neighbours, in reading order."""
+        r, c = divmod(k, self.cols)
+        out = []
+        if r > 0:
+            out.append(k - self.cols)
+        if c > 0:
+            out.append(k - 1)
+        out.append(k)
+        if c < self.cols - 1:
+            out.append(k + 1)
+        if r < self.rows - 1:
+            out.append(k + self.cols)
+        return tuple(out)
+
+    def press_mask(self, k: int) -> int:
+        """Bitset of N(k), the cells a click on k toggles."""
+        return press_masks(self)[k]
+
+    def press(self, board: int, k: int) -> int:
+        """The board after clicking cell k."""
+        return board ^ press_masks(self)[k]
+
+    def press_all(self, board: int, presses: int) -> int:
+        """The board after clicking every cell in the bitset `presses` once."""
+        masks = press_masks(self)
+        for k in iter_bits(presses):
+            board ^= masks[k]
+        return board
+
+    # --- rows -------------------------------------------------------------------
+    def to_rows(self, board: int) -> list[int]:
+        """The board as a list of C-bit row ints."""
+        m, c = self.row_mask, self.cols
+        return [(board >> (r * c)) & m for r in range(self.rows)]
+
+    def from_rows(self, rows: list[int]) -> int:
+        """The bitset of a list of C-bit row ints."""
+        out = 0
+        for r in range(len(rows) - 1, -1, -1):
+            out = (out << self.cols) | rows[r]
+        return out
+
+    # --- symmetries -------------------------------------------------------------
+    def symmetries(self) -> tuple[Symmetry, ...]:
+        """The board's symmetries: 8 (rotations and reflections) if square, else 4."""
+        return _symmetries(self)
+
+
+@lru_cache(maxsize=64)
+def press_masks(shape: Shape) -> tuple[int, ...]:
+    """Press mask of every cell (bitset of N(k)), precomputed once per shape."""
+    if shape.cells > 1 << 20:
+        raise BadSizeError(f"{shape} is too large for per-cell press masks; use the row solver")
+    out = []
+    for k in range(shape.cells):
+        m = 0
+        for j in shape.neighbours(k):
+            m |= 1 << j
+        out.append(m)
+    return tuple(out)
+
+
+def iter_bits(x: int) -> Iterator[int]:
+    """Indices of the set bits of x, ascending."""
+    while x:
+        low = x & -x
+        yield low.bit_length() - 1
+        x ^= low
+
+
+def popcount(x: int) -> int:
+    return x.bit_count()
+
+
+@dataclass(frozen=True)
+class Symmetry:
+    """A rotation or reflection of a board: `where(r, c)` is the image of cell (r, c)."""
+
+    name: str
+    shape: Shape
+    where: Callable[[int, int], tuple[int, int]]
+
+    def apply(self, board: int) -> int:
+        """The image of a bitset board under this symmetry."""
+        s = self.shape
+        out = 0
+        for k in iter_bits(board):
+            r, c = divmod(k, s.cols)
+            r2, c2 = self.where(r, c)
+            out |= 1 << (r2 * s.cols + c2)
+        return out
+
+
+@lru_cache(maxsize=64)
+def _symmetries(shape: Shape) -> tuple[Symmetry, ...]:
+    R, C = shape.rows - 1, shape.cols - 1
+    syms = [
+        Symmetry("identity", shape, lambda r, c: (r, c)),
+        Symmetry("rotate 180", shape, lambda r, c: (R - r, C - c)),
+        Symmetry("mirror left-right", shape, lambda r, c: (r, C - c)),
+        Symmetry("mirror top-bottom", shape, lambda r, c: (R - r, c)),
+    ]
+    if shape.is_square:
+        syms += [
+            Symmetry("rotate 90", shape, lambda r, c: (c, R - r)),
+            Symmetry("rotate 270", shape, lambda r, c: (C - c, r)),
+            Symmetry("transpose", shape, lambda r, c: (c, r)),
+            Symmetry("anti-transpose", shape, lambda r, c: (C - c, R - r)),
+        ]
+    return tuple(syms)
