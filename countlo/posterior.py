@@ -15,6 +15,8 @@ import random
 from bisect import bisect_right
 from functools import cached_property
 
+import numpy as np
+
 from countlo.board import Shape, press_masks
 from countlo.observe import Equation, Record, Step
 from countlo.posterior_dp import Tables, lit_values, plan_for
@@ -73,18 +75,18 @@ class Posterior:
             return lit, dists
         flips, now = self._work.flips(), self._work.count
         steps = self._tables.plan.steps
+        exact_floats = self._tables.dtype == np.float64
         for j, joint in self._tables.joints():
             step = steps[j]
             lit[j] = int(joint[len(joint) // 2 :].sum())
             for k in step.centres:
                 values = lit_values(step, k, shape, flips)
                 size = len(shape.neighbours(k))
-                dist = {}
-                for v in range(size + 1):
-                    c = int(joint[values == v].sum())
-                    if c:
-                        dist[now + size - 2 * v] = c
-                dists[k] = dict(sorted(dist.items()))
+                if exact_floats:  # sums of integers below 2^53: exact in float64
+                    per = np.bincount(values, weights=joint, minlength=size + 1)
+                else:
+                    per = [joint[values == v].sum() for v in range(size + 1)]
+                dists[k] = {now + size - 2 * v: int(per[v]) for v in range(size, -1, -1) if per[v]}
         return lit, dists
 
     def start_marginals(self) -> list[float]:
@@ -134,8 +136,9 @@ class Posterior:
         steps = tables.plan.steps
         parts: list[tuple[int, int, int]] = []  # (window state, total of cells 0..j, board so far)
         above = None
-        for j, f in tables.descending():
+        for j, prev in tables.descending():
             step = steps[j]
+            f = tables.full(prev, j)
             lo = tables.bands[j + 1][0]
             if above is None:
                 weights = [int(v) for v in f[:, tables.n0 - lo]]

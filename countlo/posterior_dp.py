@@ -190,8 +190,42 @@ def undrop(table: np.ndarray, step: Step) -> np.ndarray:
     return np.broadcast_to(t, (2,) * m + (width,)).reshape(-1, width)
 
 
+def _sum_bits(table: np.ndarray, bits: int, positions: tuple[int, ...]) -> np.ndarray:
+    """Sum a table over the window bits at `positions` (rows are states of `bits` bits)."""
+    if not positions:
+        return table
+    width = table.shape[1]
+    if positions == (0,):
+        return table[0::2] + table[1::2]
+    t = table.reshape((2,) * bits + (width,))
+    return t.sum(axis=tuple(bits - 1 - p for p in positions)).reshape(-1, width)
+
+
+def _spread_bits(table: np.ndarray, bits: int, positions: tuple[int, ...]) -> np.ndarray:
+    """Inverse layout of _sum_bits: repeat a table over new window bits at `positions`."""
+    if not positions:
+        return table
+    width = table.shape[1]
+    if positions == (0,):
+        return np.repeat(table, 2, axis=0)
+    t = table.reshape((2,) * (bits - len(positions)) + (width,))
+    t = np.expand_dims(t, tuple(bits - 1 - p for p in positions))
+    return np.broadcast_to(t, (2,) * bits + (width,)).reshape(-1, width)
+
+
+def _rowdot(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """sum_t a[w, t] * b[w, t] for every row w."""
+    if a.dtype == object:
+        return (a * b).sum(axis=1)
+    return np.einsum("ij,ij->i", a, b)
+
+
 class Tables:
-    """Forward tables of one record: count, and F_j for every j on demand (checkpointed)."""
+    """Tables of one record: the count, the joint of every window, F_j on demand (checkpointed).
+
+    Stored are D_j, the forward table after step j with its dropped cells summed out
+    (D_{-1} = [[1]]); F_j = mask_j * extend(D_{j-1}) is rebuilt when needed.
+    """
 
     def __init__(self, plan: Plan, n0: int, eqs: dict[int, list[Equation]]):
         self.plan, self.n0 = plan, n0
@@ -201,64 +235,110 @@ class Tables:
             step_mask(s, tuple(sorted((e.plus, e.minus, e.rhs) for k in s.centres for e in eqs.get(k, ()))))
             for s in plan.steps
         ]
+        # mask split by the value of cell j (the top bit): halves[j][x][d] for window x * 2^(m-1) + d
+        self.halves = [
+            None if m is None else m.astype(self.dtype).reshape(2, -1, 1) for m in self.masks
+        ]
         self.bands = [band(n, n0, j) for j in range(-1, n)]  # bands[j + 1] is band j
         item = np.dtype(self.dtype).itemsize
-        total = sum((1 << s.bits) * (self.bands[s.cell + 1][1] - self.bands[s.cell + 1][0] + 1) for s in plan.steps)
+        total = sum((1 << (s.bits - 1)) * (self.bands[s.cell][1] - self.bands[s.cell][0] + 1) for s in plan.steps)
         self.segment = n if total * item <= MEMORY_BUDGET else max(1, isqrt(n))
         self.checkpoints: dict[int, np.ndarray] = {}
-        start = np.ones((1, 1), dtype=self.dtype)
-        self.checkpoints[0] = start
-        last_start = ((n - 1) // self.segment) * self.segment
-        self.stored: dict[int, np.ndarray] = {}
-        table = start
+        self.last_start = ((n - 1) // self.segment) * self.segment
+        self.stored: dict[int, np.ndarray] = {}  # D_{j-1} for j in the last segment
+        table = np.ones((1, 1), dtype=self.dtype)
         for j in range(n):
             if j % self.segment == 0:
                 self.checkpoints[j] = table
-            f = self.step_forward(table, j)
-            if j >= last_start:
-                self.stored[j] = f
-            table = drop(f, plan.steps[j])
+            if j >= self.last_start:
+                self.stored[j] = table
+            table = self.forward(table, j)
         self.count = int(table[0, 0])
 
-    def step_forward(self, table: np.ndarray, j: int) -> np.ndarray:
-        """F_j from the dropped table after step j - 1."""
-        f = extend(table, self.bands[j], self.bands[j + 1])
+    def forward(self, prev: np.ndarray, j: int) -> np.ndarray:
+        """D_j from D_{j-1}: add cell j, keep states satisfying step j's equations, sum out drops."""
+        step = self.plan.steps[j]
+        m = step.bits
+        (lo0, hi0), (lo, hi) = self.bands[j], self.bands[j + 1]
+        halves = self.halves[j]
+        inner = tuple(p for p in step.drops if p < m - 1)
+        rows = 1 << (m - 1 - len(inner))
+        out = np.zeros((2, rows, hi - lo + 1), dtype=self.dtype)
+        for x in (0, 1):
+            a, b = max(lo, lo0 + x), min(hi, hi0 + x)
+            if a > b:
+                continue
+            q = prev[:, a - x - lo0 : b - x - lo0 + 1]
+            if halves is not None:
+                q = q * halves[x]
+            out[x, :, a - lo : b - lo + 1] = _sum_bits(q, m - 1, inner)
+        if m - 1 in step.drops:
+            return out[0] + out[1]
+        return out.reshape(2 * rows, hi - lo + 1)
+
+    def full(self, prev: np.ndarray, j: int) -> np.ndarray:
+        """F_j from D_{j-1} (window W_j before drops)."""
+        f = extend(prev, self.bands[j], self.bands[j + 1])
         mask = self.masks[j]
         if mask is not None:
             f[~mask] = 0
         return f
 
     def descending(self):
-        """Yield (j, F_j) for j = n-1 down to 0, recomputing earlier segments from checkpoints."""
+        """Yield (j, D_{j-1}) for j = n-1 down to 0, recomputing earlier segments from checkpoints."""
         n = self.plan.cells
-        last_start = ((n - 1) // self.segment) * self.segment
-        for j in range(n - 1, last_start - 1, -1):
+        for j in range(n - 1, self.last_start - 1, -1):
             yield j, self.stored[j]
-        for seg in range(last_start - self.segment, -1, -self.segment):
+        for seg in range(self.last_start - self.segment, -1, -self.segment):
             table, tables = self.checkpoints[seg], []
             for j in range(seg, seg + self.segment):
-                f = self.step_forward(table, j)
-                tables.append(f)
-                table = drop(f, self.plan.steps[j])
+                tables.append(table)
+                table = self.forward(table, j)
             for j in range(seg + self.segment - 1, seg - 1, -1):
                 yield j, tables[j - seg]
 
     def joints(self):
-        """Yield (j, J_j) for j = n-1 down to 0: J_j[w] = consistent starts with window w at step j."""
+        """Yield (j, J_j) for j = n-1 down to 0: J_j[w] = consistent starts with window w at step j.
+
+        With H_j the backward table on the cells kept after step j,
+        J_j[x, d] = mask[x, d] * sum_t D_{j-1}[d, t - x] * H_j[x, d, t] and
+        H_{j-1}[d, t - x] += mask[x, d] * H_j[x, d, t] (d ranges over W_j without cell j).
+        """
         steps = self.plan.steps
-        h = np.ones((1, 1), dtype=self.dtype)  # B after the last step: nothing left, total n0
-        for j, f in self.descending():
+        h = np.ones((1, 1), dtype=self.dtype)  # nothing left after the last step, total n0
+        for j, prev in self.descending():
             step = steps[j]
-            b = undrop(h, step)
-            yield j, (f * b).sum(axis=1)
-            g = b.copy() if self.masks[j] is not None else b
-            if self.masks[j] is not None:
-                g[~self.masks[j]] = 0
-            h = fold(g, self.bands[j + 1], self.bands[j])
+            m = step.bits
+            (lo0, hi0), (lo, hi) = self.bands[j], self.bands[j + 1]
+            inner = tuple(p for p in step.drops if p < m - 1)
+            if m - 1 in step.drops:
+                hx = (h, h)
+            else:
+                hx = h.reshape(2, -1, h.shape[1])
+            halves = self.halves[j]
+            nxt = np.zeros((prev.shape[0], hi0 - lo0 + 1), dtype=self.dtype)
+            joint = []
+            for x in (0, 1):
+                a, b = max(lo, lo0 + x), min(hi, hi0 + x)
+                if a > b:
+                    joint.append(np.zeros(prev.shape[0], dtype=self.dtype))
+                    continue
+                s = _spread_bits(hx[x][:, a - lo : b - lo + 1], m - 1, inner)
+                if halves is not None:
+                    s = s * halves[x]
+                joint.append(_rowdot(prev[:, a - x - lo0 : b - x - lo0 + 1], s))
+                nxt[:, a - x - lo0 : b - x - lo0 + 1] += s
+            yield j, np.concatenate(joint)
+            h = nxt
 
 
 def lit_values(step: Step, centre: int, shape: Shape, flips: int) -> np.ndarray:
     """Lit cells of N(centre) now, for every window state of this step (lit now = b xor flipped)."""
     nb = shape.press_mask(centre)
-    flipped = nb & flips
-    return linear_values(step.window, nb & ~flips, flipped) + popcount(flipped)
+    return _lit_values(step.window, nb & ~flips, nb & flips)
+
+
+@lru_cache(maxsize=4096)
+def _lit_values(window: tuple[int, ...], unflipped: int, flipped: int) -> np.ndarray:
+    values = linear_values(window, unflipped, flipped) + popcount(flipped)
+    return values.astype(np.intp)
