@@ -269,9 +269,17 @@ class Tables:
             if a > b:
                 continue
             q = prev[:, a - x - lo0 : b - x - lo0 + 1]
+            target = out[x, :, a - lo : b - lo + 1]
+            if inner == (0,):  # the usual step: the oldest cell leaves the window
+                q = q.reshape(rows, 2, -1)
+                if halves is None:
+                    np.add(q[:, 0], q[:, 1], out=target)
+                else:
+                    np.einsum("klt,kl->kt", q, halves[x].reshape(rows, 2), out=target)
+                continue
             if halves is not None:
                 q = q * halves[x]
-            out[x, :, a - lo : b - lo + 1] = _sum_bits(q, m - 1, inner)
+            target[...] = _sum_bits(q, m - 1, inner)
         if m - 1 in step.drops:
             return out[0] + out[1]
         return out.reshape(2 * rows, hi - lo + 1)
@@ -323,11 +331,25 @@ class Tables:
                 if a > b:
                     joint.append(np.zeros(prev.shape[0], dtype=self.dtype))
                     continue
-                s = _spread_bits(hx[x][:, a - lo : b - lo + 1], m - 1, inner)
+                hs = hx[x][:, a - lo : b - lo + 1]
+                p = prev[:, a - x - lo0 : b - x - lo0 + 1]
+                target = nxt[:, a - x - lo0 : b - x - lo0 + 1]
+                if inner == (0,):  # the usual step: the oldest cell left the window
+                    rows = hs.shape[0]
+                    p, target = p.reshape(rows, 2, -1), target.reshape(rows, 2, -1)
+                    if halves is None:
+                        joint.append(np.einsum("klt,kt->kl", p, hs).reshape(-1))
+                        target += hs[:, None, :]
+                    else:
+                        s = hs[:, None, :] * halves[x].reshape(rows, 2, 1)
+                        joint.append(np.einsum("klt,klt->kl", p, s).reshape(-1))
+                        target += s
+                    continue
+                s = _spread_bits(hs, m - 1, inner)
                 if halves is not None:
                     s = s * halves[x]
-                joint.append(_rowdot(prev[:, a - x - lo0 : b - x - lo0 + 1], s))
-                nxt[:, a - x - lo0 : b - x - lo0 + 1] += s
+                joint.append(_rowdot(p, s))
+                target += s
             yield j, np.concatenate(joint)
             h = nxt
 
