@@ -28,6 +28,23 @@ def mul(a: Poly, b: Poly) -> Poly:
     return out
 
 
+def square(a: Poly) -> Poly:
+    """a^2: over GF(2) squaring spreads the bits (a(t)^2 = a(t^2)), done on the binary string."""
+    return int("0".join(bin(a)[2:]), 2) if a else 0
+
+
+def fibonacci(n: int) -> Poly:
+    """F_n(t) with F_0 = 0, F_1 = 1, F_{k+1} = t F_k + F_{k-1}, in O(log n) squarings:
+    F_{2k} = t F_k^2 and F_{2k+1} = F_{k+1}^2 + F_k^2 over GF(2)."""
+    f, g = 0, 1  # F_k, F_{k+1} for k = the bits of n read so far
+    for bit in bin(n)[2:] if n else ():
+        f2, g2 = square(f), square(g)
+        f, g = f2 << 1, g2 ^ f2  # F_2k, F_2k+1
+        if bit == "1":
+            f, g = g, (g << 1) ^ f  # F_2k+1, F_2k+2
+    return f
+
+
 def divmod_(a: Poly, b: Poly) -> tuple[Poly, Poly]:
     """(q, r) with a = q b + r and deg r < deg b: schoolbook long division."""
     if not b:

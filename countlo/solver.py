@@ -57,15 +57,16 @@ class _Plan:
 
 
 def chebyshev(n: int) -> int:
-    """p_n(u) with p_0 = 1, p_1 = u, p_{k+1} = u p_k + p_{k-1} over GF(2)."""
-    prev, cur = 0, 1
-    for _ in range(n):
-        prev, cur = cur, (cur << 1) ^ prev
-    return cur
+    """p_n(u) with p_0 = 1, p_1 = u, p_{k+1} = u p_k + p_{k-1} over GF(2): the Fibonacci
+    polynomial F_{n+1}, computed by doubling."""
+    return gf2.fibonacci(n + 1)
 
 
 def _a_poly(rows: int, chi: int, cols: int) -> int:
-    """p_R(u + 1) mod chi, by the recurrence P_{i+1} = (u + 1) P_i + P_{i-1} reduced each step."""
+    """p_R(u + 1) mod chi: by doubling and a Taylor shift when R <= 2C, else by the recurrence
+    P_{i+1} = (u + 1) P_i + P_{i-1} reduced at every step."""
+    if rows <= 2 * cols:
+        return gf2.mod(gf2.taylor_shift(chebyshev(rows)), chi)
     top = 1 << cols
     prev, cur = 0, 1
     for _ in range(rows):
@@ -110,6 +111,15 @@ def chase(rows: Sequence[int], first: int, cols: int) -> tuple[Rows, int]:
         out.append(cur)
     residual = out.pop()
     return out, residual
+
+
+def residual(rows: Sequence[int], first: int, cols: int) -> int:
+    """The would-be row x_R of `chase`, keeping no rows (for the first pass of a solve)."""
+    mask = (1 << cols) - 1
+    prev, cur = 0, first
+    for b in rows:
+        prev, cur = cur, b ^ prev ^ ((cur ^ (cur << 1) ^ (cur >> 1)) & mask)
+    return cur
 
 
 def evaluate(y: int, vec: int, cols: int) -> int:
@@ -223,11 +233,11 @@ def solve_rows(shape: Shape, rows: Sequence[int]) -> Solution:
     if len(rows) != shape.rows:
         raise ValueError(f"expected {shape.rows} rows, got {len(rows)}")
     plan = _plan(shape.rows, shape.cols)
-    c = chase(rows, 0, shape.cols)[1]
+    c = residual(rows, 0, shape.cols)
     first = _first_row(plan, c) if c else 0
     if first is not None:
-        presses, residual = chase(rows, first, shape.cols)
-        if residual == 0:
+        presses, last = chase(rows, first, shape.cols)
+        if last == 0:
             return Solution(True, presses, plan.nullity, None)
     return Solution(False, None, plan.nullity, _witness_rows(shape, rows))
 
