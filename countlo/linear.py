@@ -4,9 +4,11 @@ Every count is one integer linear equation in the hidden start b (see countlo.ob
 elimination with integer rows (each update ``p[c] * row - row[c] * p``, then division by the row's
 gcd) leaves, for every pivot cell c, ``d * b_c + sum(a_j * b_j for free j) == r`` and, for every
 dependent equation, a combination of right-hand sides that must vanish. No fractions, no floats.
-A depth-first search then gives the free cells 0/1 values; a pivot row is kept alive only while
-``r - (what the unset free cells can still add)`` can land on 0 or d (the pivot cell being 0 or 1),
-and a row with one unset cell left forces it.
+A full-rank record is then solved outright (each pivot row alone gives b_c = r / d, which must be
+0 or 1). Otherwise a depth-first search sets cells in reading order, keeping every reduced row and
+every original (local) equation within reach: the unset cells of a row can still add anything in
+[sum of its negative coefficients, sum of its positive ones], so a value that would push the row's
+remaining right side out of that range is impossible and the cell gets the other one.
 
 The elimination can carry, for every reduced row, the combination of original equations it came
 from (`track=True`); then new right-hand sides cost one matrix-vector product, which is how
@@ -55,6 +57,7 @@ class Elimination:
         self.checks: list[Row] = []  # dependent equations: their right-hand combination must be 0
         self.added = 0
         self.equations: list[tuple[int, int, int]] = []  # (plus, minus, rhs) as added
+        self._terms: list[list[tuple[int, int]]] | None = None  # search rows, built once per state
 
     @property
     def rank(self) -> int:
@@ -63,6 +66,7 @@ class Elimination:
     def add(self, plus: int, minus: int, rhs: int = 0) -> int | None:
         """Add ``sum(b[plus]) - sum(b[minus]) == rhs``; returns its pivot cell, None if dependent."""
         self.equations.append((plus, minus, rhs))
+        self._terms = None
         row = [0] * (self.n + self.width)
         for j in iter_bits(plus):
             row[j] = 1
@@ -101,7 +105,7 @@ class Elimination:
         return [dot(p) for p in self.pivots.values()], [dot(r) for r in self.checks]
 
     def solutions(self, rhs: Sequence[int] | None = None, sides: tuple[list[int], list[int]] | None = None) -> Iterator[int]:
-        """Every 0/1 solution (a board bitset), for original right sides `rhs` when tracked.
+        """Every 0/1 solution (a board bitset), for original right sides `rhs` (default: as added).
 
         `sides` may pass ``self.sides(rhs)`` when the caller has it already.
         """
@@ -114,15 +118,18 @@ class Elimination:
         for (c, p), r in zip(self.pivots.items(), pivot_sides):
             if r not in (0, p[c]) and all(not p[j] for j in range(n) if j != c):
                 return iter(())
-        rows = [(t, r) for t, r in zip(self._pivot_terms(), pivot_sides)]
-        rows += [(t, r) for t, r in zip(self._equation_terms(), rhs)]
-        return _Search(n, rows).run()
+        return _Search(n, self._search_terms(), pivot_sides + list(rhs)).run()
 
-    def _pivot_terms(self) -> list[list[tuple[int, int]]]:
-        return [[(j, p[j]) for j in range(self.n) if p[j]] for p in self.pivots.values()]
-
-    def _equation_terms(self) -> list[list[tuple[int, int]]]:
-        return [[(j, 1) for j in iter_bits(plus)] + [(j, -1) for j in iter_bits(minus)] for plus, minus, _ in self.equations]
+    def _search_terms(self) -> list[list[tuple[int, int]]]:
+        """(cell, coefficient) lists of the pivot rows, then of the original equations."""
+        if self._terms is None:
+            pivots = [[(j, p[j]) for j in range(self.n) if p[j]] for p in self.pivots.values()]
+            originals = [
+                [(j, 1) for j in iter_bits(plus)] + [(j, -1) for j in iter_bits(minus)]
+                for plus, minus, _ in self.equations
+            ]
+            self._terms = pivots + originals
+        return self._terms
 
 
 class _Search:
@@ -132,12 +139,14 @@ class _Search:
     its right side minus the cells already set, and [lo, hi] the range the unset cells can still
     add; a cell whose value would push resid out of that range gets the other value, and a row
     whose resid is already outside fails. A pivot cell is forced once its row's free cells are set.
+    Each branch tries first the value most of the cell's rows lean towards (which only changes how
+    soon solutions turn up, not which).
     """
 
-    def __init__(self, n: int, rows: list[tuple[list[tuple[int, int]], int]]):
+    def __init__(self, n: int, terms: list[list[tuple[int, int]]], rhs: list[int]):
         self.n = n
-        self.terms = [t for t, _ in rows]
-        self.resid = [r for _, r in rows]
+        self.terms = terms
+        self.resid = list(rhs)
         self.lo = [sum(a for _, a in t if a < 0) for t in self.terms]
         self.hi = [sum(a for _, a in t if a > 0) for t in self.terms]
         self.big = [max((abs(a) for _, a in t), default=0) for t in self.terms]

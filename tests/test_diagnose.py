@@ -115,3 +115,12 @@ def test_consistent_record_needs_no_fix_and_bad_cells_are_refused():
     assert diagnose(record_of(s, 0b1111, [0, 5, 9])) == []
     with pytest.raises(BadCellError, match="step 2"):
         diagnose((s, 3, [(0, 6), (16, 3)]))
+
+
+def test_an_impossible_starting_count_is_fixed():
+    s = Shape(6, 6)
+    clicks = list(range(36))
+    counts = record_of(s, 0xF_0F0F_0F0F, clicks).counts
+    typed = [counts[0] + 20] + counts[1:]  # 36 cells: this start is out of range or breaks step 1
+    fixes = diagnose(raw(s, clicks, typed))
+    assert [(f.step, f.suggested) for f in fixes] == [(0, counts[0])]

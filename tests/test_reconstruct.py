@@ -129,12 +129,20 @@ def test_documented_6x6_methods_always_determine_the_board(data):
 def test_determined_after_matches_prefix_by_prefix():
     s = Shape(3, 3)
     rng = random.Random(4)
-    for _ in range(40):
+    for trial in range(40):
         start = rng.randrange(512)
         rec = record_of(s, start, [rng.randrange(9) for _ in range(12)])
-        first = next((k for k in range(13) if reconstruct(rec.prefix(k), "linear").status is Status.DETERMINED), None)
-        assert determined_after(rec, "linear") == first
-        assert determined_after(rec, "z3") == first if _ % 10 == 0 else True
+        groups = [{b for b in range(512) if rec.prefix(k).consistent(b)} for k in range(13)]
+        first = next((k for k in range(13) if len(groups[k]) == 1), None)
+        engines = FAST + ([Engine.Z3] if trial % 10 == 0 else [])
+        assert all(determined_after(rec, e) == first for e in engines)
+
+
+def test_determined_after_counts_a_prefix_that_a_later_typo_contradicts():
+    rec = record_of(Shape(4, 4), 0, [0, 0])
+    bad = with_count(rec, 2, 2)  # 0 lit pins the start at once; clicking A1 twice cannot end at 2
+    assert reconstruct(bad, "linear").status is Status.CONTRADICTORY
+    assert determined_after(bad, "linear") == 0
 
 
 def test_determined_after_is_none_when_never_determined_or_contradictory():
