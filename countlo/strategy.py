@@ -61,8 +61,10 @@ class Knowledge:
 
     @property
     def possible(self) -> int:
-        """Number of hidden starts consistent with the record (exact)."""
-        return self.posterior.count
+        """Number of hidden starts consistent with the record, by the chosen engine."""
+        if self.engine == "exact":
+            return self.posterior.count
+        return self.reconstruction.possible
 
     @property
     def known(self) -> bool:
@@ -72,7 +74,11 @@ class Knowledge:
     @property
     def board(self) -> int | None:
         """The hidden start, when determined."""
-        return self.posterior.board if self.known else None
+        if not self.known:
+            return None
+        if self.engine == "exact":
+            return self.posterior.board
+        return self.reconstruction.board
 
     @cached_property
     def reconstruction(self):
@@ -181,9 +187,10 @@ class Restore(Base):
     name = "restore"
 
     def choose(self, record: Record, knowledge: Knowledge) -> int | None:
-        pending = record.clicked()
-        if pending:
-            return next(iter_bits(pending))  # click it back
+        if record.steps:
+            last = record.steps[-1].cell
+            if sum(s.cell == last for s in record.steps) == 1:
+                return last  # click it back
         seen = _seen(record)
         return next((k for k in range(self.shape.cells) if k not in seen), None)
 
