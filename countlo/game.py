@@ -109,3 +109,40 @@ def play_game(oracle: Oracle, strategy: str = "adaptive", engine: str = "exact",
             times.append(time.perf_counter() - t)
     except OracleError as e:
         return result(Outcome.ORACLE_ERROR, str(e))
+
+
+@dataclass(frozen=True)
+class Summary:
+    """Totals over many games; probes and clicks are over the solved games only."""
+
+    games: int
+    solved: int
+    unsolvable: int
+    failed: int
+    probes_mean: float | None
+    probes_median: float | None
+    probes_max: int | None
+    clicks_mean: float | None
+    clicks_median: float | None
+    clicks_max: int | None
+    decision_ms_mean: float | None
+    decision_ms_median: float | None
+    decision_ms_max: float | None
+
+
+def summarize(results: list[GameResult]) -> Summary:
+    """Means, medians and maxima of probes, total clicks and decision times."""
+    from statistics import mean, median
+
+    won = [r for r in results if r.solved]
+    probes = [r.probes for r in won]
+    clicks = [r.clicks for r in won]
+    ms = [t * 1000 for r in results for t in r.decision_times]
+
+    def stats(xs):
+        return (mean(xs), median(xs), max(xs)) if xs else (None, None, None)
+
+    return Summary(
+        len(results), len(won), sum(r.outcome == Outcome.UNSOLVABLE for r in results),
+        sum(not r.correct for r in results), *stats(probes), *stats(clicks), *stats(ms),
+    )
