@@ -43,13 +43,14 @@ class GameResult:
 
 
 def random_player(seed: int) -> Callable[[Guide], int]:
-    """A player for `manual` games: a random cell whose count still tells something."""
+    """A player for `manual` games: cells never clicked, in a seeded random order, then any cell."""
     rng = random.Random(seed)
 
     def pick(guide: Guide) -> int:
-        ent = guide.knowledge().entropies
-        useful = [k for k, e in enumerate(ent) if e > 1e-12] or list(range(len(ent)))
-        return rng.choice(useful)
+        record = guide.record
+        clicked = {s.cell for s in record.steps} if record else set()
+        fresh = [k for k in range(guide.shape.cells) if k not in clicked]
+        return rng.choice(fresh or list(range(guide.shape.cells)))
 
     return pick
 
@@ -61,7 +62,7 @@ def play_game(oracle: Oracle, strategy: str = "adaptive", engine: str = "exact",
     In FINISH every click's count is predicted; a different count from an oracle (which makes
     no typos) ends the game as a contradiction rather than being diagnosed as a typo.
     """
-    guide = Guide(oracle.shape, strategy, engine, seed, max_clicks)
+    guide = Guide(oracle.shape, strategy, engine, seed, max_clicks, counts=False)
     pick = pick or random_player(seed)
     times: list[float] = []
 

@@ -85,7 +85,8 @@ class Guide:
     """The companion for one game on `shape` (see module docstring)."""
 
     def __init__(self, shape: Shape, strategy: str = "adaptive", engine: str = "exact", seed: int = 0,
-                 max_clicks: int | None = None):
+                 max_clicks: int | None = None, counts: bool = True):
+        """`counts=False` leaves Advice.possible empty while probing (simulations need no prompt)."""
         engine = str(getattr(engine, "value", engine)).strip().lower()
         if engine not in ENGINES:
             raise GuideError(f"unknown engine {engine!r}: choose one of {', '.join(ENGINES)}")
@@ -95,6 +96,7 @@ class Guide:
         self.engine = engine
         self.seed = seed
         self.max_clicks = max_clicks if max_clicks is not None else 10 * shape.cells + 20
+        self.counts = counts
         self.record: Record | None = None
         self.probes = 0
         self.corrections: tuple = ()  # diagnose.Fix applied so far
@@ -124,7 +126,9 @@ class Guide:
         record = record or self._require()
         k = self._knowledge.get(record)
         if k is None:
-            k = Knowledge(record, self.engine, self.seed, posterior_of=self._posterior)
+            parent = self._knowledge.get(record.undo()) if record.steps else None
+            prior = parent.__dict__.get("counted") if parent is not None else None
+            k = Knowledge(record, self.engine, self.seed, posterior_of=self._posterior, prior=prior)
             self._knowledge[record] = k
             if len(self._knowledge) > CACHE:
                 self._knowledge.popitem(last=False)
@@ -159,12 +163,8 @@ class Guide:
 
     def possible_counts(self, cell: int) -> tuple[int, ...]:
         """Counts a click on `cell` now would show on some still-consistent board."""
-        k = self.knowledge()
         self.shape.cell(cell)
-        if "count_distributions" in k.__dict__:
-            dist = k.count_distributions[cell]
-        else:
-            dist = k.posterior.count_distribution(cell)
+        dist = self.knowledge().distribution(cell)
         return tuple(sorted(c for c, w in dist.items() if w))
 
     def marginals(self) -> list[float]:
@@ -231,8 +231,8 @@ class Guide:
             start = k.posterior.sample(1, k.rng)[0]
             return self._finish(start, record,
                                 f"{k.possible:,} boards fit and no click tells them apart; for one of them")
-        return Advice(Phase.PROBE, cell, None, self.possible_counts(cell), (),
-                      f"Click {self.shape.name(cell)}{note}")
+        possible = self.possible_counts(cell) if self.counts else ()
+        return Advice(Phase.PROBE, cell, None, possible, (), f"Click {self.shape.name(cell)}{note}")
 
     def _finish(self, start: int, record: Record, lead: str) -> Advice:
         plan = self.finish_plan(start, record)
@@ -261,7 +261,7 @@ class Guide:
         adv = self.advice()
         new = record.then(cell, count)  # BadCountError if no board at all could show it
         before = self.knowledge().possible
-        if adv.phase == Phase.PROBE and not force:
+        if adv.phase == Phase.PROBE and not force and self.knowledge(new).possible == 0:
             ok = self.possible_counts(cell)
             if count not in ok:
                 listed = ", ".join(map(str, ok))

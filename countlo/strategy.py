@@ -14,7 +14,7 @@ import importlib
 import math
 import random
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Callable, Protocol
 
 from countlo.board import Shape, iter_bits
@@ -34,7 +34,10 @@ class Knowledge:
     """What a record tells about the hidden start, computed lazily and cached.
 
     `posterior_of` (record -> Posterior) lets a caller share a cache across steps; by default
-    a fresh countlo.posterior.Posterior is built.
+    a fresh countlo.posterior.Posterior is built. `prior` is (possible, board) of the record
+    without its last step, when known: then a known board stays known (or becomes contradicted)
+    by one consistency check, and a click that undoes the click before it (the count must
+    return to what it was) leaves the possible boards as they were, both without a posterior.
     """
 
     def __init__(
@@ -43,12 +46,14 @@ class Knowledge:
         engine: str = "exact",
         seed: int | str = 0,
         posterior_of: Callable[[Record], object] | None = None,
+        prior: tuple[int, int | None] | None = None,
     ):
         self.record = record
         self.shape: Shape = record.shape
         self.engine = str(getattr(engine, "value", engine))
         self.seed = seed
         self._posterior_of = posterior_of
+        self._prior = prior if record.steps else None
 
     @cached_property
     def posterior(self):
@@ -59,12 +64,36 @@ class Knowledge:
 
         return Posterior(self.record)
 
+    @cached_property
+    def counted(self) -> tuple[int, int | None]:
+        """(number of consistent starts, the start when exactly one), by the chosen engine."""
+        shortcut = self._shortcut()
+        if shortcut is not None:
+            return shortcut
+        if self.engine == "exact":
+            post = self.posterior
+            return post.count, post.board if post.count == 1 else None
+        r = self.reconstruction
+        return r.possible, r.board if r.possible == 1 else None
+
+    def _shortcut(self) -> tuple[int, int | None] | None:
+        if self._prior is None:
+            return None
+        n, board = self._prior
+        steps = self.record.steps
+        if n == 0:
+            return 0, None
+        if n == 1 and board is not None:
+            return (1, board) if self.record.consistent(board) else (0, None)
+        if len(steps) >= 2 and steps[-1].cell == steps[-2].cell:
+            before = steps[-3].count if len(steps) >= 3 else self.record.start
+            return (n, board) if steps[-1].count == before else (0, None)
+        return None
+
     @property
     def possible(self) -> int:
         """Number of hidden starts consistent with the record, by the chosen engine."""
-        if self.engine == "exact":
-            return self.posterior.count
-        return self.reconstruction.possible
+        return self.counted[0]
 
     @property
     def known(self) -> bool:
@@ -74,11 +103,7 @@ class Knowledge:
     @property
     def board(self) -> int | None:
         """The hidden start, when determined."""
-        if not self.known:
-            return None
-        if self.engine == "exact":
-            return self.posterior.board
-        return self.reconstruction.board
+        return self.counted[1]
 
     @cached_property
     def reconstruction(self):
@@ -101,6 +126,15 @@ class Knowledge:
     def count_distributions(self) -> list[dict[int, int]]:
         """Per cell: count shown if that cell were clicked now -> number of consistent starts."""
         return self.posterior.count_distributions()
+
+    def distribution(self, cell: int) -> dict[int, int]:
+        """Count shown if `cell` were clicked now -> number of consistent starts (cached)."""
+        if "count_distributions" in self.__dict__:
+            return self.count_distributions[cell]
+        cache = self.__dict__.setdefault("_distribution", {})
+        if cell not in cache:
+            cache[cell] = self.posterior.count_distribution(cell)
+        return cache[cell]
 
     @cached_property
     def entropies(self) -> list[float]:
@@ -142,13 +176,34 @@ def entropy(dist: dict[int, int]) -> float:
 
 
 def press_set(shape: Shape, lights: int) -> int | None:
-    """A fewest-click press set clearing `lights` (countlo.solver.fewest_presses), None if none exists."""
+    """A fewest-click press set clearing `lights`, None if none exists.
+
+    When the press matrix A is invertible over GF(2) (nullity 0, e.g. 6x6) the press set is
+    unique and linear in the lights, so it is the xor of precomputed columns of A^-1;
+    otherwise countlo.solver.fewest_presses searches the coset.
+    """
+    columns = _inverse_columns(shape)
+    if columns is not None:
+        p = 0
+        for j in iter_bits(lights):
+            p ^= columns[j]
+        return p
     from countlo.solver import fewest_presses
 
     found = fewest_presses(shape, lights)
     if isinstance(found, tuple):  # (bitset, exact)
         found = found[0]
     return found
+
+
+@lru_cache(maxsize=16)
+def _inverse_columns(shape: Shape) -> tuple[int, ...] | None:
+    """Columns of A^-1 over GF(2) (the presses clearing each single light), None if A is singular."""
+    from countlo.solver import solve
+
+    if solve(shape, 0).nullity:
+        return None
+    return tuple(solve(shape, 1 << j).presses for j in range(shape.cells))
 
 
 class Strategy(Protocol):
