@@ -276,11 +276,13 @@ def rows_clear(board: Sequence[int], presses: Sequence[int], cols: int) -> bool:
     return True
 
 
-# The coset views live in their own modules; re-exported here as the solver's public face.
-from countlo.minpress import all_solutions, fewest_presses  # noqa: E402
-from countlo.classes import classes  # noqa: E402
+# The coset views live in their own modules (which import this one); the solver re-exports them.
+_ELSEWHERE = {"all_solutions": "minpress", "fewest_presses": "minpress", "classes": "classes"}
 
-__all__ = [
-    "Solution", "solve", "solve_rows", "transform", "nullity", "quiet_patterns", "quiet_rows",
-    "all_solutions", "fewest_presses", "classes", "clears", "rows_clear", "chase",
-]
+
+def __getattr__(name: str):
+    if name in _ELSEWHERE:
+        import importlib
+
+        return getattr(importlib.import_module(f"countlo.{_ELSEWHERE[name]}"), name)
+    raise AttributeError(f"module 'countlo.solver' has no attribute {name!r}")

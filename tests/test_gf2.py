@@ -100,3 +100,15 @@ def test_reduce_is_a_canonical_coset_representative(rows, v):
             if take:
                 w ^= r
         assert gf2.reduce(w, basis) == rep
+
+
+@given(st.integers(0, 1 << 300))
+def test_square_spreads_bits(a):
+    assert gf2.square(a) == gf2.mul(a, a)
+
+
+def test_fibonacci_doubling_matches_the_recurrence():
+    prev, cur = 0, 1  # F_0, F_1
+    for n in range(300):
+        assert gf2.fibonacci(n) == prev
+        prev, cur = cur, (cur << 1) ^ prev
