@@ -345,3 +345,12 @@ def test_local_search_reaches_the_known_minimum_on_moderate_boards(n):
     assert exact[1] and not approx[1]
     assert clears(shape, shape.full, approx[0])
     assert approx[0].bit_count() == exact[0].bit_count()
+
+
+def test_rows_api_rejects_rows_of_the_wrong_width_or_number():
+    with pytest.raises(ValueError):
+        solve_rows(Shape(2, 3), [0b1000, 0])
+    with pytest.raises(ValueError):
+        solve_rows(Shape(2, 3), [-1, 0])
+    with pytest.raises(ValueError):
+        solve_rows(Shape(2, 3), [0])
