@@ -85,3 +85,9 @@ def test_too_many_solutions_is_refused():
     assert nullity(shape) == 16
     with pytest.raises(BadSizeError, match="2\\^16 solutions"):
         classes(shape, shape.full, limit=1000)
+
+
+def test_huge_boards_are_refused():
+    shape = Shape(300, 300)
+    with pytest.raises(BadSizeError, match="at most 65536 cells"):
+        classes(shape, shape.full)
