@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given, settings, strategies as st
 
 from countlo.board import Shape
 from countlo.errors import BadCellError, BoardFormatError
@@ -23,6 +23,7 @@ def test_a_line_of_cell_symbols_is_always_a_row():
     assert shape == Shape(1, 1) and rows == [1]
 
 
+@settings(deadline=None)
 @given(st.integers(1, 12), st.integers(1, 12), st.data())
 def test_format_then_parse_round_trips(r, c, data):
     rows = [data.draw(st.integers(0, (1 << c) - 1)) for _ in range(r)]
