@@ -42,10 +42,12 @@ SLOW_SAMPLES = 64  # posterior samples (drawn in Python) on boards too wide for 
 class Tuning:
     """The knobs of the adaptive score (tuned on seeds 10000+, never on the benchmark's)."""
 
-    bit_cost: float = 0.5  # wasted clicks one bit of information is worth
+    bit_cost: float = 0.5  # wasted clicks one bit of information is worth, boards sampled
+    list_bit_cost: float = 0.5  # the same once the boards are listed (the lookahead's leaves)
     exact_limit: int = 512  # list the consistent boards when at most this many remain
     samples: int = 384  # posterior samples when more remain
-    depth: int = 2  # clicks looked ahead over an explicit list of boards
+    depth: int = 2  # clicks looked ahead over an explicit list of boards ...
+    deep_limit: int = 4096  # ... of at most this many boards (one click over longer lists)
     width: int = 6  # candidate clicks searched at each level of the lookahead
 
 
@@ -103,7 +105,7 @@ def _waste_to_come(alg: PressAlgebra, lights: np.ndarray, bits: float, depth: in
     outcomes = neighbourhood_lit(alg, lights)
     h = outcome_entropy(outcomes)
     waste = (1.0 - p) * ok.mean()
-    score = waste + t.bit_cost * (bits - h)
+    score = waste + t.list_bit_cost * (bits - h)
     order = np.lexsort((-h, score))  # best score first, more informative first on ties
     if depth <= 1:
         k = int(order[0])
@@ -134,7 +136,8 @@ def choose(alg: PressAlgebra, view: View, t: Tuning = Tuning()) -> int | None:
         return None
     bits = math.log2(view.total)
     if view.exact:
-        return _waste_to_come(alg, view.lights, bits, t.depth, t)[1]
+        depth = t.depth if view.total <= t.deep_limit else 1
+        return _waste_to_come(alg, view.lights, bits, depth, t)[1]
     if view.counts is not None:
         h = distribution_entropy(view.counts)
     else:

@@ -17,7 +17,7 @@ import numpy as np
 from countlo.board import Shape
 from countlo.observe import Record, Step
 
-MAX_WIDTH = 7
+MAX_WIDTH = 6
 
 
 def _transpose_cell(shape: Shape, k: int) -> int:

@@ -9,7 +9,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from countlo.adaptive import Adaptive, Tuning, View, choose
 from countlo.board import Shape, iter_bits, press_masks
+from countlo.game import Outcome, play_game
+from countlo.oracle import SimulatedOracle
+from countlo.strategy import Knowledge, make_strategy
 from countlo.observe import record_of
 from countlo.posterior import Posterior
 from countlo.press_algebra import algebra, bit_rows, fewest_press_sets, row_ints, solvable
@@ -111,3 +115,102 @@ def test_row_sampler_extends_its_parent_by_one_step():
         child = RowSampler(record, parent)
         assert child.count == RowSampler(record).count
         parent = child
+
+
+# --- choices ----------------------------------------------------------------------------------
+
+
+def test_registered_as_adaptive():
+    assert isinstance(make_strategy("adaptive", Shape(6, 6)), Adaptive)
+
+
+def _free_splitting_case(rnd):
+    """Two 6x6 boards (lights now) with a cell in both press sets whose count tells them apart."""
+    shape = Shape(6, 6)
+    alg = algebra(shape)
+    while True:
+        pair = [rnd.getrandbits(36), rnd.getrandbits(36)]
+        lights = bit_rows(pair, 36)
+        x = fewest_press_sets(alg, lights)
+        lit = lights.astype(int) @ alg.A
+        free = [k for k in range(36) if x[0, k] and x[1, k]]
+        if any(lit[0, k] != lit[1, k] for k in free):
+            return alg, lights, x, lit
+
+
+def test_takes_a_free_click_that_tells_two_boards_apart():
+    rnd = random.Random(11)
+    for _ in range(20):
+        alg, lights, x, lit = _free_splitting_case(rnd)
+        k = choose(alg, View(lights, 2, True))
+        assert x[0, k] and x[1, k] and lit[0, k] != lit[1, k]
+
+
+def test_one_click_on_two_boards_values_the_press_probability():
+    rnd = random.Random(5)
+    alg, lights, x, lit = _free_splitting_case(rnd)
+    k = choose(alg, View(lights, 2, True), Tuning(depth=1))
+    assert x[0, k] and x[1, k]
+
+
+def test_stops_when_the_board_is_known():
+    shape = Shape(6, 6)
+    record = record_of(shape, 0b1011 << 9, [])
+    post = Posterior(record)
+    knowledge = Knowledge(record)
+    strategy = Adaptive(shape)
+    assert post.count > 1 and strategy.next_click(record, knowledge) is not None
+    known = record_of(shape, shape.full, [])  # the count 36 leaves one board
+    assert strategy.next_click(known, Knowledge(known)) is None
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.sampled_from(["3x3", "4x4", "5x5", "4x7", "6x6"]), st.integers(0, 2**64), st.integers(0, 12))
+def test_choices_are_cells_and_repeat_for_the_same_record(size, board, clicks):
+    shape = Shape.parse(size)
+    board &= shape.full
+    rnd = random.Random(board)
+    record = record_of(shape, board, [rnd.randrange(shape.cells) for _ in range(clicks)])
+    first = Adaptive(shape).next_click(record, Knowledge(record, seed=3))
+    again = Adaptive(shape).next_click(record, Knowledge(record, seed=3))
+    assert first == again
+    if Posterior(record).count > 1 and record.count:
+        assert first in range(shape.cells)
+    else:
+        assert first is None
+
+
+# --- whole games ------------------------------------------------------------------------------
+
+
+def _check_game(shape: Shape, seed: int):
+    oracle = SimulatedOracle(shape, seed)
+    result = play_game(oracle, "adaptive", seed=seed)
+    record = result.record
+    if result.outcome == Outcome.SOLVED:
+        assert oracle.lights == 0 and record.count == 0
+    else:
+        assert result.outcome == Outcome.UNSOLVABLE, result.reason
+        assert not solve(shape, oracle.lights).solvable
+    # probing stops at the first step after which one start fits; the rest is the finish
+    known_at = next(i for i in range(len(record.steps) + 1) if Posterior(record.prefix(i)).count == 1)
+    assert result.probes == known_at
+    if result.outcome == Outcome.SOLVED:
+        finish = record.steps[known_at:]
+        lights = oracle.board ^ record.prefix(known_at).flips()
+        assert len(finish) == fewest_presses(shape, lights)[0].bit_count()
+    return result
+
+
+@pytest.mark.parametrize("size,seeds", [("3x3", range(12)), ("4x4", range(8)), ("5x5", range(4)),
+                                        ("4x7", range(3)), ("6x6", range(2))])
+def test_games_end_cleared_or_proved_unclearable(size, seeds):
+    for seed in seeds:
+        _check_game(Shape.parse(size), seed)
+
+
+def test_games_are_deterministic_for_a_seed():
+    shape = Shape(5, 5)
+    a = play_game(SimulatedOracle(shape, 7), "adaptive", seed=7)
+    b = play_game(SimulatedOracle(shape, 7), "adaptive", seed=7)
+    assert a.record == b.record
