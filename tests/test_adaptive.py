@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from countlo.adaptive import Adaptive, Tuning, View, choose
-from countlo.board import Shape, iter_bits, press_masks
+from countlo.board import Shape
 from countlo.game import Outcome, play_game
 from countlo.oracle import SimulatedOracle
 from countlo.strategy import Knowledge, make_strategy
