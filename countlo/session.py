@@ -1,0 +1,364 @@
+"""The guided session of `countlo play`: a Guide, a transcript and (for --sim) a simulated game.
+
+`Session` is the whole conversation as text in and formatted fragments out, with no terminal,
+so a test can drive it line by line. `run_terminal` puts it behind a prompt_toolkit prompt whose
+message is the board picture (so the picture always sits right above the input line), with a
+validator that refuses impossible counts at the prompt, completion, history, a status bar and
+an undo key; `run_lines` is the same conversation over plain lines for pipes and NO_COLOR.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Protocol
+
+from countlo.board import Shape
+from countlo.entry import COMMANDS, Entry, EntryError, Verb, parse_entry
+from countlo.errors import BadCountError, CountloError
+from countlo.observe import possible_after
+from countlo.picture import Fragments, board_picture, legend, picture, plain
+
+UNDO_KEYS = "F2 or Esc u"
+
+HELP = """\
+Type the count the game shows after each click, then press Enter.
+  17          the count after the suggested click
+  C4  or 4 3  you clicked another cell (column letter + row, or row and column); then its count
+  C4 17       another cell and its count on one line
+  undo        take back the last step ({keys} does the same)
+  fix 3 17    step 3 really showed 17 (fix 0 N changes the starting count)
+  board       print the board picture with its legend
+  history     every step so far
+  quit        leave; the transcript is kept (Ctrl-C and Ctrl-D leave too)
+Tab completes commands and cell names; Up/Down recall earlier lines.
+"""
+
+SIM_HELP = """\
+The simulated game answers for you: press Enter to make the suggested click.
+  C4  or 4 3  click another cell instead
+  undo        take back the last click ({keys} does the same)
+  board, history, help, quit   as in a real session (Ctrl-C and Ctrl-D leave too)
+"""
+
+
+class Writer(Protocol):
+    def start(self, count: int) -> None: ...
+    def step(self, cell: int, count: int, comment: str | None = None) -> None: ...
+    def undo(self) -> None: ...
+    def fix(self, step: int, count: int) -> None: ...
+    def note(self, text: str) -> None: ...
+
+
+class Oracle(Protocol):
+    shape: Shape
+    board: int
+
+    def start(self) -> int: ...
+    def click(self, cell: int) -> int: ...
+
+
+def amount(n: int) -> str:
+    """A count of boards for people: 1,234 up to a million, then 2.5 million, 9.1 billion."""
+    for size, word in ((10**12, "trillion"), (10**9, "billion"), (10**6, "million")):
+        if n >= size:
+            return f"{n / size:.1f} {word}"
+    return f"{n:,}"
+
+
+def _line(*parts: tuple[str, str]) -> Fragments:
+    return list(parts) + [("", "\n")]
+
+
+class Session:
+    """One guided game: parse a typed line, check it, apply it to the guide and the transcript."""
+
+    def __init__(self, guide, writer: Writer | None = None, oracle: Oracle | None = None,
+                 where: str | None = None, label: str = ""):
+        self.guide, self.writer, self.oracle, self.where = guide, writer, oracle, where
+        self.label = label  # e.g. "simulated game, seed 1", shown in the greeting
+        self.shape: Shape = guide.shape
+        self.pending: int | None = None  # a cell the player clicked whose count is still to come
+        self.over = False
+        self.hidden: int | None = None  # the simulated game's hidden start
+        if oracle is not None and guide.record is None:
+            count = oracle.start()
+            self.hidden = oracle.board
+            self._start(count)
+
+    def greeting(self) -> Fragments:
+        """The lines printed once at the start: board, strategy, transcript, how to get help."""
+        g = self.guide
+        what = f"{self.shape} board, {g.strategy} strategy, {g.engine} engine"
+        out = _line(("class:advice", "countlo play"), ("", f": {what}" + (f", {self.label}" if self.label else "")))
+        if self.where is not None:
+            out += _line(("class:note", f"Transcript: {self.where}"))
+        if self.started:
+            record = g.record
+            if self.oracle is not None and not record.steps:
+                out += _line(("", f"The simulated game starts with {record.start} lit."))
+            elif record.steps:
+                out += _line(("", f"Resumed after {len(record.steps)} clicks; the count is {record.count}."))
+        keys = "press Enter to make each suggested click" if self.oracle is not None else \
+            "type the count the game shows after each click"
+        return out + _line(("class:note", f"{keys[0].upper()}{keys[1:]}; help lists the commands."))
+
+    # --- what the prompt shows ---------------------------------------------------------
+    @property
+    def started(self) -> bool:
+        return self.guide.record is not None
+
+    def target(self) -> int | None:
+        """The cell whose count the prompt asks for: the pending cell, else the advised one."""
+        if self.pending is not None:
+            return self.pending
+        return self.guide.advice().cell if self.started else None
+
+    def accepted(self, cell: int) -> tuple[int, ...]:
+        """Counts the prompt accepts after clicking `cell`: the still-possible ones while probing,
+        any count a click can show once the board is known (a mismatch is then a typo to find)."""
+        if self.guide.advice().phase == "probe":
+            return tuple(self.guide.possible_counts(cell))
+        return possible_after(self.shape, cell, self.guide.record.count)
+
+    def prompt(self) -> Fragments:
+        """The prompt message: last lesson, board picture, advice, and the question."""
+        if not self.started:
+            return [("class:advice", f"Starting count shown by the game (0-{self.shape.cells}): ")]
+        advice = self.guide.advice()
+        out: Fragments = [("", "\n")] + picture(self.shape, self.guide.marginals(), self.target())
+        out += self._advice(advice)
+        cell = self.target()
+        if self.oracle is not None:
+            if cell is None:
+                return out + [("class:advice", "Type the cell to click: ")]
+            return out + [("", "Enter clicks "), ("class:cellname", self.shape.name(cell)),
+                          ("", " (or type another cell): ")]
+        if cell is None:
+            return out + [("class:advice", "Cell you clicked and its count (e.g. C4 17): ")]
+        if advice.phase == "finish" and self.pending is None:
+            hint = f"expect {advice.expected}"
+        else:
+            hint = " ".join(map(str, self.accepted(cell)))
+        return out + [("", "Count after "), ("class:cellname", self.shape.name(cell)),
+                      ("class:note", f" [{hint}]"), ("", ": ")]
+
+    def _advice(self, advice) -> Fragments:
+        if self.pending is not None:
+            return _line(("", "You clicked "), ("class:cellname", self.shape.name(self.pending)),
+                         ("", " instead."))
+        out = _line(("class:advice", advice.message))
+        if advice.phase == "finish" and advice.plan:
+            steps = "  ".join(f"{self.shape.name(c)}>{n}" for c, n in advice.plan)
+            out += _line(("class:note", f"Finish: {steps}"))
+        return out
+
+    def toolbar(self) -> Fragments:
+        """The status bar: clicks so far, boards still possible, bits known, strategy."""
+        key = "class:bottom-toolbar.key"
+        if not self.started:
+            head = f" {self.shape} board · {self.guide.strategy} · "
+        else:
+            p = self.guide.progress()
+            head = (f" {p.clicks} clicks · {amount(p.possible)} boards left · "
+                    f"{p.bits_known:.1f}/{self.shape.cells} bits · {p.strategy} · ")
+        return [("", head), (key, UNDO_KEYS.split()[0]), ("", " undo · "), (key, "help"), ("", " ")]
+
+    def words(self) -> list[str]:
+        """Completion words: commands and every cell name."""
+        return list(COMMANDS) + [self.shape.name(k) for k in range(self.shape.cells)]
+
+    # --- checking a line ---------------------------------------------------------------
+    def parse(self, text: str) -> Entry:
+        """The Entry `text` means now; CountloError (one line) if it cannot be accepted."""
+        entry = parse_entry(text, self.shape)
+        if entry.verb in (Verb.HELP, Verb.QUIT, Verb.BOARD, Verb.HISTORY):
+            return entry
+        if not self.started:
+            if entry.verb is not Verb.COUNT:
+                raise EntryError(f"type the starting count the game shows, 0-{self.shape.cells}")
+            if entry.count > self.shape.cells:
+                raise BadCountError(f"a {self.shape} board has 0-{self.shape.cells} lit, not {entry.count}")
+            return entry
+        phase = self.guide.advice().phase
+        if entry.verb is Verb.FIX:
+            if self.oracle is not None:
+                raise EntryError("the simulated game's counts are right; nothing to fix")
+            if entry.step > len(self.guide.record.steps):
+                raise EntryError(f"there is no step {entry.step} yet (steps so far: "
+                                 f"{len(self.guide.record.steps)})")
+            return entry
+        if entry.verb is Verb.UNDO:
+            if self.pending is None and not self.guide.record.steps:
+                raise EntryError("nothing to undo yet (fix 0 N changes the starting count)")
+            return entry
+        if phase in ("done", "stuck"):
+            raise EntryError("no click fits the counts so far: undo, fix a count, or quit"
+                             if phase == "stuck" else "the game is solved")
+        if self.oracle is not None:
+            return self._parse_sim(entry)
+        if entry.verb is Verb.NEXT:
+            what = self.target()
+            raise EntryError("type the count the game shows" +
+                             (f" after clicking {self.shape.name(what)}" if what is not None
+                              else ", with the cell you clicked (e.g. C4 17)"))
+        if entry.verb is Verb.COUNT:
+            cell = self.target()
+            if cell is None:
+                raise EntryError("which cell did you click? type it with its count, e.g. C4 17")
+            self._check_count(cell, entry.count)
+            return Entry(Verb.CLICK, cell=cell, count=entry.count)
+        if entry.verb is Verb.CLICK and entry.count is not None:
+            self._check_count(entry.cell, entry.count)
+        return entry
+
+    def _parse_sim(self, entry: Entry) -> Entry:
+        if entry.verb is Verb.NEXT:
+            cell = self.target()
+            if cell is None:
+                raise EntryError("type the cell to click, e.g. C4")
+            return Entry(Verb.CLICK, cell=cell)
+        if entry.verb is Verb.CLICK and entry.count is None:
+            return entry
+        raise EntryError("the simulated game shows the counts itself: press Enter or type a cell")
+
+    def _check_count(self, cell: int, count: int) -> None:
+        ok = self.accepted(cell)
+        if count not in ok:
+            listed = ", ".join(map(str, ok))
+            raise BadCountError(f"{count} is not possible after clicking {self.shape.name(cell)}; "
+                                f"possible: {listed}", ok)
+
+    def check(self, text: str) -> str | None:
+        """None if `text` would be accepted now, else the one-line reason (for the validator)."""
+        try:
+            self.parse(text)
+        except CountloError as e:
+            return str(e)
+        return None
+
+    # --- acting on a line --------------------------------------------------------------
+    def handle(self, text: str) -> Fragments:
+        """Apply one typed line; returns what to print above the prompt."""
+        try:
+            entry = self.parse(text)
+        except CountloError as e:
+            return _line(("class:warn", f"! {e}"))
+        act: Callable[[Entry], Fragments] = getattr(self, f"_do_{entry.verb.value}")
+        try:
+            return act(entry)
+        except CountloError as e:
+            return _line(("class:warn", f"! {e}"))
+
+    def _start(self, count: int) -> None:
+        self.guide.start(count)
+        if self.writer is not None:
+            self.writer.start(count)
+
+    def _do_count(self, entry: Entry) -> Fragments:
+        self._start(entry.count)
+        return _line(("class:note", f"   start: {entry.count} lit"))
+
+    def _do_click(self, entry: Entry) -> Fragments:
+        if entry.count is None and self.oracle is None:
+            self.pending = entry.cell
+            return []
+        count = entry.count if self.oracle is None else self.oracle.click(entry.cell)
+        self.pending = None
+        try:
+            learned = self.guide.observe(entry.cell, count)
+        except BadCountError:
+            if self.oracle is not None:
+                self.oracle.click(entry.cell)  # take the click back in the simulated game
+            raise
+        if self.writer is not None:
+            self.writer.step(entry.cell, count)
+        out = self._learned(learned)
+        if self.guide.done:
+            out += self._finished()
+        return out
+
+    def _learned(self, learned) -> Fragments:
+        name = self.shape.name(learned.cell)
+        lead = [("class:note", f"{learned.step:>4}. "), ("class:cellname", f"{name:<3}"),
+                ("", " -> "), ("class:count", f"{learned.count:>2}"), ("", "   ")]
+        out = lead + [("", learned.message), ("", "\n")]
+        for fix in learned.fixes:
+            where = "the starting count" if fix.step == 0 else f"step {fix.step}"
+            text = f"   Typo? {where} was {fix.written}; {fix.suggested} fits every other count."
+            out += _line(("class:warn", text))
+            if self.writer is not None:
+                self.writer.note(text.strip())
+        return out
+
+    def _finished(self) -> Fragments:
+        self.over = True
+        p = self.guide.progress()
+        record = self.guide.record
+        out: Fragments = [("", "\n")] + board_picture(self.shape, 0)
+        out += _line(("class:ok", f"Solved: the count is 0 after {p.clicks} clicks "
+                                  f"({p.probes} to find the board, {p.clicks - p.probes} to finish)."))
+        if self.oracle is not None and self.hidden is not None:
+            out += _line(("", "The hidden board was:"))
+            out += board_picture(self.shape, self.hidden)
+            known = self.guide.known()
+            if known is not None and known != self.hidden:
+                out += _line(("class:warn", "countlo's reconstruction differs from the hidden board!"))
+        if self.writer is not None:
+            self.writer.note(f"solved in {p.clicks} clicks ({p.probes} probes, {record.count} lit)")
+        return out + self.leave_note()
+
+    def leave_note(self) -> Fragments:
+        """Where the transcript is, and how to carry on."""
+        if self.where is None:
+            return []
+        out = _line(("class:note", f"Transcript: {self.where}"))
+        if not self.guide.done:
+            out += _line(("class:note", f"Carry on later with: countlo play --resume {self.where}"))
+        return out
+
+    def _do_undo(self, entry: Entry) -> Fragments:
+        if self.pending is not None:
+            name, self.pending = self.shape.name(self.pending), None
+            return _line(("class:note", f"   forgot the click on {name}"))
+        step = self.guide.undo()
+        if self.writer is not None:
+            self.writer.undo()
+        if self.oracle is not None:
+            self.oracle.click(step.cell)  # the simulated game takes the click back too
+        return _line(("class:note", f"   undo: {self.shape.name(step.cell)} -> {step.count} taken back"))
+
+    def _do_fix(self, entry: Entry) -> Fragments:
+        self.guide.correct(entry.step, entry.count)
+        if self.writer is not None:
+            self.writer.fix(entry.step, entry.count)
+        where = "starting count" if entry.step == 0 else f"step {entry.step}"
+        return _line(("class:note", f"   fixed: {where} is {entry.count}"))
+
+    def _do_help(self, entry: Entry) -> Fragments:
+        return _line(("", (SIM_HELP if self.oracle is not None else HELP).format(keys=UNDO_KEYS)))
+
+    def _do_board(self, entry: Entry) -> Fragments:
+        if not self.started:
+            return _line(("", "No count yet: every board is possible."))
+        p = self.guide.progress()
+        out = [("", "\n")] + picture(self.shape, self.guide.marginals(), self.target()) + legend()
+        return out + _line(("class:note", f"{amount(p.possible)} boards possible, "
+                                          f"{p.bits_known:.1f} of {self.shape.cells} bits known"))
+
+    def _do_history(self, entry: Entry) -> Fragments:
+        if not self.started:
+            return _line(("", "No count yet."))
+        record = self.guide.record
+        out = _line(("class:note", "   0. start -> "), ("class:count", str(record.start)))
+        for i, s in enumerate(record.steps, 1):
+            out += _line(("class:note", f"{i:>4}. "), ("class:cellname", f"{self.shape.name(s.cell):<3}"),
+                         ("", " -> "), ("class:count", str(s.count)))
+        return out
+
+    def _do_quit(self, entry: Entry) -> Fragments:
+        return self.leave()
+
+    def leave(self) -> Fragments:
+        """End the session early (quit, Ctrl-C, Ctrl-D): say where the transcript is."""
+        self.over = True
+        clicks = len(self.guide.record.steps) if self.started else 0
+        return _line(("class:note", f"Left after {clicks} clicks.")) + self.leave_note()
