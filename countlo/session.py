@@ -78,11 +78,11 @@ class Session:
         self.shape: Shape = guide.shape
         self.pending: int | None = None  # a cell the player clicked whose count is still to come
         self.over = False
-        self.hidden: int | None = None  # the simulated game's hidden start
-        if oracle is not None and guide.record is None:
-            count = oracle.start()
-            self.hidden = oracle.board
-            self._start(count)
+        self.hidden: int | None = None  # the simulated game's hidden start (SimulatedOracle.board)
+        if oracle is not None:
+            self.hidden = getattr(oracle, "board", None)
+            if guide.record is None:
+                self._start(oracle.start())
 
     def greeting(self) -> Fragments:
         """The lines printed once at the start: board, strategy, transcript, how to get help."""

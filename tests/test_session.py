@@ -22,16 +22,16 @@ class Hidden:
 
     def __init__(self, shape: Shape, seed: int):
         self.shape = shape
-        self.board = random.Random(seed).getrandbits(shape.cells)
+        self.board = self.lights = random.Random(seed).getrandbits(shape.cells)
         self.clicks = 0
 
     def start(self) -> int:
         return popcount(self.board)
 
     def click(self, cell: int) -> int:
-        self.board = self.shape.press(self.board, cell)
+        self.lights = self.shape.press(self.lights, cell)
         self.clicks += 1
-        return popcount(self.board)
+        return popcount(self.lights)
 
 
 class Journal:
@@ -126,11 +126,12 @@ def test_a_different_cell_then_its_count_and_on_one_line():
     session.handle(SHAPE.name(other))
     assert session.pending == other and session.target() == other
     assert SHAPE.name(other) in plain(session.prompt())
-    session.handle(str(game.click(other)))
-    assert session.pending is None and journal.steps() == [(other, game.start())]
+    count = game.click(other)
+    session.handle(str(count))
+    assert session.pending is None and journal.steps() == [(other, count)]
     k = 4
     session.handle(f"{k // 3 + 1} {k % 3 + 1} {game.click(k)}")  # "row col count"
-    assert journal.steps()[-1] == (k, popcount(game.board))
+    assert journal.steps()[-1] == (k, popcount(game.lights))
 
 
 def test_undo_takes_back_a_step_or_a_pending_cell():
@@ -174,7 +175,7 @@ def test_simulated_game_presses_enter_to_the_end():
         out = plain(session.handle(""))
         n += 1
         assert n < 40
-    assert game.board == 0 and session.guide.known() == hidden
+    assert game.lights == 0 and session.guide.known() == hidden
     assert "hidden board was" in out and "Solved" in out
     assert len(journal.steps()) == game.clicks
 
@@ -182,11 +183,11 @@ def test_simulated_game_presses_enter_to_the_end():
 def test_simulated_undo_takes_the_click_back_in_the_game():
     game = Hidden(SHAPE, 8)
     session = Session(Guide(SHAPE), oracle=game)
-    before = game.board
+    before = game.lights
     session.handle("B2")
-    assert game.board != before
+    assert game.lights != before
     session.handle("undo")
-    assert game.board == before and session.guide.record.steps == ()
+    assert game.lights == before and session.guide.record.steps == ()
 
 
 def test_help_history_board_and_quit():
@@ -260,7 +261,7 @@ def test_terminal_simulated_game_by_enter_alone():
     game = Hidden(SHAPE, 4)
     session = Session(Guide(SHAPE), oracle=game)
     drive(session, "\r" * 40)
-    assert session.guide.done and game.board == 0
+    assert session.guide.done and game.lights == 0
 
 
 @pytest.mark.parametrize("undo_keys", ["\x1bOQ", "\x1bu", "undo\r"])
