@@ -64,6 +64,18 @@ def amount(n: int) -> str:
     return f"{n:,}"
 
 
+def wrap(words: list[str], lead: str, width: int = 78) -> Fragments:
+    """`lead` then the words, wrapped under one another at `width` columns, as note lines."""
+    lines, line = [], lead
+    for w in words:
+        if len(line) + len(w) + 1 > width and line.strip() != lead.strip():
+            lines.append(line.rstrip())
+            line = " " * len(lead)
+        line += w + "  "
+    lines.append(line.rstrip())
+    return [("class:note", "\n".join(lines) + "\n")]
+
+
 def _line(*parts: tuple[str, str]) -> Fragments:
     return list(parts) + [("", "\n")]
 
@@ -119,14 +131,18 @@ class Session:
             return tuple(self.guide.possible_counts(cell))
         return possible_after(self.shape, cell, self.guide.record.count)
 
-    def prompt(self) -> Fragments:
-        """The prompt message: last lesson, board picture, advice, and the question."""
+    def prompt(self, status: bool = False) -> Fragments:
+        """The prompt message: board picture, advice, the question (and a status line if asked)."""
         if not self.started:
             return [("class:advice", f"Starting count shown by the game (0-{self.shape.cells}): ")]
         advice = self.guide.advice()
         out: Fragments = [("", "\n")] + picture(self.shape, self.guide.marginals(), self.target())
+        if status:
+            out += _line(("class:note", plain(self.toolbar()).strip()))
         out += self._advice(advice)
         cell = self.target()
+        if advice.phase == "stuck":
+            return out + [("class:warn", "Type undo, fix STEP COUNT, history or quit: ")]
         if self.oracle is not None:
             if cell is None:
                 return out + [("class:advice", "Type the cell to click: ")]
@@ -146,9 +162,8 @@ class Session:
             return _line(("", "You clicked "), ("class:cellname", self.shape.name(self.pending)),
                          ("", " instead."))
         out = _line(("class:advice", advice.message))
-        if advice.phase == "finish" and advice.plan:
-            steps = "  ".join(f"{self.shape.name(c)}>{n}" for c, n in advice.plan)
-            out += _line(("class:note", f"Finish: {steps}"))
+        if advice.phase == "finish" and len(advice.plan) > 1:
+            out += wrap([f"{self.shape.name(c)}>{n}" for c, n in advice.plan[1:]], "Then: ")
         return out
 
     def toolbar(self) -> Fragments:
@@ -259,7 +274,8 @@ class Session:
 
     def _do_click(self, entry: Entry) -> Fragments:
         if entry.count is None and self.oracle is None:
-            self.pending = entry.cell
+            advised = self.guide.advice().cell
+            self.pending = None if entry.cell == advised else entry.cell
             return []
         count = entry.count if self.oracle is None else self.oracle.click(entry.cell)
         self.pending = None

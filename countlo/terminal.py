@@ -91,7 +91,7 @@ def run_lines(session: Session, stdin: TextIO = sys.stdin, stdout: TextIO = sys.
     """Run the session over plain lines: prompt, read a line, refuse or apply it, repeat."""
     stdout.write(plain(session.greeting()))
     while not session.over:
-        stdout.write(plain(session.prompt()))
+        stdout.write(plain(session.prompt(status=True)))
         stdout.flush()
         try:
             line = stdin.readline()

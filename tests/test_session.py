@@ -122,6 +122,8 @@ def test_a_different_cell_then_its_count_and_on_one_line():
     journal = Journal()
     session = Session(Guide(SHAPE), writer=journal)
     session.handle(str(game.start()))
+    session.handle(SHAPE.name(session.target()))  # the advised cell itself: nothing changes
+    assert session.pending is None
     other = next(k for k in range(SHAPE.cells) if k != session.target())
     session.handle(SHAPE.name(other))
     assert session.pending == other and session.target() == other
