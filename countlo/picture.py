@@ -62,10 +62,12 @@ def glyph(p: float) -> tuple[str, str]:
     return f"class:cell.unknown.{shade}", f"{pct:2d}"
 
 
-def picture(shape: Shape, lit: Sequence[float], suggest: int | None = None) -> Fragments:
+def picture(shape: Shape, lit: Sequence[float], suggest: int | None = None,
+            side: Sequence[Fragments] = ()) -> Fragments:
     """The board as fragments: column letters, then one line per row with its 1-based number.
 
-    Each cell takes four columns, " 37 ", with brackets "[37]" around the suggested cell.
+    Each cell takes four columns, " 37 ", with brackets "[37]" around the suggested cell;
+    `side` lines (e.g. the legend) are set to the right of the first rows.
     """
     if len(lit) != shape.cells:
         raise ValueError(f"{len(lit)} probabilities for a {shape} board")
@@ -83,19 +85,28 @@ def picture(shape: Shape, lit: Sequence[float], suggest: int | None = None) -> F
                 out += [("class:mark", "["), (f"{style} class:cell.suggest", text), ("class:mark", "]")]
             else:
                 out += [("", " "), (style, text), ("", " ")]
+        if r < len(side):
+            out += [("", "    ")] + list(side[r])
         out.append(("", "\n"))
     return out
 
 
-def legend() -> Fragments:
-    """One line saying what the glyphs mean."""
+def legend_lines() -> list[Fragments]:
+    """The legend as short lines to set beside the board."""
     return [
-        ("class:cell.lit", LIT), ("class:legend", " lit  "),
-        ("class:cell.dark", DARK), ("class:legend", " dark  "),
-        ("class:cell.unknown.2", "37"), ("class:legend", " = 37% likely lit  "),
-        ("class:mark", "["), ("class:legend", "  "), ("class:mark", "]"),
-        ("class:legend", " click this\n"),
+        [("class:cell.lit", LIT), ("class:legend", " lit")],
+        [("class:cell.dark", DARK), ("class:legend", " dark")],
+        [("class:cell.unknown.2", "37"), ("class:legend", " % chance lit")],
+        [("class:mark", "["), ("class:legend", "  "), ("class:mark", "]"), ("class:legend", " click this")],
     ]
+
+
+def legend() -> Fragments:
+    """The legend on one line."""
+    out: Fragments = []
+    for line in legend_lines():
+        out += line + [("", "   ")]
+    return out[:-1] + [("", "\n")]
 
 
 def plain(fragments: Fragments) -> str:

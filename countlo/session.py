@@ -15,7 +15,7 @@ from countlo.board import Shape
 from countlo.entry import COMMANDS, Entry, EntryError, Verb, parse_entry
 from countlo.errors import BadCountError, CountloError
 from countlo.observe import possible_after
-from countlo.picture import Fragments, board_picture, legend, picture, plain
+from countlo.picture import Fragments, board_picture, legend, legend_lines, picture, plain
 
 UNDO_KEYS = "F2 or Esc u"
 
@@ -136,7 +136,8 @@ class Session:
         if not self.started:
             return [("class:advice", f"Starting count shown by the game (0-{self.shape.cells}): ")]
         advice = self.guide.advice()
-        out: Fragments = [("", "\n")] + picture(self.shape, self.guide.marginals(), self.target())
+        side = legend_lines() if self.shape.cols <= 12 else ()
+        out: Fragments = [("", "\n")] + picture(self.shape, self.guide.marginals(), self.target(), side)
         if status:
             out += _line(("class:note", plain(self.toolbar()).strip()))
         out += self._advice(advice)
@@ -163,7 +164,7 @@ class Session:
                          ("", " instead."))
         out = _line(("class:advice", advice.message))
         if advice.phase == "finish" and len(advice.plan) > 1:
-            out += wrap([f"{self.shape.name(c)}>{n}" for c, n in advice.plan[1:]], "Then: ")
+            out += wrap([f"{self.shape.name(c)} ({n})" for c, n in advice.plan[1:]], "Then: ")
         return out
 
     def toolbar(self) -> Fragments:

@@ -281,3 +281,18 @@ def test_terminal_leaves_cleanly_keeping_the_steps(leave):
     session = Session(Guide(SHAPE), writer=journal, oracle=Hidden(SHAPE, 9))
     drive(session, "\r\r\r" + leave)
     assert session.over and not session.guide.done and len(journal.steps()) == 3
+
+
+def test_transcripts_go_under_xdg_data_home_named_by_date(tmp_path):
+    from datetime import datetime
+
+    from countlo.commands.play import data_dir, default_path
+
+    assert data_dir({"XDG_DATA_HOME": "/x"}).as_posix() == "/x/countlo"
+    assert data_dir({"HOME": "/home/p"}).as_posix() == "/home/p/.local/share/countlo"
+    env = {"XDG_DATA_HOME": str(tmp_path)}
+    when = datetime(2026, 11, 21, 17, 45, 2)
+    first = default_path(Shape(6, 6), True, when, env)
+    assert first == tmp_path / "countlo" / "2026-11-21-174502-6x6-sim.txt"
+    first.write_text("taken")
+    assert default_path(Shape(6, 6), True, when, env).name == "2026-11-21-174502-6x6-sim-2.txt"
