@@ -89,6 +89,7 @@ class Session:
         self.label = label  # e.g. "simulated game, seed 1", shown in the greeting
         self.shape: Shape = guide.shape
         self.pending: int | None = None  # a cell the player clicked whose count is still to come
+        self._seen: dict = {}  # answers of the guide for the current state (see _ask)
         self.over = False
         self.hidden: int | None = None  # the simulated game's hidden start (SimulatedOracle.board)
         if oracle is not None:
@@ -114,6 +115,17 @@ class Session:
         return out + _line(("class:note", f"{keys[0].upper()}{keys[1:]}; help lists the commands."))
 
     # --- what the prompt shows ---------------------------------------------------------
+    def _ask(self, what: str, *args):
+        """guide.what(*args), computed once per state of the game (the guide may take a while)."""
+        key = (what, args)
+        if key not in self._seen:
+            self._seen[key] = getattr(self.guide, what)(*args)
+        return self._seen[key]
+
+    def advice(self):
+        """The guide's advice for the game as it stands."""
+        return self._ask("advice")
+
     @property
     def started(self) -> bool:
         return self.guide.record is not None
@@ -122,22 +134,22 @@ class Session:
         """The cell whose count the prompt asks for: the pending cell, else the advised one."""
         if self.pending is not None:
             return self.pending
-        return self.guide.advice().cell if self.started else None
+        return self.advice().cell if self.started else None
 
     def accepted(self, cell: int) -> tuple[int, ...]:
         """Counts the prompt accepts after clicking `cell`: the still-possible ones while probing,
         any count a click can show once the board is known (a mismatch is then a typo to find)."""
-        if self.guide.advice().phase == "probe":
-            return tuple(self.guide.possible_counts(cell))
+        if self.advice().phase == "probe":
+            return tuple(self._ask("possible_counts", cell))
         return possible_after(self.shape, cell, self.guide.record.count)
 
     def prompt(self, status: bool = False) -> Fragments:
         """The prompt message: board picture, advice, the question (and a status line if asked)."""
         if not self.started:
             return [("class:advice", f"Starting count shown by the game (0-{self.shape.cells}): ")]
-        advice = self.guide.advice()
+        advice = self.advice()
         side = legend_lines() if self.shape.cols <= 12 else ()
-        out: Fragments = [("", "\n")] + picture(self.shape, self.guide.marginals(), self.target(), side)
+        out: Fragments = [("", "\n")] + picture(self.shape, self._ask("marginals"), self.target(), side)
         if status:
             out += _line(("class:note", plain(self.toolbar()).strip()))
         out += self._advice(advice)
@@ -173,7 +185,7 @@ class Session:
         if not self.started:
             head = f" {self.shape} board · {self.guide.strategy} · "
         else:
-            p = self.guide.progress()
+            p = self._ask("progress")
             head = (f" {p.clicks} clicks · {amount(p.possible)} boards left · "
                     f"{p.bits_known:.1f}/{self.shape.cells} bits · {p.strategy} · ")
         return [("", head), (key, UNDO_KEYS.split()[0]), ("", " undo · "), (key, "help"), ("", " ")]
@@ -194,7 +206,7 @@ class Session:
             if entry.count > self.shape.cells:
                 raise BadCountError(f"a {self.shape} board has 0-{self.shape.cells} lit, not {entry.count}")
             return entry
-        phase = self.guide.advice().phase
+        phase = self.advice().phase
         if entry.verb is Verb.FIX:
             if self.oracle is not None:
                 raise EntryError("the simulated game's counts are right; nothing to fix")
@@ -265,6 +277,7 @@ class Session:
             return _line(("class:warn", f"! {e}"))
 
     def _start(self, count: int) -> None:
+        self._seen.clear()
         self.guide.start(count)
         if self.writer is not None:
             self.writer.start(count)
@@ -275,12 +288,13 @@ class Session:
 
     def _do_click(self, entry: Entry) -> Fragments:
         if entry.count is None and self.oracle is None:
-            advised = self.guide.advice().cell
+            advised = self.advice().cell
             self.pending = None if entry.cell == advised else entry.cell
             return []
         count = entry.count if self.oracle is None else self.oracle.click(entry.cell)
         self.pending = None
         try:
+            self._seen.clear()
             learned = self.guide.observe(entry.cell, count)
         except BadCountError:
             if self.oracle is not None:
@@ -308,7 +322,7 @@ class Session:
 
     def _finished(self) -> Fragments:
         self.over = True
-        p = self.guide.progress()
+        p = self._ask("progress")
         record = self.guide.record
         out: Fragments = [("", "\n")] + board_picture(self.shape, 0)
         out += _line(("class:ok", f"Solved: the count is 0 after {p.clicks} clicks "
@@ -336,6 +350,7 @@ class Session:
         if self.pending is not None:
             name, self.pending = self.shape.name(self.pending), None
             return _line(("class:note", f"   forgot the click on {name}"))
+        self._seen.clear()
         step = self.guide.undo()
         if self.writer is not None:
             self.writer.undo()
@@ -344,6 +359,7 @@ class Session:
         return _line(("class:note", f"   undo: {self.shape.name(step.cell)} -> {step.count} taken back"))
 
     def _do_fix(self, entry: Entry) -> Fragments:
+        self._seen.clear()
         self.guide.correct(entry.step, entry.count)
         if self.writer is not None:
             self.writer.fix(entry.step, entry.count)
@@ -356,8 +372,8 @@ class Session:
     def _do_board(self, entry: Entry) -> Fragments:
         if not self.started:
             return _line(("", "No count yet: every board is possible."))
-        p = self.guide.progress()
-        out = [("", "\n")] + picture(self.shape, self.guide.marginals(), self.target()) + legend()
+        p = self._ask("progress")
+        out = [("", "\n")] + picture(self.shape, self._ask("marginals"), self.target()) + legend()
         return out + _line(("class:note", f"{amount(p.possible)} boards possible, "
                                           f"{p.bits_known:.1f} of {self.shape.cells} bits known"))
 
