@@ -64,6 +64,11 @@ def amount(n: int) -> str:
     return f"{n:,}"
 
 
+def boards(n: int) -> str:
+    """'1 board', '24 boards', '9.1 billion boards'."""
+    return "1 board" if n == 1 else f"{amount(n)} boards"
+
+
 def wrap(words: list[str], lead: str, width: int = 78) -> Fragments:
     """`lead` then the words, wrapped under one another at `width` columns, as note lines."""
     lines, line = [], lead
@@ -74,6 +79,30 @@ def wrap(words: list[str], lead: str, width: int = 78) -> Fragments:
         line += w + "  "
     lines.append(line.rstrip())
     return [("class:note", "\n".join(lines) + "\n")]
+
+
+def sync(writer, record, comment: str | None = None) -> None:
+    """Append to the transcript what turns its record into `record`: undos, fixes, new clicks.
+
+    The guide may change more than one line's worth (an observation that corrects an earlier
+    count, an undo of a correction); the transcript says it as undo / fix / click lines.
+    """
+    if record is None:
+        return
+    have = writer.record
+    if have is None:
+        writer.start(record.start)
+        have = type(record)(record.shape, record.start)
+    n = 0
+    while n < min(len(have.steps), len(record.steps)) and have.steps[n].cell == record.steps[n].cell:
+        n += 1
+    for _ in range(len(have.steps) - n):
+        writer.undo()
+    for i, (old, new) in enumerate(zip(have.counts[:n + 1], record.counts)):
+        if old != new:
+            writer.fix(i, new)
+    for i, s in enumerate(record.steps[n:], n + 1):
+        writer.step(s.cell, s.count, comment if i == len(record.steps) else None)
 
 
 def _line(*parts: tuple[str, str]) -> Fragments:
@@ -174,8 +203,15 @@ class Session:
         if self.pending is not None:
             return _line(("", "You clicked "), ("class:cellname", self.shape.name(self.pending)),
                          ("", " instead."))
-        out = _line(("class:advice", advice.message))
-        if advice.phase == "finish" and len(advice.plan) > 1:
+        if advice.phase != "finish":
+            return _line(("class:advice", advice.message))
+        lead = advice.message.split(":")[0]  # "Board known", or why a guess is being finished
+        left = len(advice.plan)
+        out = _line(("class:ok", f"{lead}: {left} click{'s' if left > 1 else ''} to go. "),
+                    ("class:advice", "Click "), ("class:cellname", self.shape.name(advice.cell)),
+                    ("class:advice", "; the count should become "),
+                    ("class:count", str(advice.expected)), ("class:advice", "."))
+        if left > 1:
             out += wrap([f"{self.shape.name(c)} ({n})" for c, n in advice.plan[1:]], "Then: ")
         return out
 
@@ -186,7 +222,7 @@ class Session:
             head = f" {self.shape} board · {self.guide.strategy} · "
         else:
             p = self._ask("progress")
-            head = (f" {p.clicks} clicks · {amount(p.possible)} boards left · "
+            head = (f" {p.clicks} clicks · {boards(p.possible)} left · "
                     f"{p.bits_known:.1f}/{self.shape.cells} bits · {p.strategy} · ")
         return [("", head), (key, UNDO_KEYS.split()[0]), ("", " undo · "), (key, "help"), ("", " ")]
 
@@ -215,7 +251,7 @@ class Session:
                                  f"{len(self.guide.record.steps)})")
             return entry
         if entry.verb is Verb.UNDO:
-            if self.pending is None and not self.guide.record.steps:
+            if self.pending is None and not self.guide.record.steps and not self.guide.corrections:
                 raise EntryError("nothing to undo yet (fix 0 N changes the starting count)")
             return entry
         if phase in ("done", "stuck"):
@@ -279,53 +315,65 @@ class Session:
     def _start(self, count: int) -> None:
         self._seen.clear()
         self.guide.start(count)
+        self._sync()
+
+    def _sync(self, comment: str | None = None) -> None:
         if self.writer is not None:
-            self.writer.start(count)
+            sync(self.writer, self.guide.record, comment)
 
     def _do_count(self, entry: Entry) -> Fragments:
         self._start(entry.count)
         return _line(("class:note", f"   start: {entry.count} lit"))
 
     def _do_click(self, entry: Entry) -> Fragments:
+        advice = self.advice()
         if entry.count is None and self.oracle is None:
-            advised = self.advice().cell
-            self.pending = None if entry.cell == advised else entry.cell
+            self.pending = None if entry.cell == advice.cell else entry.cell
             return []
         count = entry.count if self.oracle is None else self.oracle.click(entry.cell)
         self.pending = None
+        self._seen.clear()
         try:
-            self._seen.clear()
             learned = self.guide.observe(entry.cell, count)
-        except BadCountError:
+        except CountloError:
             if self.oracle is not None:
                 self.oracle.click(entry.cell)  # take the click back in the simulated game
             raise
-        if self.writer is not None:
-            self.writer.step(entry.cell, count)
-        out = self._learned(learned)
+        planned = advice.phase == "finish" and entry.cell == advice.cell
+        surprise = planned and count != advice.expected
+        self._sync(f"expected {advice.expected}" if surprise else None)
+        out = self._learned(learned, advice.expected if planned else None)
         if self.guide.done:
             out += self._finished()
         return out
 
-    def _learned(self, learned) -> Fragments:
+    def _learned(self, learned, expected: int | None) -> Fragments:
         name = self.shape.name(learned.cell)
-        lead = [("class:note", f"{learned.step:>4}. "), ("class:cellname", f"{name:<3}"),
-                ("", " -> "), ("class:count", f"{learned.count:>2}"), ("", "   ")]
-        out = lead + [("", learned.message), ("", "\n")]
-        for fix in learned.fixes:
+        message = learned.message.removeprefix(f"{name} showed {learned.count}: ")
+        if expected == learned.count and not learned.fixes:
+            message = "as planned"
+        elif learned.possible_before == learned.possible_after == 1:
+            message = message.removeprefix("1 board -> 1 board").lstrip("; ")
+        out = [("class:note", f"{learned.step:>4}. "), ("class:cellname", f"{name:<3}"),
+               ("", " -> "), ("class:count", f"{learned.count:>2}"), ("class:note", f"   {message}\n")]
+        if expected is not None and expected != learned.count:
+            out += _line(("class:warn", f"      expected {expected}, not {learned.count}"))
+        if len(learned.fixes) == 1:
+            fix = learned.fixes[0]
             where = "the starting count" if fix.step == 0 else f"step {fix.step}"
-            text = f"   Typo? {where} was {fix.written}; {fix.suggested} fits every other count."
-            out += _line(("class:warn", text))
+            text = (f"Typo found: {where} must have been {fix.suggested}, not {fix.written}; "
+                    "corrected and re-planned")
+            out += _line(("class:warn", f"      {text}"))
+            out += _line(("class:note", f"      (if {learned.count} was the typo, undo and type it again)"))
             if self.writer is not None:
-                self.writer.note(text.strip())
+                self.writer.note(text)
         return out
 
     def _finished(self) -> Fragments:
         self.over = True
         p = self._ask("progress")
         record = self.guide.record
-        out: Fragments = [("", "\n")] + board_picture(self.shape, 0)
-        out += _line(("class:ok", f"Solved: the count is 0 after {p.clicks} clicks "
+        out: Fragments = _line(("class:ok", f"Solved: the count is 0 after {p.clicks} clicks "
                                   f"({p.probes} to find the board, {p.clicks - p.probes} to finish)."))
         if self.oracle is not None and self.hidden is not None:
             out += _line(("", "The hidden board was:"))
@@ -350,19 +398,24 @@ class Session:
         if self.pending is not None:
             name, self.pending = self.shape.name(self.pending), None
             return _line(("class:note", f"   forgot the click on {name}"))
+        before = self.guide.record
         self._seen.clear()
-        step = self.guide.undo()
-        if self.writer is not None:
-            self.writer.undo()
-        if self.oracle is not None:
-            self.oracle.click(step.cell)  # the simulated game takes the click back too
-        return _line(("class:note", f"   undo: {self.shape.name(step.cell)} -> {step.count} taken back"))
+        self.guide.undo()
+        after = self.guide.record
+        if after == before:
+            return _line(("class:warn", "! nothing to undo"))
+        self._sync()
+        if len(after.steps) < len(before.steps):
+            step = before.steps[-1]
+            if self.oracle is not None:
+                self.oracle.click(step.cell)  # the simulated game takes the click back too
+            return _line(("class:note", f"   undo: {self.shape.name(step.cell)} -> {step.count} taken back"))
+        return _line(("class:note", "   undo: the last correction taken back"))
 
     def _do_fix(self, entry: Entry) -> Fragments:
         self._seen.clear()
         self.guide.correct(entry.step, entry.count)
-        if self.writer is not None:
-            self.writer.fix(entry.step, entry.count)
+        self._sync()
         where = "starting count" if entry.step == 0 else f"step {entry.step}"
         return _line(("class:note", f"   fixed: {where} is {entry.count}"))
 
@@ -374,7 +427,7 @@ class Session:
             return _line(("", "No count yet: every board is possible."))
         p = self._ask("progress")
         out = [("", "\n")] + picture(self.shape, self._ask("marginals"), self.target()) + legend()
-        return out + _line(("class:note", f"{amount(p.possible)} boards possible, "
+        return out + _line(("class:note", f"{boards(p.possible)} possible, "
                                           f"{p.bits_known:.1f} of {self.shape.cells} bits known"))
 
     def _do_history(self, entry: Entry) -> Fragments:

@@ -58,6 +58,7 @@ class Guide:
         self.shape, self.strategy, self.engine = shape, strategy, engine
         self.record: Record | None = None
         self.probes = 0
+        self.corrections = ()
 
     @classmethod
     def from_record(cls, record, strategy="adaptive", engine="exact"):

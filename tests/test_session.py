@@ -55,6 +55,26 @@ class Journal:
     def note(self, text):
         self.lines.append(("note", text))
 
+    @property
+    def record(self):
+        """The record the lines written so far describe."""
+        from countlo.observe import Record, Step
+
+        start, steps = None, []
+        for line in self.lines:
+            if line[0] == "start":
+                start = line[1]
+            elif line[0] == "step":
+                steps.append(Step(*line[1:]))
+            elif line[0] == "undo":
+                steps.pop()
+            elif line[0] == "fix":
+                if line[1] == 0:
+                    start = line[2]
+                else:
+                    steps[line[1] - 1] = Step(steps[line[1] - 1].cell, line[2])
+        return None if start is None else Record(SHAPE, start, tuple(steps))
+
     def steps(self) -> list[tuple[int, int]]:
         """The steps left standing after undos."""
         out = []
