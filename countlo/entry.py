@@ -4,6 +4,7 @@ Accepted lines (case and spacing do not matter):
   17            the count shown after the suggested click
   C4   | 4 3    "I clicked C4 instead" (A1 name, or 1-based row and column); the count comes next
   C4 17 | 4 3 17 | C4=17 | C4: 17    a cell and the count it showed, on one line
+  17! | C4 17!  insist on a count the record calls impossible (an earlier count was mistyped)
   (empty)       make the suggested click (simulated game) or repeat the prompt
   undo | help | board | history | quit | fix STEP COUNT
 """
@@ -54,6 +55,7 @@ class Entry:
     cell: int | None = None
     count: int | None = None
     step: int | None = None
+    force: bool = False  # "17!": take the count even though it contradicts the record
 
 
 _CELL_COUNT = re.compile(r"^([A-Za-z]+\s*[0-9]+)(?:\s*(?:->|=>|[=:,;>])?\s*([0-9]+))?$")
@@ -81,17 +83,21 @@ def parse_entry(line: str, shape: Shape) -> Entry:
         if len(words) > 1:
             raise EntryError(f"{text!r}: '{words[0]}' takes nothing after it")
         return Entry(verb)
+    force = text.endswith("!") and text[:-1].rstrip()[-1:].isdigit()
+    if force:
+        text = text[:-1].rstrip()
     m = _CELL_COUNT.match(text)
     if m:
         cell = shape.parse_cell(m.group(1))
         count = int(m.group(2)) if m.group(2) is not None else None
-        return Entry(Verb.CLICK, cell=cell, count=count)
+        return Entry(Verb.CLICK, cell=cell, count=count, force=force and count is not None)
     if _NUMBERS.match(text):
         numbers = [int(n) for n in re.split(r"\s*[,\s]\s*", text)]
         if len(numbers) == 1:
-            return Entry(Verb.COUNT, count=numbers[0])
+            return Entry(Verb.COUNT, count=numbers[0], force=force)
         if len(numbers) in (2, 3):
             cell = shape.parse_cell(f"{numbers[0]} {numbers[1]}")
-            return Entry(Verb.CLICK, cell=cell, count=numbers[2] if len(numbers) == 3 else None)
+            count = numbers[2] if len(numbers) == 3 else None
+            return Entry(Verb.CLICK, cell=cell, count=count, force=force and count is not None)
         raise EntryError(f"{text!r}: too many numbers; type a count, or 'row col count'")
     raise EntryError(f"{text!r} is not a count, a cell like C4, or a command (type help)")

@@ -24,6 +24,7 @@ Type the count the game shows after each click, then press Enter.
   17          the count after the suggested click
   C4  or 4 3  you clicked another cell (column letter + row, or row and column); then its count
   C4 17       another cell and its count on one line
+  17!         insist on a count countlo calls impossible (an earlier count was mistyped)
   undo        take back the last step ({keys} does the same)
   fix 3 17    step 3 really showed 17 (fix 0 N changes the starting count)
   board       print the board picture with its legend
@@ -268,10 +269,10 @@ class Session:
             cell = self.target()
             if cell is None:
                 raise EntryError("which cell did you click? type it with its count, e.g. C4 17")
-            self._check_count(cell, entry.count)
-            return Entry(Verb.CLICK, cell=cell, count=entry.count)
+            self._check_count(cell, entry.count, entry.force)
+            return Entry(Verb.CLICK, cell=cell, count=entry.count, force=entry.force)
         if entry.verb is Verb.CLICK and entry.count is not None:
-            self._check_count(entry.cell, entry.count)
+            self._check_count(entry.cell, entry.count, entry.force)
         return entry
 
     def _parse_sim(self, entry: Entry) -> Entry:
@@ -284,12 +285,18 @@ class Session:
             return entry
         raise EntryError("the simulated game shows the counts itself: press Enter or type a cell")
 
-    def _check_count(self, cell: int, count: int) -> None:
+    def _check_count(self, cell: int, count: int, force: bool = False) -> None:
         ok = self.accepted(cell)
-        if count not in ok:
-            listed = ", ".join(map(str, ok))
-            raise BadCountError(f"{count} is not possible after clicking {self.shape.name(cell)}; "
-                                f"possible: {listed}", ok)
+        if count in ok:
+            return
+        physical = possible_after(self.shape, cell, self.guide.record.count)
+        if force and count in physical:
+            return
+        listed = ", ".join(map(str, ok))
+        insist = f" (if the game really shows {count}, an earlier count was mistyped: " \
+                 f"type {count}! to insist)" if count in physical else ""
+        raise BadCountError(f"{count} is not possible after clicking {self.shape.name(cell)}; "
+                            f"possible: {listed}{insist}", ok)
 
     def check(self, text: str) -> str | None:
         """None if `text` would be accepted now, else the one-line reason (for the validator)."""
@@ -334,7 +341,7 @@ class Session:
         self.pending = None
         self._seen.clear()
         try:
-            learned = self.guide.observe(entry.cell, count)
+            learned = self.guide.observe(entry.cell, count, force=entry.force)
         except CountloError:
             if self.oracle is not None:
                 self.oracle.click(entry.cell)  # take the click back in the simulated game

@@ -37,6 +37,9 @@ S = Shape(6, 6)
         ("q", Entry(Verb.QUIT)),
         ("fix 3 17", Entry(Verb.FIX, step=3, count=17)),
         ("fix 0 20", Entry(Verb.FIX, step=0, count=20)),
+        ("17!", Entry(Verb.COUNT, count=17, force=True)),
+        ("C4 17 !", Entry(Verb.CLICK, cell=20, count=17, force=True)),
+        ("4 3 17!", Entry(Verb.CLICK, cell=20, count=17, force=True)),
     ],
 )
 def test_parses(line, entry):
@@ -56,6 +59,7 @@ def test_parses(line, entry):
         ("fix 3", EntryError, "fix STEP COUNT"),
         ("fix x 3", EntryError, "whole number"),
         ("C4 x", EntryError, "not a count"),
+        ("undo!", EntryError, "not a count"),
     ],
 )
 def test_refuses_with_one_line(line, error, words):
