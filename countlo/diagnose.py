@@ -72,9 +72,13 @@ def _rhs(coef: list[tuple[int, int, int]], counts: list[int], i: int) -> int:
 
 def _candidates(shape: Shape, cells: list[int], counts: list[int], i: int) -> list[int]:
     """Values for count i, other than the written one, that pass every entry check they touch."""
+    if i == 0 or not 0 <= counts[i - 1] <= shape.cells:
+        values: Sequence[int] = range(shape.cells + 1)
+    else:
+        values = possible_after(shape, cells[i - 1], counts[i - 1])
     touched = [j for j in (i, i + 1) if j < len(counts)]
     out = []
-    for v in range(shape.cells + 1):
+    for v in values:
         if v == counts[i]:
             continue
         trial = counts[:i] + [v] + counts[i + 1 :]
