@@ -8,13 +8,8 @@ import textwrap
 
 import pytest
 
-from brute import install_missing
 from countlo.cli import main
 
-
-@pytest.fixture(autouse=True)
-def _backends(monkeypatch):
-    install_missing(monkeypatch)
 
 
 def simulate(capsys, *args: str) -> tuple[int, str, str]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from brute import brute_press_sets, install_missing
+from brute import brute_press_sets
 from countlo.board import Shape
 from countlo.game import Outcome, play_game, summarize
 from countlo.observe import record_of
@@ -15,10 +15,6 @@ S6 = Shape(6, 6)
 # probes after which each non-adaptive strategy has pinned every 6x6 board (MATH.md, test_strategy)
 PROBE_BOUND = {"restore": 72, "sequential": 29, "fixed": 24}
 
-
-@pytest.fixture(autouse=True)
-def _backends(monkeypatch):
-    install_missing(monkeypatch)
 
 
 def check(result, oracle: SimulatedOracle) -> None:
