@@ -124,3 +124,15 @@ def test_50_games_on_other_sizes(size, strategy):
         assert outcomes == {Outcome.SOLVED, Outcome.UNSOLVABLE}
     else:
         assert outcomes == {Outcome.SOLVED}
+
+
+@pytest.mark.parametrize("engine", ["linear", "z3"])
+@pytest.mark.parametrize("size, seeds", [("3x3", range(12)), ("2x3", range(8)), ("6x6", range(2))])
+def test_every_engine_stops_at_the_same_click(engine, size, seeds):
+    """A fixed routine's game depends on the engine only through "is the board known?": the
+    records must be identical."""
+    shape = Shape.parse(size)
+    for seed in seeds:
+        a = play_game(SimulatedOracle(shape, seed), "sequential", "exact", seed)
+        b = play_game(SimulatedOracle(shape, seed), "sequential", engine, seed)
+        assert (b.record, b.probes, b.outcome) == (a.record, a.probes, a.outcome)
