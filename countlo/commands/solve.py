@@ -205,12 +205,13 @@ class _Report:
         if "solutions" in extra:
             print(f"all {len(extra['solutions'])} solutions:")
             for i, x in enumerate(extra["solutions"], 1):
-                print(f"{i:>4}. ({sum(r.bit_count() for r in x)}) {self._names(x)}")
+                print(f"{i:>4}. {sum(r.bit_count() for r in x)} presses: {self._names(x)}")
         if "classes" in extra:
             print(f"{len(extra['classes'])} classes under the {len(extra['group'])} symmetries "
                   f"fixing the start ({', '.join(extra['group'])}):")
             for i, (rep, size) in enumerate(extra["classes"], 1):
-                print(f"{i:>4}. size {size}, ({sum(r.bit_count() for r in rep)}) {self._names(rep)}")
+                print(f"{i:>4}. class of {size}, {sum(r.bit_count() for r in rep)} presses: "
+                      f"{self._names(rep)}")
 
     def _json(self, **fields) -> None:
         print(json.dumps({"rows": self.shape.rows, "cols": self.shape.cols, **fields}))
