@@ -191,11 +191,12 @@ class _Report:
                 out["symmetries"] = extra["group"]
             self._json(**out)
             return
-        sols = 1 << nullity
+        sols = 1 << min(nullity, 20)
         kind = "fewest presses" if exact is not None else "presses"
         note = {True: " (exact minimum)", False: " (best found; not proven minimal)"}.get(exact, "")
-        print(f"{self.shape} board: solvable, {count} {kind}{note}; nullity {nullity} "
-              f"({'the only solution' if sols == 1 else f'{sols} solutions'}).")
+        many = ("the only solution" if nullity == 0 else
+                f"{sols} solutions" if nullity <= 20 else f"2^{nullity} solutions")
+        print(f"{self.shape} board: solvable, {count} {kind}{note}; nullity {nullity} ({many}).")
         if self.big:
             print(f"(board larger than {GRID_LIMIT}x{GRID_LIMIT}: pass --full to print the grid "
                   "and press list, or --out FILE to save the press grid)")
@@ -203,15 +204,17 @@ class _Report:
             print(self._grids("presses", presses, "X"), end="")
             print(f"presses: {self._names(presses)}")
         if "solutions" in extra:
-            print(f"all {len(extra['solutions'])} solutions:")
+            n = len(extra["solutions"])
+            print(f"{'all' if nullity < 63 and n == 1 << nullity else 'the first'} {n} solutions:")
             for i, x in enumerate(extra["solutions"], 1):
-                print(f"{i:>4}. {sum(r.bit_count() for r in x)} presses: {self._names(x)}")
+                names = "" if self.big else f": {self._names(x)}"
+                print(f"{i:>4}. {sum(r.bit_count() for r in x)} presses{names}")
         if "classes" in extra:
             print(f"{len(extra['classes'])} classes under the {len(extra['group'])} symmetries "
                   f"fixing the start ({', '.join(extra['group'])}):")
             for i, (rep, size) in enumerate(extra["classes"], 1):
-                print(f"{i:>4}. class of {size}, {sum(r.bit_count() for r in rep)} presses: "
-                      f"{self._names(rep)}")
+                names = "" if self.big else f": {self._names(rep)}"
+                print(f"{i:>4}. class of {size}, {sum(r.bit_count() for r in rep)} presses{names}")
 
     def _json(self, **fields) -> None:
         print(json.dumps({"rows": self.shape.rows, "cols": self.shape.cols, **fields}))
