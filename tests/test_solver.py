@@ -367,3 +367,14 @@ def test_fast_row_conversions_match_the_board_model(shape):
         rows = to_rows(shape, board)
         assert rows == shape.to_rows(board)
         assert from_rows(shape, rows) == board
+
+
+def test_first_few_quiet_patterns_on_small_and_big_boards():
+    small = Shape(19, 19)
+    assert quiet_patterns(small, 3) == quiet_patterns(small)[:3]
+    big = Shape(257, 257)  # over 2^16 cells: built on demand, not cached
+    few = quiet_rows(big, 2)
+    assert len(few) == 2
+    for q in few:
+        assert any(q) and rows_clear([0] * 257, q, 257)
+    assert [big.from_rows(q) for q in few] == quiet_patterns(big, 2)
