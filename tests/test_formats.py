@@ -1,3 +1,5 @@
+import os
+
 import pytest
 from hypothesis import given, settings, strategies as st
 
@@ -97,3 +99,20 @@ def test_restore_problems_have_lines():
     with pytest.raises(TranscriptError) as e:
         read_restore("# size: 2x2\n2\n2 2\n1 2\n2 2\n")
     assert (5, "a 2x2 board has 4 cells, one line each; found 3 lines") in e.value.problems
+
+
+_BITS = ["0", "1", "2", "3", "7", "12", "36", " ", "  ", "\n", "\n", ",", "#", "# size: 2x2\n",
+         "# size: 1x3\n", "x", "\t", "999999999999", "\r\n"]
+
+
+@settings(max_examples=int(os.environ.get("FUZZ", 300)), deadline=None)
+@given(st.lists(st.sampled_from(_BITS), max_size=40).map("".join),
+       st.sampled_from([None, "rows", "restore", "countlo"]))
+def test_any_table_of_numbers_reads_or_names_lines(text, fmt):
+    try:
+        t = parse(text, "fuzz", fmt)
+    except TranscriptError as e:
+        last = text.count("\n") + 1
+        assert e.problems and all(1 <= n <= last for n, _ in e.problems), e.problems
+    else:
+        assert t.record is None or t.record.shape == t.shape
