@@ -200,6 +200,23 @@ def _parse_header(lines: list[str], problems: list) -> tuple[dict, int, list[Eve
     return fields, i, notes
 
 
+def _late_size(lines: list[str], first: int, problems: list) -> Shape | None:
+    """The size from a '# size:' comment after the header paragraph but before the first event
+    (a header split by a blank line), or None."""
+    for i in range(first, len(lines)):
+        text = lines[i].strip()
+        if text and not text.startswith("#"):
+            return None
+        m = _FIELD.match(text)
+        if m and m.group(1).lower() == "size":
+            try:
+                return Shape.parse(m.group(2))
+            except (CountloError, ValueError):
+                problems.append((i + 1, f"bad board size {m.group(2)!r}: expected ROWSxCOLS"))
+                return None
+    return None
+
+
 def _parse_body(lines: list[str], first: int, shape: Shape | None, problems: list) -> list[Event]:
     """One Event per meaningful body line; syntax problems are appended to `problems`."""
     events = []
@@ -320,10 +337,13 @@ def read(text: str, source: str = "transcript") -> Transcript:
         raise TranscriptError([(1, f"empty: expected '# {MAGIC} {VERSION}', a '# size: RxC' "
                                    "line, then 'start COUNT'")], source)
     fields, first, notes = _parse_header(lines, problems)
-    shape = fields.get("shape")
     if "shape" not in fields:
-        problems.insert(0, (fields.get("magic", 1), "missing the board size: expected a header "
-                                                   "line like '# size: 6x6'"))
+        known = len(problems)
+        fields["shape"] = _late_size(lines, first, problems)
+        if fields["shape"] is None and len(problems) == known:
+            problems.append((fields.get("magic", 1), "missing the board size: expected a "
+                                                     "header line like '# size: 6x6'"))
+    shape = fields["shape"]
     events = notes + _parse_body(lines, first, shape, problems)
     if shape is None:
         raise TranscriptError(sorted(problems), source)

@@ -290,3 +290,12 @@ def test_reader_on_mutated_valid_transcripts(game, mutations):
                 m = digits[where % len(digits)]
                 text = text[:m] + str((int(text[m]) + 1 + where % 9) % 10) + text[m + 1:]
     _assert_reads_or_names_lines(text)
+
+
+def test_a_size_below_a_blank_line_is_still_found():
+    t = read("# countlo transcript 1\n\n# size: 2x2\nstart 1\nA1 2\n")
+    assert t.shape == Shape(2, 2) and t.record.counts == [1, 2]
+    assert read(dumps(t)) == t
+    with pytest.raises(TranscriptError) as e:
+        read("# countlo transcript 9\nstart 3\n")
+    assert sorted(m[:12] for _, m in e.value.problems) == ["missing the ", "written by a"]
