@@ -1,0 +1,210 @@
+"""`countlo solve`: classic Lights Out on a visible board of any size."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+HELP = "solve a visible Lights Out board: one, all or fewest presses, symmetry classes, P to B"
+
+GRID_LIMIT = 64  # larger boards print a summary unless --full
+ALL_LIMIT = 4096  # --all lists at most this many solutions unless --limit is given
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("file", nargs="?", metavar="FILE|-",
+                   help="the start as a text grid (1 # * O lit, 0 . - dark); '-' for stdin")
+    p.add_argument("--size", metavar="RxC", help="board size, e.g. 6x6 (needed by --lit, --all-on)")
+    p.add_argument("--all-on", action="store_true", help="start with every light on")
+    p.add_argument("--lit", metavar="LIST",
+                   help="lit cells as 1-based numbers in reading order, e.g. 1,7,13")
+    p.add_argument("--to", metavar="FILE", help="target pattern (default all dark): presses "
+                   "turning the start into it")
+    what = p.add_mutually_exclusive_group()
+    what.add_argument("--all", action="store_true", help="list every solution")
+    what.add_argument("--min", action="store_true", help="a solution with the fewest presses")
+    what.add_argument("--classes", action="store_true",
+                      help="solutions grouped up to the rotations/reflections fixing the start")
+    p.add_argument("--limit", type=_positive, metavar="N", help="with --all: list at most N")
+    p.add_argument("--full", action="store_true",
+                   help=f"print grids and press lists even above {GRID_LIMIT}x{GRID_LIMIT}")
+    p.add_argument("--out", metavar="FILE", help="write the press pattern as a 1/0 grid")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+
+
+def _positive(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive whole number, not {text!r}")
+    return int(text)
+
+
+def run(args: argparse.Namespace) -> int:
+    from countlo.board import Shape
+    from countlo.errors import BadSizeError, BoardFormatError, CountloError
+    from countlo.solver import solve_rows
+    from countlo import textgrid
+
+    sources = [name for name, given in (("FILE", args.file is not None),
+                                        ("--lit", args.lit is not None),
+                                        ("--all-on", args.all_on)) if given]
+    if len(sources) > 1:
+        raise CountloError(f"give one start, not {' and '.join(sources)}")
+    if args.limit is not None and not args.all:
+        raise CountloError("--limit only applies with --all")
+    size = Shape.parse(args.size) if args.size is not None else None
+
+    if args.lit is not None or args.all_on:
+        if size is None:
+            raise BadSizeError(f"{'--lit' if args.lit is not None else '--all-on'} needs --size RxC")
+        shape = size
+        rows = (textgrid.parse_lit(args.lit, shape) if args.lit is not None
+                else [shape.row_mask] * shape.rows)
+        where = "--lit" if args.lit is not None else "--all-on"
+    else:
+        if args.file is None and sys.stdin.isatty():
+            raise CountloError("no start given: pass FILE, '-' for stdin, --lit or --all-on")
+        where = "stdin" if args.file in (None, "-") else args.file
+        shape, rows = textgrid.parse_grid(_read(args.file), where)
+        if size is not None and size != shape:
+            raise BoardFormatError(f"{where} holds a {shape} board but --size says {size}")
+    start = rows
+    if args.to is not None:
+        tshape, target = textgrid.parse_grid(_read(args.to), args.to)
+        if tshape != shape:
+            raise BoardFormatError(f"--to {args.to} holds a {tshape} board, the start is {shape}")
+        rows = [a ^ b for a, b in zip(rows, target)]
+
+    sol = solve_rows(shape, rows)
+    report = _Report(shape, start, args)
+    if not sol.solvable:
+        report.unsolvable(sol)
+        return 1
+    presses, exact = sol.presses, None
+    extra: dict = {}
+    if args.min or args.all or args.classes:
+        bits = shape.from_rows(rows)
+        if args.min:
+            from countlo.minpress import fewest_presses
+
+            best, exact = fewest_presses(shape, bits)
+            presses = shape.to_rows(best)
+        elif args.all:
+            extra["solutions"] = _all(shape, bits, sol.nullity, args.limit)
+        else:
+            from countlo.classes import classes, fixing
+
+            extra["classes"] = [(shape.to_rows(rep), size) for rep, size in classes(shape, bits)]
+            extra["group"] = [s.name for s in fixing(shape, bits)]
+    if args.out:
+        _write(args.out, textgrid.format_rows(presses, shape.cols))
+    report.solved(presses, sol.nullity, exact, extra)
+    return 0
+
+
+def _read(path: str | None) -> str:
+    from countlo.errors import BoardFormatError
+
+    if path in (None, "-"):
+        return sys.stdin.read()
+    try:
+        with open(path, encoding="utf-8") as f:
+            return f.read()
+    except (OSError, UnicodeDecodeError) as e:
+        raise BoardFormatError(f"cannot read {path}: {getattr(e, 'strerror', None) or e}") from None
+
+
+def _write(path: str, text: str) -> None:
+    from countlo.errors import CountloError
+
+    try:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+    except OSError as e:
+        raise CountloError(f"cannot write {path}: {e.strerror}") from None
+
+
+def _all(shape, bits: int, nullity: int, limit: int | None) -> list[list[int]]:
+    from countlo.errors import CountloError
+    from countlo.minpress import all_solutions
+
+    total = 1 << nullity
+    if limit is None and total > ALL_LIMIT:
+        raise CountloError(f"the {shape} start has 2^{nullity} = {total} solutions; "
+                           f"pass --limit N to list N of them")
+    return [shape.to_rows(x) for x in all_solutions(shape, bits, limit)]
+
+
+class _Report:
+    """Prints results as text or JSON."""
+
+    def __init__(self, shape, start, args):
+        self.shape, self.start, self.args = shape, start, args
+        self.big = not args.full and (shape.rows > GRID_LIMIT or shape.cols > GRID_LIMIT)
+
+    def _names(self, rows) -> str:
+        from countlo.textgrid import cell_names
+
+        return " ".join(cell_names(self.shape, rows)) or "(none)"
+
+    def _grids(self, title: str, rows, on: str) -> str:
+        from countlo.textgrid import side_by_side
+
+        return side_by_side(self.shape, [("start", self.start, "#", "."), (title, rows, on, ".")])
+
+    def unsolvable(self, sol) -> None:
+        from countlo.textgrid import cell_pairs
+
+        if self.args.json:
+            self._json(solvable=False, nullity=sol.nullity, presses=None, count=None,
+                       witness=cell_pairs(sol.witness))
+            return
+        w = sol.witness
+        n = sum(r.bit_count() for r in w)
+        print(f"{self.shape} board: unsolvable (nullity {sol.nullity}).")
+        print(f"Proof: this quiet pattern of {n} presses changes no light, yet covers an odd "
+              "number of the lights to clear; every press set keeps that parity.")
+        if not self.big:
+            print(self._grids("quiet pattern", w, "Q"), end="")
+            print(f"quiet pattern: {self._names(w)}")
+        else:
+            print(f"(board larger than {GRID_LIMIT}x{GRID_LIMIT}: pass --full to print it)")
+
+    def solved(self, presses, nullity: int, exact, extra: dict) -> None:
+        from countlo.textgrid import cell_pairs
+
+        count = sum(r.bit_count() for r in presses)
+        if self.args.json:
+            out = dict(solvable=True, nullity=nullity, presses=cell_pairs(presses), count=count)
+            if exact is not None:
+                out["exact"] = exact
+            if "solutions" in extra:
+                out["solutions"] = [cell_pairs(x) for x in extra["solutions"]]
+            if "classes" in extra:
+                out["classes"] = [{"presses": cell_pairs(r), "size": s} for r, s in extra["classes"]]
+                out["symmetries"] = extra["group"]
+            self._json(**out)
+            return
+        sols = 1 << nullity
+        kind = "fewest presses" if exact is not None else "presses"
+        note = {True: " (exact minimum)", False: " (best found; not proven minimal)"}.get(exact, "")
+        print(f"{self.shape} board: solvable, {count} {kind}{note}; nullity {nullity} "
+              f"({'the only solution' if sols == 1 else f'{sols} solutions'}).")
+        if self.big:
+            print(f"(board larger than {GRID_LIMIT}x{GRID_LIMIT}: pass --full to print the grid "
+                  "and press list, or --out FILE to save the press grid)")
+        else:
+            print(self._grids("presses", presses, "X"), end="")
+            print(f"presses: {self._names(presses)}")
+        if "solutions" in extra:
+            print(f"all {len(extra['solutions'])} solutions:")
+            for i, x in enumerate(extra["solutions"], 1):
+                print(f"{i:>4}. ({sum(r.bit_count() for r in x)}) {self._names(x)}")
+        if "classes" in extra:
+            print(f"{len(extra['classes'])} classes under the {len(extra['group'])} symmetries "
+                  f"fixing the start ({', '.join(extra['group'])}):")
+            for i, (rep, size) in enumerate(extra["classes"], 1):
+                print(f"{i:>4}. size {size}, ({sum(r.bit_count() for r in rep)}) {self._names(rep)}")
+
+    def _json(self, **fields) -> None:
+        print(json.dumps({"rows": self.shape.rows, "cols": self.shape.cols, **fields}))

@@ -1,0 +1,102 @@
+"""Every solution of a start, and the fewest presses among them.
+
+The solutions are one solution xor the span of the quiet patterns (2^nullity of them); a Gray
+code visits them with one xor per step. Finding the lightest is a minimum-weight coset problem.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Iterator
+
+from countlo.board import Shape
+from countlo.solver import quiet_patterns, solve
+
+EXACT_NULLITY = 24  # Gray-code walks of up to 2^24 steps are exact and take seconds at most
+
+
+def all_solutions(shape: Shape, board: int, limit: int | None = None) -> Iterator[int]:
+    """Every press set clearing `board` (none if unsolvable), at most `limit` of them.
+
+    Gray code over the quiet basis: step i flips basis[lowest set bit of i].
+    """
+    sol = solve(shape, board)
+    if not sol.solvable:
+        return
+    basis = quiet_patterns(shape)
+    total = 1 << len(basis)
+    if limit is not None:
+        total = min(total, limit)
+    x = sol.presses
+    for i in range(total):
+        if i:
+            x ^= basis[(i & -i).bit_length() - 1]
+        yield x
+
+
+def solution_count(shape: Shape, board: int) -> int:
+    """Number of press sets clearing `board`: 2^nullity if solvable, else 0."""
+    sol = solve(shape, board)
+    return 1 << sol.nullity if sol.solvable else 0
+
+
+def fewest_presses(
+    shape: Shape, board: int, exact_nullity: int = EXACT_NULLITY, seed: int = 0
+) -> tuple[int, bool] | None:
+    """(a press set of minimum size, exact) clearing `board`, or None if unsolvable.
+
+    Nullity <= exact_nullity: Gray-code walk over the whole coset, exact. Beyond: the best of
+    seeded random restarts of a descent that xors in any quiet pattern or pair of quiet
+    patterns that lowers the count; exact is then False (a bound, not a proof).
+    """
+    sol = solve(shape, board)
+    if not sol.solvable:
+        return None
+    basis = quiet_patterns(shape)
+    if len(basis) <= exact_nullity:
+        return _gray_min(sol.presses, basis), True
+    return _descent_min(sol.presses, basis, seed), False
+
+
+def _gray_min(x: int, basis: list[int]) -> int:
+    """The lightest member of x + span(basis), by a Gray-code walk."""
+    best, best_w = x, x.bit_count()
+    flips = [basis[j] for j in range(len(basis))]
+    for i in range(1, 1 << len(basis)):
+        x ^= flips[(i & -i).bit_length() - 1]
+        w = x.bit_count()
+        if w < best_w:
+            best, best_w = x, w
+    return best
+
+
+def _descent(x: int, moves: list[int]) -> int:
+    """x xored with moves while any move makes it lighter."""
+    w = x.bit_count()
+    improved = True
+    while improved:
+        improved = False
+        for m in moves:
+            y = x ^ m
+            yw = y.bit_count()
+            if yw < w:
+                x, w, improved = y, yw, True
+    return x
+
+
+def _descent_min(x: int, basis: list[int], seed: int, restarts: int = 64) -> int:
+    """A light member of x + span(basis): descent over single and pair moves, random restarts."""
+    rng = random.Random(seed)
+    moves = list(basis)
+    if len(basis) <= 200:
+        moves += [a ^ b for i, a in enumerate(basis) for b in basis[i + 1:]]
+    best = _descent(x, moves)
+    for _ in range(restarts):
+        start = best
+        for b in basis:
+            if rng.getrandbits(1):
+                start ^= b
+        y = _descent(start, moves)
+        if y.bit_count() < best.bit_count():
+            best = y
+    return best
