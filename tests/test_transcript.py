@@ -299,3 +299,15 @@ def test_a_size_below_a_blank_line_is_still_found():
     with pytest.raises(TranscriptError) as e:
         read("# countlo transcript 9\nstart 3\n")
     assert sorted(m[:12] for _, m in e.value.problems) == ["missing the ", "written by a"]
+
+
+def test_the_documented_example_reads():
+    from countlo.formats import parse
+
+    doc = (ROOT / "transcripts" / "README.md").read_text(encoding="utf-8")
+    blocks = doc.split("```")[1::2]
+    t = read(blocks[0])
+    assert t.header.seed == 7 and t.record.counts == [18, 17, 20]  # D3's 16 fixed to 20
+    assert [e.kind for e in t.events][-3:] == [Kind.STEP, Kind.FIX, Kind.NOTE]
+    rows = parse(blocks[1])
+    assert rows.format == "rows" and rows.shape == Shape(6, 6)
