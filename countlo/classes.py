@@ -12,6 +12,7 @@ from countlo.minpress import all_solutions
 from countlo.solver import solve
 
 MAX_SOLUTIONS = 1 << 16
+MAX_CELLS = 1 << 16  # symmetries are applied cell by cell
 
 
 def fixing(shape: Shape, board: int) -> list[Symmetry]:
@@ -25,8 +26,11 @@ def classes(shape: Shape, board: int, limit: int = MAX_SOLUTIONS) -> list[tuple[
     The group is the subgroup of the board's symmetries fixing `board` (all of them for a
     symmetric start, only the identity for a start with no symmetry, where every class is a
     single solution). The representative is the smallest bitset of its orbit; the list is sorted
-    by press count, then bitset. Raises BadSizeError above `limit` solutions.
+    by press count, then bitset. Raises BadSizeError above `limit` solutions or MAX_CELLS cells.
     """
+    if shape.cells > MAX_CELLS:
+        raise BadSizeError(f"grouping solutions by symmetry is limited to boards of at most "
+                           f"{MAX_CELLS} cells; {shape} has {shape.cells}")
     sol = solve(shape, board)
     if not sol.solvable:
         return []

@@ -13,6 +13,7 @@ from countlo.board import Shape
 from countlo.solver import quiet_patterns, solve
 
 EXACT_NULLITY = 24  # Gray-code walks of up to 2^24 steps are exact and take seconds at most
+WORK = 1 << 28  # word operations the local search may spend beyond that
 
 
 def all_solutions(shape: Shape, board: int, limit: int | None = None) -> Iterator[int]:
@@ -45,9 +46,9 @@ def fewest_presses(
 ) -> tuple[int, bool] | None:
     """(a press set of minimum size, exact) clearing `board`, or None if unsolvable.
 
-    Nullity <= exact_nullity: Gray-code walk over the whole coset, exact. Beyond: the best of
-    seeded random restarts of a descent that xors in any quiet pattern or pair of quiet
-    patterns that lowers the count; exact is then False (a bound, not a proof).
+    Nullity <= exact_nullity: Gray-code walk over the whole coset (2^nullity xors and
+    popcounts), exact. Beyond: seeded local search over the coset, exact=False: the count is an
+    upper bound, not a proof of minimality.
     """
     sol = solve(shape, board)
     if not sol.solvable:
@@ -70,33 +71,43 @@ def _gray_min(x: int, basis: list[int]) -> int:
     return best
 
 
-def _descent(x: int, moves: list[int]) -> int:
-    """x xored with moves while any move makes it lighter."""
-    w = x.bit_count()
-    improved = True
-    while improved:
-        improved = False
-        for m in moves:
-            y = x ^ m
-            yw = y.bit_count()
-            if yw < w:
-                x, w, improved = y, yw, True
-    return x
-
-
-def _descent_min(x: int, basis: list[int], seed: int, restarts: int = 64) -> int:
-    """A light member of x + span(basis): descent over single and pair moves, random restarts."""
+def _descent_min(
+    x: int, basis: list[int], seed: int, work: int = WORK, patience: int = 2000
+) -> int:
+    """A light member of x + span(basis): first-improvement descent over single quiet patterns
+    and pairs of them (pairs when nullity <= 64), then seeded random restarts, until about
+    `work` word operations are spent or `patience` restarts in a row found nothing lighter.
+    The result is an upper bound on the minimum."""
     rng = random.Random(seed)
     moves = list(basis)
-    if len(basis) <= 200:
+    if len(basis) <= 64:
         moves += [a ^ b for i, a in enumerate(basis) for b in basis[i + 1:]]
-    best = _descent(x, moves)
-    for _ in range(restarts):
+    words = max(1, max(m.bit_length() for m in moves) // 64)
+    budget = max(4 * len(moves), work // words)  # move evaluations allowed
+
+    def descend(v: int) -> int:
+        nonlocal budget
+        w = v.bit_count()
+        improved = True
+        while improved and budget > 0:
+            improved = False
+            for m in moves:
+                y = v ^ m
+                yw = y.bit_count()
+                if yw < w:
+                    v, w, improved = y, yw, True
+            budget -= len(moves)
+        return v
+
+    best = descend(x)
+    stale = 0
+    while budget > 0 and stale < patience:
         start = best
         for b in basis:
             if rng.getrandbits(1):
                 start ^= b
-        y = _descent(start, moves)
+        y = descend(start)
+        stale += 1
         if y.bit_count() < best.bit_count():
-            best = y
+            best, stale = y, 0
     return best

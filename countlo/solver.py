@@ -12,10 +12,11 @@ Every step is O(R + C) operations on C-bit ints; the RC x RC matrix is never bui
 
 from __future__ import annotations
 
+import itertools
 import random
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Iterator, Sequence
+from typing import Sequence
 
 from countlo import gf2
 from countlo.board import Shape
@@ -144,6 +145,8 @@ def to_poly(vec: int, cols: int) -> int:
 def _first_row(plan: _Plan, c: int) -> int | None:
     """A first row y with A(J) y = c, or None when c is not in the image."""
     if plan.m is not None:
+        if plan.nullity and evaluate(plan.h, c, plan.cols):
+            return None  # c lies in the image of A(J) iff chi/g kills it
         return evaluate(plan.m, c, plan.cols)
     cp = to_poly(c, plan.cols)
     q, r = gf2.divmod_(cp, plan.g)
@@ -190,25 +193,14 @@ def _quiet_bitsets(shape: Shape) -> tuple[int, ...]:
     return tuple(shape.from_rows(q) for q in quiet_rows(shape))
 
 
-def _witness_candidates(shape: Shape) -> Iterator[Rows]:
-    """The quiet basis for small boards; for large ones 40 seeded random quiet patterns first."""
-    plan = _plan(shape.rows, shape.cols)
-    d = plan.nullity
-    if shape.cells <= 1 << 16:
-        yield from quiet_rows(shape)
-        return
-    zero = [0] * shape.rows
-    rng = random.Random(0)
-    for _ in range(40):
-        y = gf2.mul(plan.h, rng.getrandbits(d) | 1 << (d - 1))
-        yield chase(zero, evaluate(y, 1, shape.cols), shape.cols)[0]
-    yield from quiet_rows(shape)
-
-
-def _odd_overlap(a: Sequence[int], b: Sequence[int]) -> bool:
-    acc = 0
-    for x, y in zip(a, b):
-        acc ^= x & y
+def _quiet_overlap_is_odd(first: int, rows: Sequence[int], cols: int) -> bool:
+    """Whether the quiet pattern with this first row meets `rows` in an odd number of cells,
+    chasing it (q_{i+1} = q_{i-1} ^ T q_i) without keeping its rows."""
+    mask = (1 << cols) - 1
+    prev, cur, acc = 0, first, 0
+    for b in rows:
+        acc ^= cur & b
+        prev, cur = cur, prev ^ ((cur ^ (cur << 1) ^ (cur >> 1)) & mask)
     return acc.bit_count() & 1 == 1
 
 
@@ -216,12 +208,18 @@ def _witness_rows(shape: Shape, rows: Sequence[int]) -> Rows:
     """A quiet pattern with odd overlap with an unsolvable start.
 
     The press matrix is symmetric, so its image is the orthogonal complement of its kernel:
-    some basis pattern has odd overlap. Large boards try seeded random kernel members (each
-    works with probability 1/2) before walking the basis.
+    some basis pattern has odd overlap. Large boards first try seeded random kernel members
+    (each works with probability 1/2), then walk the basis.
     """
-    for q in _witness_candidates(shape):
-        if _odd_overlap(q, rows):
-            return q
+    plan = _plan(shape.rows, shape.cols)
+    d, cols = plan.nullity, shape.cols
+    rng = random.Random(0)
+    tries = 40 if shape.cells > 1 << 16 else 0
+    randoms = (gf2.mul(plan.h, rng.getrandbits(d) | 1 << (d - 1)) for _ in range(tries))
+    for y in itertools.chain(randoms, (plan.h << j for j in range(d))):
+        first = evaluate(y, 1, cols)
+        if _quiet_overlap_is_odd(first, rows, cols):
+            return chase([0] * shape.rows, first, cols)[0]
     raise AssertionError("unsolvable start with no odd quiet pattern: the maths is wrong")
 
 
@@ -232,14 +230,16 @@ def solve_rows(shape: Shape, rows: Sequence[int]) -> Solution:
     """Solve the start given as R row ints; presses and witness come back as rows."""
     if len(rows) != shape.rows:
         raise ValueError(f"expected {shape.rows} rows, got {len(rows)}")
+    if min(rows) < 0 or max(rows).bit_length() > shape.cols:
+        raise ValueError(f"every row must be a {shape.cols}-bit non-negative int")
     plan = _plan(shape.rows, shape.cols)
     c = residual(rows, 0, shape.cols)
     first = _first_row(plan, c) if c else 0
-    if first is not None:
-        presses, last = chase(rows, first, shape.cols)
-        if last == 0:
-            return Solution(True, presses, plan.nullity, None)
-    return Solution(False, None, plan.nullity, _witness_rows(shape, rows))
+    if first is None:
+        return Solution(False, None, plan.nullity, _witness_rows(shape, rows))
+    presses, last = chase(rows, first, shape.cols)
+    assert last == 0, "the first row from A Y = c failed to clear the board"
+    return Solution(True, presses, plan.nullity, None)
 
 
 def solve(shape: Shape, board: int) -> Solution:
@@ -276,11 +276,13 @@ def rows_clear(board: Sequence[int], presses: Sequence[int], cols: int) -> bool:
     return True
 
 
-# The coset views live in their own modules; re-exported here as the solver's public face.
-from countlo.minpress import all_solutions, fewest_presses  # noqa: E402
-from countlo.classes import classes  # noqa: E402
+# The coset views live in their own modules (which import this one); the solver re-exports them.
+_ELSEWHERE = {"all_solutions": "minpress", "fewest_presses": "minpress", "classes": "classes"}
 
-__all__ = [
-    "Solution", "solve", "solve_rows", "transform", "nullity", "quiet_patterns", "quiet_rows",
-    "all_solutions", "fewest_presses", "classes", "clears", "rows_clear", "chase",
-]
+
+def __getattr__(name: str):
+    if name in _ELSEWHERE:
+        import importlib
+
+        return getattr(importlib.import_module(f"countlo.{_ELSEWHERE[name]}"), name)
+    raise AttributeError(f"module 'countlo.solver' has no attribute {name!r}")

@@ -174,3 +174,12 @@ def test_target_of_another_size_is_rejected(run_cli, tmp_path):
 def test_conflicting_modes_are_rejected_by_the_parser(run_cli):
     res = run_cli(["solve", "--all-on", "--size", "3x3", "--all", "--min"])
     assert res.returncode == 2 and "not allowed with" in res.stderr
+
+
+def test_unsolvable_transform_explains_with_the_target(run_cli, tmp_path):
+    start, target = tmp_path / "p.txt", tmp_path / "b.txt"
+    start.write_text("1000\n0000\n0000\n0000\n")
+    target.write_text("0000\n0000\n0000\n0001\n")
+    res = run_cli(["solve", str(start), "--to", str(target)])
+    assert res.returncode == 1
+    assert "differing from the target" in res.stdout

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import itertools
 
-from hypothesis import given, strategies as st
+from hypothesis import given, settings, strategies as st
 
 from countlo import gf2
 
@@ -21,6 +21,7 @@ def naive_mul(a: int, b: int) -> int:
     return out
 
 
+@settings(deadline=None)
 @given(st.integers(0, 1 << 40), st.integers(0, 1 << 40))
 def test_mul_matches_schoolbook(a, b):
     assert gf2.mul(a, b) == naive_mul(a, b) == gf2.mul(b, a)
@@ -31,6 +32,7 @@ def test_mul_small_facts():
     assert gf2.mul(0b111, 0b11) == 0b1001  # (t^2 + t + 1)(t + 1) = t^3 + 1
 
 
+@settings(deadline=None)
 @given(polys, nonzero)
 def test_divmod_identity(a, b):
     q, r = gf2.divmod_(a, b)
@@ -39,6 +41,7 @@ def test_divmod_identity(a, b):
     assert gf2.mod(a, b) == r
 
 
+@settings(deadline=None)
 @given(polys, nonzero, nonzero)
 def test_gcd_divides_and_is_greatest(a, b, c):
     g = gf2.gcd(gf2.mul(a, c), gf2.mul(b, c))
@@ -47,6 +50,7 @@ def test_gcd_divides_and_is_greatest(a, b, c):
         assert gf2.mod(gf2.mul(a, c), g) == 0 and gf2.mod(gf2.mul(b, c), g) == 0
 
 
+@settings(deadline=None)
 @given(polys, st.integers(2, (1 << 150) - 1))
 def test_xgcd_mod_bezout(a, m):
     g, s = gf2.xgcd_mod(a, m)
@@ -64,6 +68,7 @@ def naive_shift(a: int) -> int:
     return out
 
 
+@settings(deadline=None)
 @given(st.integers(0, 1 << 300))
 def test_taylor_shift_is_substitution_and_involution(a):
     assert gf2.taylor_shift(a) == naive_shift(a)
@@ -78,6 +83,7 @@ def naive_rank(rows: list[int], width: int) -> int:
     return len(span).bit_length() - 1
 
 
+@settings(deadline=None)
 @given(st.lists(st.integers(0, 255), max_size=10))
 def test_rank_and_echelon(rows):
     basis = gf2.echelon(rows)
@@ -90,6 +96,7 @@ def test_rank_and_echelon(rows):
         assert gf2.reduce(r, basis) == 0
 
 
+@settings(deadline=None)
 @given(st.lists(st.integers(0, 255), max_size=6), st.integers(0, 255))
 def test_reduce_is_a_canonical_coset_representative(rows, v):
     basis = gf2.echelon(rows)
@@ -100,3 +107,16 @@ def test_reduce_is_a_canonical_coset_representative(rows, v):
             if take:
                 w ^= r
         assert gf2.reduce(w, basis) == rep
+
+
+@settings(deadline=None)
+@given(st.integers(0, 1 << 300))
+def test_square_spreads_bits(a):
+    assert gf2.square(a) == gf2.mul(a, a)
+
+
+def test_fibonacci_doubling_matches_the_recurrence():
+    prev, cur = 0, 1  # F_0, F_1
+    for n in range(300):
+        assert gf2.fibonacci(n) == prev
+        prev, cur = cur, (cur << 1) ^ prev

@@ -308,3 +308,49 @@ def test_all_solutions_limit():
     shape = Shape(9, 9)
     assert len(list(all_solutions(shape, 0, limit=10))) == 10
     assert len(set(all_solutions(shape, 0))) == 256
+
+
+def test_both_solving_paths_are_exercised():
+    """Y = m c (gcd(g, chi/g) = 1) and the polynomial division path both occur on small boards."""
+    from countlo.solver import _plan
+
+    paths = {_plan(s.rows, s.cols).m is None for s in SMALL}
+    assert paths == {True, False}
+
+
+def test_witness_on_a_large_board_with_big_nullity():
+    """257 x 257 (nullity 114): random starts are unsolvable; the witness search uses random
+    kernel members there (more than 2^16 cells)."""
+    n = 257
+    shape = Shape(n, n)
+    rnd = random.Random(11)
+    rows = [rnd.getrandbits(n) for _ in range(n)]
+    sol = solve_rows(shape, rows)
+    assert sol.nullity == A159257[n] == 114
+    assert not sol.solvable
+    w = sol.witness
+    assert any(w) and rows_clear([0] * n, w, n)
+    acc = 0
+    for x, y in zip(w, rows):
+        acc ^= x & y
+    assert acc.bit_count() % 2 == 1
+
+
+@pytest.mark.parametrize("n", [9, 11, 16, 19, 30])
+def test_local_search_reaches_the_known_minimum_on_moderate_boards(n):
+    """With the exact walk switched off, the local search still finds the exact minimum here."""
+    shape = Shape(n, n)
+    exact = fewest_presses(shape, shape.full)
+    approx = fewest_presses(shape, shape.full, exact_nullity=0)
+    assert exact[1] and not approx[1]
+    assert clears(shape, shape.full, approx[0])
+    assert approx[0].bit_count() == exact[0].bit_count()
+
+
+def test_rows_api_rejects_rows_of_the_wrong_width_or_number():
+    with pytest.raises(ValueError):
+        solve_rows(Shape(2, 3), [0b1000, 0])
+    with pytest.raises(ValueError):
+        solve_rows(Shape(2, 3), [-1, 0])
+    with pytest.raises(ValueError):
+        solve_rows(Shape(2, 3), [0])

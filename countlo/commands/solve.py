@@ -76,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
         rows = [a ^ b for a, b in zip(rows, target)]
 
     sol = solve_rows(shape, rows)
-    report = _Report(shape, start, args)
+    report = _Report(shape, start, rows, args)
     if not sol.solvable:
         report.unsolvable(sol)
         return 1
@@ -138,8 +138,8 @@ def _all(shape, bits: int, nullity: int, limit: int | None) -> list[list[int]]:
 class _Report:
     """Prints results as text or JSON."""
 
-    def __init__(self, shape, start, args):
-        self.shape, self.start, self.args = shape, start, args
+    def __init__(self, shape, start, to_clear, args):
+        self.shape, self.start, self.target_rows, self.args = shape, start, to_clear, args
         self.big = not args.full and (shape.rows > GRID_LIMIT or shape.cols > GRID_LIMIT)
 
     def _names(self, rows) -> str:
@@ -160,10 +160,15 @@ class _Report:
                        witness=cell_pairs(sol.witness))
             return
         w = sol.witness
-        n = sum(r.bit_count() for r in w)
+        lit = sum((a & b).bit_count() for a, b in zip(w, self.target_rows))
         print(f"{self.shape} board: unsolvable (nullity {sol.nullity}).")
-        print(f"Proof: this quiet pattern of {n} presses changes no light, yet covers an odd "
-              "number of the lights to clear; every press set keeps that parity.")
+        if self.args.to is None:
+            print(f"Proof: every press toggles an even number of the cells marked Q, so the number "
+                  f"of lit Q cells never changes parity; it is {lit} now, odd, so it never reaches 0.")
+        else:
+            print(f"Proof: every press toggles an even number of the cells marked Q, so the number "
+                  f"of Q cells differing from the target never changes parity; it is {lit} now, "
+                  "odd, so it never reaches 0.")
         if not self.big:
             print(self._grids("quiet pattern", w, "Q"), end="")
             print(f"quiet pattern: {self._names(w)}")
