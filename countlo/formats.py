@@ -182,7 +182,8 @@ def read_rows(text: str, source: str = "transcript") -> Transcript:
 
 
 def read_restore(text: str, source: str = "transcript", shape: Shape | None = None) -> Transcript:
-    """Import the 'restore' format: start count, then per cell the count after clicking it and after clicking it back."""
+    """Import the 'restore' format: the start count, then per cell the counts after clicking it
+    and after clicking it back (two steps of the record, both at that line)."""
     problems: list[tuple[int, str]] = []
     rows, sizes = _data_lines(text)
     if not rows:

@@ -419,7 +419,8 @@ class Writer:
         try:
             handle = open(path, "x", encoding="utf-8", newline="\n")
         except FileExistsError:
-            raise TranscriptFileError(f"{path} already exists: resume it or choose another name") from None
+            raise TranscriptFileError(
+                f"{path} already exists: resume it or choose another name") from None
         except OSError as e:
             raise TranscriptFileError(f"cannot create {path}: {e.strerror}") from None
         w = cls(path, header, [], handle)
@@ -436,19 +437,20 @@ class Writer:
 
     @classmethod
     def resume(cls, path: str) -> tuple[Writer, Transcript]:
-        """Reopen a transcript for appending; an unfinished last line (a crash) is set aside with a note."""
+        """The writer reopened for appending, and what the file holds; an unfinished last line
+        (a crash mid-write) is cut off and named in a note."""
         from countlo.formats import read_text
 
         text = read_text(path)
         dropped = None
         if text and not text.endswith("\n"):
-            cut = text.rfind("\n") + 1
-            dropped = text[cut:]
-            text = text[:cut]
+            dropped = text[text.rfind("\n") + 1:]
             with open(path, "r+b") as f:
-                f.truncate(len(text.encode("utf-8")))
+                data = f.read()
+                f.truncate(data.rfind(b"\n") + 1)
                 f.flush()
                 os.fsync(f.fileno())
+            text = read_text(path)
         transcript = read(text, source=str(path))
         handle = open(path, "a", encoding="utf-8", newline="\n")
         w = cls(path, transcript.header, list(transcript.events), handle)

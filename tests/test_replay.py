@@ -8,7 +8,6 @@ examples themselves are regenerated from their seeds in test_examples_are_what_t
 import importlib.util
 import json
 import random
-import sys
 
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -26,7 +25,8 @@ GOLDEN = DATA / "replay"
 
 
 def _make_examples():
-    spec = importlib.util.spec_from_file_location("make_examples", ROOT / "transcripts" / "make_examples.py")
+    spec = importlib.util.spec_from_file_location("make_examples",
+                                                  ROOT / "transcripts" / "make_examples.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module

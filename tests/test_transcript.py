@@ -311,3 +311,14 @@ def test_the_documented_example_reads():
     assert [e.kind for e in t.events][-3:] == [Kind.STEP, Kind.FIX, Kind.NOTE]
     rows = parse(blocks[1])
     assert rows.format == "rows" and rows.shape == Shape(6, 6)
+
+
+def test_resume_keeps_a_byte_order_mark_and_cuts_only_the_unfinished_line(tmp_path):
+    path = tmp_path / "t.txt"
+    path.write_bytes("\ufeff# countlo transcript 1\n# size: 2x2\n\nstart 1\nA1 2\nB".encode("utf-8"))
+    w, t = Writer.resume(str(path))
+    w.step(3, 1)
+    w.close()
+    t = read(path.read_text(encoding="utf-8-sig"))
+    assert t.record.counts == [1, 2, 1]
+    assert t.notes == ["resumed: set aside an unfinished last line 'B'"]
