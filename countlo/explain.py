@@ -62,18 +62,26 @@ class StepNote:
     around: int | None
     possible: int
     possible_exact: bool = True
+    known: int | None = None
 
 
 def step_notes(record: Record, engine: str = "exact") -> list[StepNote]:
-    """Per step: lit in N(k) before = (|N(k)| - change) / 2, and the boards left after it
-    (exactly with the exact engine; the others count up to their limit)."""
+    """Per step: lit in N(k) before = (|N(k)| - change) / 2, the boards left after it (exactly
+    with the exact engine; the others count up to their limit) and, with the exact engine, the
+    cells whose start is known (lit in all boards left, or in none)."""
     from countlo.reconstruct import reconstruct
 
     shape = record.shape
 
-    def left(n: int) -> tuple[int, bool]:
+    def left(n: int) -> tuple[int, bool, int | None]:
+        if engine == "exact":
+            from countlo.posterior import Posterior
+
+            p = Posterior(record.prefix(n))
+            known = sum(m in (0.0, 1.0) for m in p.start_marginals()) if p.count else None
+            return p.count, True, known
         r = reconstruct(record.prefix(n), engine)
-        return r.possible, r.possible_exact
+        return r.possible, r.possible_exact, None
 
     notes = [StepNote(0, None, record.start, None, None, None, *left(0))]
     before = record.start
@@ -175,7 +183,7 @@ def replay_impossible(shape: Shape, cells: list[int], counts: list[int],
     if bad > 0:
         prefix = Record(shape, counts[0], tuple(Step(c, n) for c, n in zip(cells, counts[1:bad])))
     out = Replay(shape, tuple(cells), tuple(counts), tuple(count_lines), prefix, "contradictory",
-                 stops_at=bad, impossible=True)
+                 stops_at=bad, impossible=True, engine=choose_engine(shape))
     out.typos = ranked([(f.step, f.written, f.suggested) for f in fixes], out.count_lines, bad)
     return out
 

@@ -173,7 +173,21 @@ def test_cli_explain_walks_every_step(run_cli):
     rows = text[head + 1: head + 38]
     assert [int(r.split()[0]) for r in rows] == list(range(37)) and not text[head + 38]
     assert "<- known" in rows[29] and rows[29].split()[0] == "29"
-    assert [int(r.split()[-1] if "<-" not in r else r.split()[-3]) for r in rows][-1] == 1
+    assert sum("<-" in r for r in rows) == 1
+    # every implied "lit in N(k) before" is true of the seeded board, and the counts of boards
+    # left match a direct count over the boards consistent with each prefix (checked by Posterior)
+    shape, board = Shape(6, 6), _hidden(Shape(6, 6), 3)
+    rec = record_of(shape, board, list(range(36)))
+    lights = board
+    for i, row in enumerate(rows[1:], 1):
+        cols = row.replace("<- known", "").split()
+        step, click, count, lit, of, around, known, left = cols[0], cols[2], cols[3], *cols[5:10]
+        k = shape.parse_cell(click)
+        assert int(lit) == popcount(lights & shape.press_mask(k)) and int(around) == len(
+            shape.neighbours(k))
+        lights = shape.press(lights, k)
+        assert int(count) == popcount(lights) == rec.counts[i]
+        assert (int(known) == 36) == (int(left) == 1) and int(left) >= 1
 
 
 def test_cli_typo_exits_1_with_line(run_cli):

@@ -205,24 +205,28 @@ def _left(note) -> str:
 
 
 def _walk(r) -> list[str]:
+    """The --explain table: one row per count, with what it implied and the boards left."""
     from countlo.explain import step_notes
 
-    rows = ["step  line  click  count  change  lit in N(k) before  boards possible"]
+    exact = r.engine == "exact"
+    rows = ["step  line  click  count  change  lit in N(k) before  " +
+            ("cells known  " if exact else "") + "boards left"]
     became = broke = None
     for note in step_notes(r.record, r.engine):
         line = r.count_lines[note.step] if note.step < len(r.count_lines) else 0
-        if note.step == 0:
-            rows.append(f"{0:>4}  {line:>4}  start  {note.count:>5}  {'':>6}  {'':>18}  "
-                        f"{_left(note)}")
-            continue
         flag = ""
-        if note.possible == 1 and became is None:
+        if note.possible == 1 and became is None and note.step:
             became, flag = note.step, "  <- known"
         elif note.possible == 0 and broke is None:
             broke, flag = note.step, "  <- no board fits from here"
-        rows.append(f"{note.step:>4}  {line:>4}  {r.shape.name(note.cell):<5}  {note.count:>5}  "
-                    f"{note.change:>+6}  {f'{note.lit_before} of {note.around}':>18}  "
-                    f"{_left(note)}{flag}")
+        if note.step == 0:
+            click, change, implied = "start", "", ""
+        else:
+            click, change = r.shape.name(note.cell), f"{note.change:+}"
+            implied = f"{note.lit_before} of {note.around}"
+        known = (f"{'' if note.known is None else note.known:>11}  " if exact else "")
+        rows.append(f"{note.step:>4}  {line:>4}  {click:<5}  {note.count:>5}  {change:>6}  "
+                    f"{implied:>18}  {known}{_left(note)}{flag}")
     if r.impossible and r.stops_at < len(r.counts):
         i = r.stops_at
         line = r.count_lines[i] if i < len(r.count_lines) else 0
