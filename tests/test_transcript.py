@@ -322,3 +322,49 @@ def test_resume_keeps_a_byte_order_mark_and_cuts_only_the_unfinished_line(tmp_pa
     t = read(path.read_text(encoding="utf-8-sig"))
     assert t.record.counts == [1, 2, 1]
     assert t.notes == ["resumed: set aside an unfinished last line 'B'"]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.integers(1, 5), st.integers(1, 5), st.data())
+def test_writer_operations_match_a_model(tmp_path_factory, rows, cols, data):
+    """Random starts, clicks, undos, fixes and notes: the file read back holds the model's record."""
+    from countlo.observe import possible_after
+
+    shape = Shape(rows, cols)
+    path = tmp_path_factory.mktemp("ops") / "t.txt"
+    start = data.draw(st.integers(0, shape.cells))
+    model = [start]           # counts; cells alongside
+    cells: list[int] = []
+    with Writer.create(str(path), Header(shape)) as w:
+        w.start(start)
+        for _ in range(data.draw(st.integers(0, 25))):
+            op = data.draw(st.sampled_from(["step", "step", "undo", "fix", "note"]))
+            if op == "step":
+                k = data.draw(st.integers(0, shape.cells - 1))
+                n = data.draw(st.sampled_from(possible_after(shape, k, model[-1])))
+                w.step(k, n)
+                cells.append(k)
+                model.append(n)
+            elif op == "undo" and cells:
+                w.undo()
+                cells.pop()
+                model.pop()
+            elif op == "fix":
+                i = data.draw(st.integers(0, len(cells)))
+                ok = [v for v in range(shape.cells + 1)
+                      if _fits(shape, cells, model[:i] + [v] + model[i + 1:])]
+                v = data.draw(st.sampled_from(ok))
+                w.fix(i, v)
+                model[i] = v
+            elif op == "note":
+                w.note(data.draw(st.text(max_size=20)))
+    t = read(path.read_text(encoding="utf-8"))
+    assert t.record.counts == model and [s.cell for s in t.record.steps] == cells
+    assert read(dumps(t)) == t
+
+
+def _fits(shape, cells, counts):
+    from countlo.observe import possible_after
+
+    return 0 <= counts[0] <= shape.cells and all(
+        counts[i + 1] in possible_after(shape, k, counts[i]) for i, k in enumerate(cells))
