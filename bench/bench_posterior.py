@@ -1,0 +1,83 @@
+"""Time the exact engine: Posterior(record) plus count_distributions() over realistic records.
+
+Records: a random hidden start, then 0..20 clicks that are random cells, distinct cells, or
+click-and-restore pairs (what the strategies produce). Reports medians over all records.
+
+    python bench/bench_posterior.py [--sizes 6x6 8x8] [--records 200] [--seed 1]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from countlo.board import Shape  # noqa: E402
+from countlo.observe import record_of  # noqa: E402
+from countlo.posterior import Posterior  # noqa: E402
+
+
+def records(shape: Shape, n: int, rng: random.Random):
+    """n realistic records on `shape` (kind cycles through random, distinct, restore)."""
+    for i in range(n):
+        start = rng.randrange(1 << shape.cells)
+        length = rng.randrange(21)
+        kind = ("random", "distinct", "restore")[i % 3]
+        if kind == "random":
+            clicks = [rng.randrange(shape.cells) for _ in range(length)]
+        elif kind == "distinct":
+            clicks = rng.sample(range(shape.cells), min(length, shape.cells))
+        else:
+            cells = rng.sample(range(shape.cells), min((length + 1) // 2, shape.cells))
+            clicks = [k for k in cells for _ in range(2)][:length]
+        yield kind, record_of(shape, start, clicks)
+
+
+def measure(shape: Shape, n: int, seed: int) -> dict[str, float]:
+    """Median and 90th percentile (ms) of build, and of build + count_distributions()."""
+    rng = random.Random(seed)
+    build, total = [], []
+    for _, rec in records(shape, n, rng):
+        t0 = time.perf_counter()
+        post = Posterior(rec)
+        t1 = time.perf_counter()
+        post.count_distributions()
+        t2 = time.perf_counter()
+        build.append((t1 - t0) * 1e3)
+        total.append((t2 - t0) * 1e3)
+    q = lambda xs, p: sorted(xs)[min(len(xs) - 1, int(p * len(xs)))]  # noqa: E731
+    return {
+        "records": n,
+        "build median": statistics.median(build),
+        "total median": statistics.median(total),
+        "total p90": q(total, 0.9),
+        "total max": max(total),
+    }
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--sizes", nargs="+", default=["4x4", "5x5", "6x6", "7x7", "8x8"])
+    ap.add_argument("--records", type=int, default=150, help="records per size (8x8: a tenth)")
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args()
+    print("| board | records | build median ms | build + all distributions: median ms | p90 ms | max ms |")
+    print("| --- | --- | --- | --- | --- | --- |")
+    for text in args.sizes:
+        shape = Shape.parse(text)
+        n = args.records if shape.cells <= 49 else max(5, args.records // 10)
+        r = measure(shape, n, args.seed)
+        print(
+            f"| {shape} | {r['records']} | {r['build median']:.1f} | {r['total median']:.1f} "
+            f"| {r['total p90']:.1f} | {r['total max']:.1f} |",
+            flush=True,
+        )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,123 @@
+"""Visible boards as text: reading grids and `--lit` lists, and printing boards and press sets.
+
+Grid format: one line per board row, one character per cell, spaces between cells optional.
+Lit: ``1 # * O``; dark: ``0 . -``. Blank lines are skipped. A line made only of cell
+characters and spaces is always a board row (so ``# . #`` is a row); any other line whose first
+non-space character is ``#`` is a comment (``# my start``). Anything else is an error naming the
+line and column.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Sequence
+
+from countlo.board import Shape, column_letters
+from countlo.errors import BadCellError, BoardFormatError
+
+LIT = "1#*O"
+DARK = "0.-"
+_CELLS = set(LIT + DARK)
+_TO_BITS = str.maketrans({**{ch: "1" for ch in LIT}, **{ch: "0" for ch in DARK},
+                          " ": None, "\t": None})
+_LIT_ITEM = re.compile(r"[,\s]+")
+
+
+def parse_grid(text: str, source: str = "input") -> tuple[Shape, list[int]]:
+    """(shape, row ints) of a text grid; bit c of a row is column c (leftmost = bit 0)."""
+    rows: list[int] = []
+    width = first_line = 0
+    for lineno, line in enumerate(text.splitlines(), 1):
+        body = line.strip()
+        if not body:
+            continue
+        bits = body.translate(_TO_BITS)
+        if bits.strip("01"):
+            if body.startswith("#"):
+                continue  # a comment: not made only of cell characters
+            col = next(i for i, ch in enumerate(line, 1) if ch not in _CELLS and not ch.isspace())
+            raise BoardFormatError(
+                f"{source} line {lineno}, column {col}: unknown character {line[col - 1]!r} "
+                f"(lit: {' '.join(LIT)}; dark: {' '.join(DARK)})"
+            )
+        if not rows:
+            width, first_line = len(bits), lineno
+        elif len(bits) != width:
+            raise BoardFormatError(
+                f"{source} line {lineno}: {len(bits)} cells, but line {first_line} has {width} "
+                "(rows must all be the same length)"
+            )
+        rows.append(int(bits[::-1], 2))
+    if not rows:
+        raise BoardFormatError(f"{source}: no board rows found")
+    return Shape(len(rows), width), rows
+
+
+def parse_lit(text: str, shape: Shape) -> list[int]:
+    """Row ints of the board whose lit cells are the 1-based reading-order numbers in `text`.
+
+    Cell k is row (k - 1) // C + 1, column (k - 1) % C + 1; items are separated by commas or
+    spaces; a number off the board or listed twice is an error naming it.
+    """
+    rows = [0] * shape.rows
+    seen: set[int] = set()
+    for item in _LIT_ITEM.split(text.strip()):
+        if not item:
+            continue
+        if not item.isdigit():
+            raise BadCellError(f"--lit item {item!r} is not a cell number (1-{shape.cells})")
+        k = int(item)
+        if not 1 <= k <= shape.cells:
+            raise BadCellError(f"--lit item {item} is off the {shape} board (cells 1-{shape.cells})")
+        if k in seen:
+            raise BadCellError(f"--lit item {item} is listed twice")
+        seen.add(k)
+        r, c = divmod(k - 1, shape.cols)
+        rows[r] |= 1 << c
+    return rows
+
+
+def format_rows(rows: Sequence[int], cols: int, on: str = "1", off: str = "0") -> str:
+    """The rows as text lines, one character per cell (readable back by parse_grid)."""
+    table = str.maketrans({"1": on, "0": off})
+    return "\n".join(format(r, f"0{cols}b")[::-1].translate(table) for r in rows) + "\n"
+
+
+def side_by_side(shape: Shape, panels: Sequence[tuple[str, Sequence[int], str, str]]) -> str:
+    """Grids next to each other under their titles, with column letters and row numbers.
+
+    Each panel is (title, rows, lit character, dark character).
+    """
+    num = len(str(shape.rows))
+    letters = [column_letters(c) for c in range(shape.cols)]
+    cw = max(len(s) for s in letters)
+    width = num + 1 + shape.cols * (cw + 1)
+    gap = "   "
+
+    def cell_line(rows: Sequence[int], r: int, on: str, off: str) -> str:
+        bits = format(rows[r], f"0{shape.cols}b")[::-1]
+        cells = " ".join((on if b == "1" else off).rjust(cw) for b in bits)
+        return f"{r + 1:>{num}}  {cells}".ljust(width)
+
+    head = gap.join(title.ljust(width) for title, *_ in panels)
+    cols = gap.join((" " * (num + 2) + " ".join(s.rjust(cw) for s in letters)).ljust(width)
+                    for _ in panels)
+    body = [gap.join(cell_line(rows, r, on, off) for _, rows, on, off in panels)
+            for r in range(shape.rows)]
+    return "\n".join(line.rstrip() for line in [head, cols, *body]) + "\n"
+
+
+def cell_names(shape: Shape, rows: Sequence[int]) -> list[str]:
+    """A1 names of the set cells of the rows, in reading order."""
+    return [f"{column_letters(c - 1)}{r}" for r, c in cell_pairs(rows)]
+
+
+def cell_pairs(rows: Sequence[int]) -> list[list[int]]:
+    """1-based [row, column] pairs of the set cells of the rows, in reading order."""
+    out = []
+    for r, row in enumerate(rows):
+        while row:
+            low = row & -row
+            out.append([r + 1, low.bit_length()])
+            row ^= low
+    return out

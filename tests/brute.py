@@ -1,0 +1,87 @@
+"""Brute-force references for small boards (every start listed): posterior, solver, diagnose.
+
+Used by the game tests to cross-check the guide and strategies on 2x2..3x4 boards.
+"""
+
+from __future__ import annotations
+
+import random
+
+from countlo.board import Shape, press_masks
+from countlo.errors import CountloError
+from countlo.observe import Record, Step
+
+
+class BrutePosterior:
+    """Every start consistent with the record, listed."""
+
+    def __init__(self, record: Record):
+        self.record = record
+        self.shape = record.shape
+        self.starts = [b for b in range(1 << self.shape.cells) if record.consistent(b)]
+        self.count = len(self.starts)
+        self.board = self.starts[0] if self.count == 1 else None
+
+    def light_marginals(self) -> list[float]:
+        f = self.record.flips()
+        n = max(1, self.count)
+        return [sum((b ^ f) >> k & 1 for b in self.starts) / n for k in range(self.shape.cells)]
+
+    def count_distribution(self, cell: int) -> dict[int, int]:
+        f = self.record.flips() ^ press_masks(self.shape)[cell]
+        out: dict[int, int] = {}
+        for b in self.starts:
+            c = (b ^ f).bit_count()
+            out[c] = out.get(c, 0) + 1
+        return out
+
+    def count_distributions(self) -> list[dict[int, int]]:
+        return [self.count_distribution(k) for k in range(self.shape.cells)]
+
+    def boards(self, limit: int) -> list[int] | None:
+        return list(self.starts) if self.count <= limit else None
+
+    def sample(self, n: int, rng: random.Random) -> list[int]:
+        return [rng.choice(self.starts) for _ in range(n)] if self.starts else []
+
+
+def brute_press_sets(shape: Shape, lights: int) -> list[int]:
+    """Every press set (bitset) that clears `lights`."""
+    masks = press_masks(shape)
+    out = []
+    for p in range(1 << shape.cells):
+        b = lights
+        for k in range(shape.cells):
+            if p >> k & 1:
+                b ^= masks[k]
+        if b == 0:
+            out.append(p)
+    return out
+
+
+def brute_fewest(shape: Shape, lights: int) -> int | None:
+    """A fewest-click press set clearing `lights`, None if none."""
+    sets = brute_press_sets(shape, lights)
+    return min(sets, key=lambda p: (p.bit_count(), p)) if sets else None
+
+
+def brute_diagnose(record: Record) -> list[tuple[int, int, int]]:
+    """Every (step, written, suggested) single-count change that makes the record consistent."""
+    out = []
+    counts = record.counts
+    for i, written in enumerate(counts):
+        for c in range(record.shape.cells + 1):
+            if c == written:
+                continue
+            steps = list(record.steps)
+            try:
+                if i == 0:
+                    r = Record(record.shape, c, tuple(steps))
+                else:
+                    steps[i - 1] = Step(steps[i - 1].cell, c)
+                    r = Record(record.shape, record.start, tuple(steps))
+            except CountloError:
+                continue
+            if any(r.consistent(b) for b in range(1 << record.shape.cells)):
+                out.append((i, written, c))
+    return out
