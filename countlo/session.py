@@ -293,10 +293,13 @@ class Session:
         if force and count in physical:
             return
         listed = ", ".join(map(str, ok))
-        insist = f" (if the game really shows {count}, an earlier count was mistyped: " \
-                 f"type {count}! to insist)" if count in physical else ""
+        if count in physical:
+            hint = f" (if the game really shows {count}, an earlier count was mistyped: type {count}! to insist)"
+        else:
+            hint = (f"; no click on it takes {self.guide.record.count} lit to {count}: if the game "
+                    "shows it, an earlier count was mistyped (see history, then fix STEP COUNT)")
         raise BadCountError(f"{count} is not possible after clicking {self.shape.name(cell)}; "
-                            f"possible: {listed}{insist}", ok)
+                            f"possible: {listed}{hint}", ok)
 
     def check(self, text: str) -> str | None:
         """None if `text` would be accepted now, else the one-line reason (for the validator)."""
