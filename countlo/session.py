@@ -131,7 +131,9 @@ class Session:
         """The lines printed once at the start: board, strategy, transcript, how to get help."""
         g = self.guide
         what = f"{self.shape} board, {g.strategy} strategy, {g.engine} engine"
-        out = _line(("class:advice", "countlo play"), ("", f": {what}" + (f", {self.label}" if self.label else "")))
+        if self.label:
+            what += f", {self.label}"
+        out = _line(("class:advice", "countlo play"), ("", f": {what}"))
         if self.where is not None:
             out += _line(("class:note", f"Transcript: {self.where}"))
         if self.started:
@@ -294,7 +296,8 @@ class Session:
             return
         listed = ", ".join(map(str, ok))
         if count in physical:
-            hint = f" (if the game really shows {count}, an earlier count was mistyped: type {count}! to insist)"
+            hint = (f" (if the game really shows {count}, an earlier count was mistyped: "
+                    f"type {count}! to insist)")
         else:
             hint = (f"; no click on it takes {self.guide.record.count} lit to {count}: if the game "
                     "shows it, an earlier count was mistyped (see history, then fix STEP COUNT)")
@@ -382,7 +385,6 @@ class Session:
     def _finished(self) -> Fragments:
         self.over = True
         p = self._ask("progress")
-        record = self.guide.record
         out: Fragments = _line(("class:ok", f"Solved: the count is 0 after {p.clicks} clicks "
                                   f"({p.probes} to find the board, {p.clicks - p.probes} to finish)."))
         if self.oracle is not None and self.hidden is not None:
@@ -392,7 +394,8 @@ class Session:
             if known is not None and known != self.hidden:
                 out += _line(("class:warn", "countlo's reconstruction differs from the hidden board!"))
         if self.writer is not None:
-            self.writer.note(f"solved in {p.clicks} clicks ({p.probes} probes, {record.count} lit)")
+            self.writer.note(f"solved: {p.clicks} clicks, {p.probes} to find the board, "
+                             f"{p.clicks - p.probes} to finish")
         return out + self.leave_note()
 
     def leave_note(self) -> Fragments:
