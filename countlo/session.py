@@ -22,22 +22,25 @@ UNDO_KEYS = "F2 or Esc u"
 HELP = """\
 Type the count the game shows after each click, then press Enter.
   17          the count after the suggested click
-  C4  or 4 3  you clicked another cell (column letter + row, or row and column); then its count
+  C4, 4 3     you clicked another cell instead (then type its count)
   C4 17       another cell and its count on one line
-  17!         insist on a count countlo calls impossible (an earlier count was mistyped)
+  17!         insist on a count countlo calls impossible: a count before was
+              mistyped, and countlo looks for it
   undo        take back the last step ({keys} does the same)
-  fix 3 17    step 3 really showed 17 (fix 0 N changes the starting count)
-  board       print the board picture with its legend
-  history     every step so far
-  quit        leave; the transcript is kept (Ctrl-C and Ctrl-D leave too)
-Tab completes commands and cell names; Up/Down recall earlier lines.
+  fix 3 17    step 3 really showed 17 (fix 0 N: the starting count)
+  history     every step so far, to spot a typo
+  board       the board picture with its legend
+  quit        leave; the transcript is kept (Ctrl-C and Ctrl-D too)
+Tab completes commands and cell names; Up and Down recall earlier lines.
 """
 
 SIM_HELP = """\
 The simulated game answers for you: press Enter to make the suggested click.
-  C4  or 4 3  click another cell instead
+  C4, 4 3     click another cell instead
   undo        take back the last click ({keys} does the same)
-  board, history, help, quit   as in a real session (Ctrl-C and Ctrl-D leave too)
+  history     every step so far
+  board       the board picture with its legend
+  quit        leave; the transcript is kept (Ctrl-C and Ctrl-D too)
 """
 
 
@@ -288,21 +291,20 @@ class Session:
         raise EntryError("the simulated game shows the counts itself: press Enter or type a cell")
 
     def _check_count(self, cell: int, count: int, force: bool = False) -> None:
+        """Refuse a count the prompt does not accept, in one line that fits 80 columns."""
         ok = self.accepted(cell)
         if count in ok:
             return
-        physical = possible_after(self.shape, cell, self.guide.record.count)
+        before = self.guide.record.count
+        physical = possible_after(self.shape, cell, before)
         if force and count in physical:
             return
-        listed = ", ".join(map(str, ok))
-        if count in physical:
-            hint = (f" (if the game really shows {count}, an earlier count was mistyped: "
-                    f"type {count}! to insist)")
-        else:
-            hint = (f"; no click on it takes {self.guide.record.count} lit to {count}: if the game "
-                    "shows it, an earlier count was mistyped (see history, then fix STEP COUNT)")
-        raise BadCountError(f"{count} is not possible after clicking {self.shape.name(cell)}; "
-                            f"possible: {listed}{hint}", ok)
+        name, listed = self.shape.name(cell), " ".join(map(str, ok))
+        if count in physical:  # the click could show it, but no board left would: a typo before?
+            raise BadCountError(f"{count} fits none of the boards left; possible: {listed}; "
+                                f"sure? type {count}!", ok)
+        raise BadCountError(f"{count} is impossible after {name} from {before} lit; "
+                            f"possible: {listed}", ok)
 
     def check(self, text: str) -> str | None:
         """None if `text` would be accepted now, else the one-line reason (for the validator)."""
@@ -362,11 +364,15 @@ class Session:
 
     def _learned(self, learned, expected: int | None) -> Fragments:
         name = self.shape.name(learned.cell)
-        message = learned.message.removeprefix(f"{name} showed {learned.count}: ")
+        rest = learned.message.split("; ", 1)[1] if "; " in learned.message else ""
         if expected == learned.count and not learned.fixes:
             message = "as planned"
-        elif learned.possible_before == learned.possible_after == 1:
-            message = message.removeprefix("1 board -> 1 board").lstrip("; ")
+        elif len(learned.fixes) == 1:
+            message = ""  # said below
+        elif learned.possible_before == learned.possible_after == 1 or learned.fixes:
+            message = rest
+        else:
+            message = f"{boards(learned.possible_after)} left" + (f"; {rest}" if rest else "")
         out = [("class:note", f"{learned.step:>4}. "), ("class:cellname", f"{name:<3}"),
                ("", " -> "), ("class:count", f"{learned.count:>2}"), ("class:note", f"   {message}\n")]
         if expected is not None and expected != learned.count:
