@@ -73,8 +73,8 @@ def boards(n: int) -> str:
     return "1 board" if n == 1 else f"{amount(n)} boards"
 
 
-def wrap(words: list[str], lead: str, width: int = 78) -> Fragments:
-    """`lead` then the words, wrapped under one another at `width` columns, as note lines."""
+def wrap(words: list[str], lead: str, width: int = 78, style: str = "class:note") -> Fragments:
+    """`lead` then the words, wrapped under one another at `width` columns, as lines."""
     lines, line = [], lead
     for w in words:
         if len(line) + len(w) + 1 > width and line.strip() != lead.strip():
@@ -82,7 +82,7 @@ def wrap(words: list[str], lead: str, width: int = 78) -> Fragments:
             line = " " * len(lead)
         line += w + "  "
     lines.append(line.rstrip())
-    return [("class:note", "\n".join(lines) + "\n")]
+    return [(style, "\n".join(lines) + "\n")]
 
 
 def sync(writer, record, comment: str | None = None) -> None:
@@ -183,14 +183,16 @@ class Session:
         if not self.started:
             return [("class:advice", f"Starting count shown by the game (0-{self.shape.cells}): ")]
         advice = self.advice()
-        side = legend_lines() if self.shape.cols <= 12 else ()
-        out: Fragments = [("", "\n")] + picture(self.shape, self._ask("marginals"), self.target(), side)
+        out: Fragments = [("", "\n")]
+        if self._ask("progress").possible > 0:  # no picture of boards when none fits the counts
+            side = legend_lines() if self.shape.cols <= 12 else ()
+            out += picture(self.shape, self._ask("marginals"), self.target(), side)
         if status:
             out += _line(("class:note", plain(self.toolbar()).strip()))
+        if advice.phase == "stuck":
+            return out + self._stuck(advice)
         out += self._advice(advice)
         cell = self.target()
-        if advice.phase == "stuck":
-            return out + [("class:warn", "Type undo, fix STEP COUNT, history or quit: ")]
         if self.oracle is not None:
             if cell is None:
                 return out + [("class:advice", "Type the cell to click: ")]
@@ -204,6 +206,23 @@ class Session:
             hint = " ".join(map(str, self.accepted(cell)))
         return out + [("", "Count after "), ("class:cellname", self.shape.name(cell)),
                       ("class:note", f" [{hint}]"), ("", ": ")]
+
+    def _stuck(self, advice) -> Fragments:
+        """Why no click can be advised, and the fixes that would let the game go on."""
+        fixes = self.guide.fixes
+        if not fixes:
+            return wrap(advice.message.split(" "), "", style="class:warn") + \
+                [("class:warn", "Type undo, fix STEP COUNT, history or quit: ")]
+        out = _line(("class:warn", "These counts contradict each other; one typo would explain it:"))
+        for f in fixes:
+            if f.step == 0:
+                what = f"the starting count was {f.suggested}, not {f.written}"
+            else:
+                step = self.guide.record.steps[f.step - 1]
+                what = (f"step {f.step}, {self.shape.name(step.cell)}, showed {f.suggested}, "
+                        f"not {f.written}")
+            out += _line(("class:advice", f"  fix {f.step} {f.suggested}"), ("class:note", f"   {what}"))
+        return out + [("class:warn", "Type the fix that is right (see history), or undo: ")]
 
     def _advice(self, advice) -> Fragments:
         if self.pending is not None:
@@ -363,20 +382,22 @@ class Session:
         return out
 
     def _learned(self, learned, expected: int | None) -> Fragments:
+        """The log line of one step: what it showed and what that taught."""
         name = self.shape.name(learned.cell)
         rest = learned.message.split("; ", 1)[1] if "; " in learned.message else ""
+        style = "class:warn"
         if expected == learned.count and not learned.fixes:
-            message = "as planned"
-        elif len(learned.fixes) == 1:
-            message = ""  # said below
-        elif learned.possible_before == learned.possible_after == 1 or learned.fixes:
-            message = rest
+            style, message = "class:ok", "as planned"
+        elif expected is not None and expected != learned.count:
+            message = f"expected {expected}!"
+        elif learned.fixes or learned.possible_after == 0:
+            message = "contradicts an earlier count"
+        elif learned.possible_before == learned.possible_after == 1:
+            style, message = "class:note", rest
         else:
-            message = f"{boards(learned.possible_after)} left" + (f"; {rest}" if rest else "")
+            style, message = "class:note", f"{boards(learned.possible_after)} left" + (f"; {rest}" if rest else "")
         out = [("class:note", f"{learned.step:>4}. "), ("class:cellname", f"{name:<3}"),
-               ("", " -> "), ("class:count", f"{learned.count:>2}"), ("class:note", f"   {message}\n")]
-        if expected is not None and expected != learned.count:
-            out += _line(("class:warn", f"      expected {expected}, not {learned.count}"))
+               ("", " -> "), ("class:count", f"{learned.count:>2}"), (style, f"   {message}\n")]
         if len(learned.fixes) == 1:
             fix = learned.fixes[0]
             where = "the starting count" if fix.step == 0 else f"step {fix.step}"
