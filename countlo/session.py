@@ -68,6 +68,11 @@ def amount(n: int) -> str:
     return f"{n:,}"
 
 
+def plural(n: int, word: str) -> str:
+    """'1 click', '2 clicks'."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
 def boards(n: int) -> str:
     """'1 board', '24 boards', '9.1 billion boards'."""
     return "1 board" if n == 1 else f"{amount(n)} boards"
@@ -188,7 +193,7 @@ class Session:
             side = legend_lines() if self.shape.cols <= 12 else ()
             out += picture(self.shape, self._ask("marginals"), self.target(), side)
         if status:
-            out += _line(("class:note", plain(self.toolbar()).strip()))
+            out += _line(("class:note", plain(self.toolbar(keys=False)).strip()))
         if advice.phase == "stuck":
             return out + self._stuck(advice)
         out += self._advice(advice)
@@ -240,16 +245,18 @@ class Session:
             out += wrap([f"{self.shape.name(c)} ({n})" for c, n in advice.plan[1:]], "Then: ")
         return out
 
-    def toolbar(self) -> Fragments:
+    def toolbar(self, keys: bool = True) -> Fragments:
         """The status bar: clicks so far, boards still possible, bits known, strategy."""
-        key = "class:bottom-toolbar.key"
         if not self.started:
-            head = f" {self.shape} board · {self.guide.strategy} · "
+            head = f" {self.shape} board · {self.guide.strategy}"
         else:
             p = self._ask("progress")
-            head = (f" {p.clicks} clicks · {boards(p.possible)} left · "
-                    f"{p.bits_known:.1f}/{self.shape.cells} bits · {p.strategy} · ")
-        return [("", head), (key, UNDO_KEYS.split()[0]), ("", " undo · "), (key, "help"), ("", " ")]
+            head = (f" {plural(p.clicks, 'click')} · {boards(p.possible)} left · "
+                    f"{p.bits_known:.1f}/{self.shape.cells} bits · {p.strategy}")
+        if not keys:
+            return [("", head)]
+        key = "class:bottom-toolbar.key"
+        return [("", head + " · "), (key, UNDO_KEYS.split()[0]), ("", " undo · "), (key, "help"), ("", " ")]
 
     def words(self) -> list[str]:
         """Completion words: commands and every cell name."""
@@ -487,4 +494,4 @@ class Session:
         """End the session early (quit, Ctrl-C, Ctrl-D): say where the transcript is."""
         self.over = True
         clicks = len(self.guide.record.steps) if self.started else 0
-        return _line(("class:note", f"Left after {clicks} clicks.")) + self.leave_note()
+        return _line(("class:note", f"Left after {plural(clicks, 'click')}.")) + self.leave_note()
