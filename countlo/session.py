@@ -78,14 +78,15 @@ def boards(n: int) -> str:
     return "1 board" if n == 1 else f"{amount(n)} boards"
 
 
-def wrap(words: list[str], lead: str, width: int = 78, style: str = "class:note") -> Fragments:
-    """`lead` then the words, wrapped under one another at `width` columns, as lines."""
+def wrap(words: list[str], lead: str, width: int = 78, style: str = "class:note",
+         gap: str = "  ") -> Fragments:
+    """`lead` then the words `gap` apart, wrapped under one another at `width` columns."""
     lines, line = [], lead
     for w in words:
-        if len(line) + len(w) + 1 > width and line.strip() != lead.strip():
+        if len(line) + len(w) > width and line.strip() != lead.strip():
             lines.append(line.rstrip())
             line = " " * len(lead)
-        line += w + "  "
+        line += w + gap
     lines.append(line.rstrip())
     return [(style, "\n".join(lines) + "\n")]
 
@@ -216,7 +217,9 @@ class Session:
         """Why no click can be advised, and the fixes that would let the game go on."""
         fixes = self.guide.fixes
         if not fixes:
-            return wrap(advice.message.split(" "), "", style="class:warn") + \
+            return wrap(advice.message.split(), "", style="class:warn", gap=" ") + \
+                _line(("class:note", f"If the last count was a typo, undo ({UNDO_KEYS}) and type it "
+                                     "again.")) + \
                 [("class:warn", "Type undo, fix STEP COUNT, history or quit: ")]
         out = _line(("class:warn", "These counts contradict each other; one typo would explain it:"))
         for f in fixes:

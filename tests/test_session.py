@@ -322,3 +322,25 @@ def test_terminal_leaves_cleanly_keeping_the_steps(tmp_path, leave):
     session = Session(Guide(SHAPE), writer=writer_at(path), oracle=SimulatedOracle(SHAPE, 9))
     drive(session, "\r\r\r" + leave)
     assert session.over and not session.guide.done and len(on_file(path).steps) == 3
+
+
+def test_a_wrong_finishing_count_is_flagged_and_undo_puts_it_right(tmp_path):
+    game = SimulatedOracle(SIX, 7)
+    path = tmp_path / "t.txt"
+    session = Session(Guide(SIX), writer=writer_at(path, SIX))
+    session.handle(str(game.start()))
+    while session.advice().phase != "finish":
+        session.handle(str(game.click(session.target())))
+    advice = session.advice()
+    count = game.click(advice.cell)
+    wrong = next(c for c in session.accepted(advice.cell) if c != count)
+    out = plain(session.handle(str(wrong)))
+    assert f"expected {advice.expected}!" in out
+    if session.advice().phase == "stuck":
+        assert "undo" in plain(session.prompt())
+    assert "expected" in path.read_text()  # the transcript keeps the surprise as a comment
+    session.handle("undo")
+    session.handle(str(count))
+    while not session.over:
+        session.handle(str(game.click(session.target())))
+    assert game.lights == 0 and on_file(path) == session.guide.record
