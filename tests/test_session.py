@@ -12,7 +12,8 @@ from countlo.board import Shape
 from countlo.guide import Guide
 from countlo.oracle import SimulatedOracle
 from countlo.picture import plain
-from countlo.session import Session, amount, boards
+from countlo.screen import amount, boards
+from countlo.session import Session
 from countlo.terminal import run_lines, run_terminal, wants_colour
 from countlo.transcript import Header, Writer, load
 
