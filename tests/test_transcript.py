@@ -318,7 +318,9 @@ def test_the_documented_example_reads():
     t = read(blocks[0])
     assert t.header.seed == 7 and t.record.counts == [18, 17, 20]  # D3's 16 fixed to 20
     assert [e.kind for e in t.events][-3:] == [Kind.STEP, Kind.FIX, Kind.NOTE]
-    rows = parse(blocks[1])
+    with pytest.raises(ImpossibleCountsError, match="can only become 7, 9, 11, 13"):
+        read(blocks[1])
+    rows = parse(blocks[2])
     assert rows.format == "rows" and rows.shape == Shape(6, 6)
 
 
