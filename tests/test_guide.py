@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from brute import BrutePosterior, brute_diagnose, brute_fewest, brute_press_sets, install_missing
+from brute import BrutePosterior, brute_diagnose, brute_fewest, brute_press_sets
 from countlo.board import Shape, press_masks
 from countlo.errors import BadCountError
 from countlo.guide import Guide, GuideError, Phase
@@ -13,10 +13,6 @@ from countlo.oracle import SimulatedOracle
 
 S33, S23 = Shape(3, 3), Shape(2, 3)
 
-
-@pytest.fixture(autouse=True)
-def _backends(monkeypatch):
-    install_missing(monkeypatch)
 
 
 def follow(guide: Guide, oracle: SimulatedOracle, limit: int = 100) -> None:
