@@ -202,6 +202,12 @@ def test_cli_typo_exits_1_with_line(run_cli):
     res = run_cli(["replay", "transcripts/typo-6x6.txt"])
     assert res.returncode == 1
     assert "Most likely typo: line 20 (step 12): written 14, probably 16." in res.stdout
+    assert "If line 20 should read 16:" in res.stdout and res.stdout.rstrip().endswith("-> 0")
+    for name, seed in (("typo-6x6.txt", 5), ("typo-impossible-6x6.txt", 6)):
+        j = json.loads(run_cli(["replay", "--json", f"transcripts/{name}"]).stdout)
+        fixed = j["corrected"]["start"]
+        start = sum(v << (r * 6 + c) for r, row in enumerate(fixed) for c, v in enumerate(row))
+        assert start == _hidden(Shape(6, 6), seed), name
     res = run_cli(["replay", "--json", "transcripts/typo-impossible-6x6.txt"])
     assert res.returncode == 1
     j = json.loads(res.stdout)
