@@ -286,3 +286,19 @@ def test_cli_edge_cases_from_stdin(run_cli, body, code, expect):
     res = run_cli(["replay", "-"], input="# countlo transcript 1\n# size: 6x6\n" + body)
     assert res.returncode == code, res.stderr
     assert expect in res.stdout + res.stderr
+
+
+def test_a_mistyped_start_in_the_restore_format_is_found(run_cli, tmp_path):
+    from countlo.formats import dumps_restore
+
+    shape = Shape(6, 6)
+    board = _hidden(shape, 2)
+    rec = record_of(shape, board, [k for k in range(36) for _ in (0, 1)])
+    lines = dumps_restore(rec).split("\n")
+    lines[0] = str(rec.start + 10)
+    path = tmp_path / "counts.txt"
+    path.write_text("\n".join(lines))
+    res = run_cli(["replay", "--json", str(path)])
+    assert res.returncode == 1
+    j = json.loads(res.stdout)
+    assert j["typo"][0] == {"line": 1, "step": 0, "written": rec.start + 10, "suggested": rec.start}
