@@ -140,6 +140,7 @@ class Replay:
     stops_at: int | None = None
     impossible: bool = False
     typos: list[Typo] = field(default_factory=list)
+    corrected: Replay | None = None  # the replay with the most likely typo put right
 
 
 def replay(record: Record, count_lines: tuple[int, ...], engine: str = "auto") -> Replay:
@@ -156,6 +157,7 @@ def replay(record: Record, count_lines: tuple[int, ...], engine: str = "auto") -
         out.stops_at = first_contradiction(record, engine)
         out.typos = ranked([(f.step, f.written, f.suggested) for f in diagnose(record)],
                            out.count_lines, out.stops_at)
+        out.corrected = _corrected(out)
     elif rec.status is Status.AMBIGUOUS:
         out.possible, out.possible_exact = rec.possible, rec.possible_exact
         if engine == "exact":
@@ -185,7 +187,19 @@ def replay_impossible(shape: Shape, cells: list[int], counts: list[int],
     out = Replay(shape, tuple(cells), tuple(counts), tuple(count_lines), prefix, "contradictory",
                  stops_at=bad, impossible=True, engine=choose_engine(shape))
     out.typos = ranked([(f.step, f.written, f.suggested) for f in fixes], out.count_lines, bad)
+    out.corrected = _corrected(out)
     return out
+
+
+def _corrected(out: Replay) -> Replay | None:
+    """The replay of the record with its most likely typo put right (None if there is none)."""
+    if not out.typos:
+        return None
+    t = out.typos[0]
+    counts = list(out.counts)
+    counts[t.step] = t.suggested
+    record = Record(out.shape, counts[0], tuple(Step(c, n) for c, n in zip(out.cells, counts[1:])))
+    return replay(record, out.count_lines, out.engine)
 
 
 def _plan_finish(out: Replay) -> None:

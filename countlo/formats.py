@@ -64,10 +64,11 @@ def detect(text: str, source: str = "transcript") -> str:
     """The format of `text`: "countlo", "rows" or "restore"; raises TranscriptError when unsure.
 
     countlo: the first non-blank line is '# countlo transcript', or some line holds a word or a
-    cell name (letters). Otherwise only numbers: lines of two numbers whose second number
-    repeats the starting count on at least half the lines are restore, on none of them rows
-    (an R x 2 board); between the two, or when a '# size:' line decides, see below. Any other
-    table of numbers is rows.
+    cell name (letters). Otherwise only numbers. Lines of two numbers are restore or the rows
+    of a board two columns wide: a '# size:' line decides; else restore when one number is the
+    second number of at least half the lines, and of two or more (clicking back restores the
+    starting count, even when the starting count itself was mistyped), rows when the starting
+    count is never a second number, and an error in between. Any other table of numbers is rows.
     """
     first = next((ln for ln in text.split("\n") if ln.strip()), "")
     if _MAGIC.match(first):
@@ -86,11 +87,11 @@ def detect(text: str, source: str = "transcript") -> str:
         if shape.cols == 2 and shape.rows == len(body):
             return "rows"
         return "restore"
-    start = rows[0][1][0]
-    repeats = sum(t[1] == start for _, t in body)
-    if 2 * repeats >= len(body):
+    seconds = [t[1] for _, t in body]
+    most = max(seconds.count(x) for x in set(seconds))
+    if (2 * most >= len(body) and most >= 2) or set(seconds) == {rows[0][1][0]}:
         return "restore"
-    if repeats == 0:
+    if rows[0][1][0] not in seconds:
         return "rows"
     raise TranscriptError([(rows[1][0], (
         "cannot tell the format: lines of two counts are either 'restore' (after the click, "

@@ -67,8 +67,9 @@ def test_detection_rule():
     assert detect("3\n2 3\n4 3\n2 3\n1 3\n") == "restore"          # second count repeats the start
     assert detect("3\n2 5\n4 1\n") == "rows"                       # never repeats: a 2-wide board
     assert detect("# size: 2x2\n3\n2 3\n4 2\n2 3\n1 3\n") == "restore"
+    assert detect("30\n2 3\n4 3\n2 3\n1 3\n") == "restore"  # the start mistyped: 3 repeats
     with pytest.raises(TranscriptError, match="--format restore or --format rows") as e:
-        detect("3\n2 3\n4 1\n5 1\n")                                 # one repeat in three
+        detect("3\n2 3\n4 1\n5 2\n")                   # the start once, nothing repeated
     assert e.value.problems[0][0] == 2
     with pytest.raises(TranscriptError, match="nothing to read"):
         detect("# just a comment\n")

@@ -61,7 +61,7 @@ def _malformed(e: TranscriptError, args) -> int:
     return 2
 
 
-def as_json(r) -> dict:
+def as_json(r, nested: bool = True) -> dict:
     """The JSON object of a replay. `start`, `quiet_pattern` (the proof a board cannot be cleared)
     and `probabilities` (of each cell having started lit, when ambiguous) are row-major grids or
     null; `finish` lists 1-based [row, col] clicks and `finish_counts` the count after each."""
@@ -91,6 +91,8 @@ def as_json(r) -> dict:
         "quiet_pattern": grid(r.witness),
         "typo": [{"line": t.line, "step": t.step, "written": t.written, "suggested": t.suggested}
                  for t in r.typos],
+        **({"corrected": None if r.corrected is None else as_json(r.corrected, False)}
+           if nested else {}),
     }
 
 
@@ -123,8 +125,6 @@ def _panels(shape, *panels) -> list[str]:
 
 def render(r, source: str, explain: bool = False, problem=None) -> list[str]:
     """The replay report as lines of text."""
-    from countlo.explain import percent_grid
-
     shape = r.shape
     n = len(r.cells)
     out = [f"{source}: {shape} board, starting count {r.counts[0]}, {n} click{'s' * (n != 1)}"]
@@ -132,7 +132,19 @@ def render(r, source: str, explain: bool = False, problem=None) -> list[str]:
         out += [""] + _walk(r)
     out.append("")
     if r.status == "contradictory":
-        return out + _contradiction(r, problem)
+        out += _contradiction(r, problem)
+        if r.corrected is not None:
+            t = r.typos[0]
+            out += ["", f"If line {t.line} should read {t.suggested}:"] + _outcome(r.corrected)
+        return out
+    return out + _outcome(r)
+
+
+def _outcome(r) -> list[str]:
+    """What a consistent record says: the board and the finishing plan, or the boards left."""
+    from countlo.explain import percent_grid
+
+    shape, out = r.shape, []
     if r.status == "ambiguous":
         many = f"{r.possible} boards fit" if r.possible_exact else f"at least {r.possible} boards fit"
         out.append(f"Not determined yet: {many} these counts.")
