@@ -15,12 +15,16 @@ from countlo.observe import Record
 
 
 class Engine(str, Enum):
+    """The reconstruction engines, by the names users type."""
+
     LINEAR = "linear"
     Z3 = "z3"
     EXACT = "exact"
 
 
 class Status(str, Enum):
+    """What a record leaves of the hidden start: one board, several, or none."""
+
     DETERMINED = "determined"
     AMBIGUOUS = "ambiguous"
     CONTRADICTORY = "contradictory"
