@@ -233,6 +233,7 @@ def test_cli_ambiguous_exits_0_with_probabilities(run_cli):
     res = run_cli(["replay", "transcripts/ambiguous-6x6.txt"])
     assert res.returncode == 0
     assert "boards fit these counts" in res.stdout and "100" in res.stdout
+    assert res.stdout.rstrip().endswith("countlo play --resume transcripts/ambiguous-6x6.txt")
 
 
 def test_cli_unclearable_board_gives_the_quiet_pattern(run_cli):
