@@ -233,6 +233,7 @@ def test_cli_ambiguous_exits_0_with_probabilities(run_cli):
     res = run_cli(["replay", "transcripts/ambiguous-6x6.txt"])
     assert res.returncode == 0
     assert "boards fit these counts" in res.stdout and "100" in res.stdout
+    assert res.stdout.rstrip().endswith("countlo play --resume transcripts/ambiguous-6x6.txt")
 
 
 def test_cli_unclearable_board_gives_the_quiet_pattern(run_cli):
@@ -302,3 +303,46 @@ def test_a_mistyped_start_in_the_restore_format_is_found(run_cli, tmp_path):
     assert res.returncode == 1
     j = json.loads(res.stdout)
     assert j["typo"][0] == {"line": 1, "step": 0, "written": rec.start + 10, "suggested": rec.start}
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(sorted(MADE)), st.lists(st.tuples(st.integers(0, 3), st.integers(0, 10**6),
+                                                         st.sampled_from(["undo", "fix 3 10", "A1 5",
+                                                                          "start 4", "12", "3 4"])),
+                                               min_size=1, max_size=3))
+def test_replay_of_mutated_examples_never_crashes(name, mutations):
+    """Whatever a mutated example holds, replay reports it (or the reader names bad lines)."""
+    from countlo.commands.replay import as_json, render
+    from countlo.errors import TranscriptError
+    from countlo.transcript import ImpossibleCountsError
+
+    lines = MADE[name].split("\n")
+    for op, where, piece in mutations:
+        i = where % len(lines)
+        if op == 0:
+            lines[i] = "".join(str((int(ch) + 1 + where % 9) % 10) if ch.isdigit() else ch
+                               for ch in lines[i])
+        elif op == 1:
+            del lines[i]
+            lines = lines or [""]
+        elif op == 2:
+            lines.insert(i, piece)
+        else:
+            j = (where // 7) % len(lines)
+            lines[i], lines[j] = lines[j], lines[i]
+    try:
+        t = formats.parse("\n".join(lines), "mutated")
+    except ImpossibleCountsError as e:
+        tape = e.tape
+        r = explain.replay_impossible(tape.shape, [s.cell for s in tape.steps],
+                                      [tape.start] + [s.count for s in tape.steps], tape.count_lines)
+    except TranscriptError as e:
+        assert e.problems and all(n >= 1 for n, _ in e.problems)
+        return
+    else:
+        if t.record is None:
+            return
+        r = explain.replay(t.record, t.count_lines)
+    assert render(r, "mutated") and as_json(r)["status"] == r.status
+    if r.status == "contradictory" and r.corrected is not None:
+        assert r.corrected.status != "contradictory"

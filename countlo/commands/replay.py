@@ -49,7 +49,7 @@ def run(args) -> int:
         last = max([1] + [ev.line for ev in t.events])
         return _malformed(TranscriptError([(last, "no 'start COUNT' line: nothing to replay")],
                                           t.source), args)
-    return _report(explain.replay(t.record, t.count_lines, args.engine), args, None)
+    return _report(explain.replay(t.record, t.count_lines, args.engine), args, None, t.format)
 
 
 def _malformed(e: TranscriptError, args) -> int:
@@ -96,12 +96,15 @@ def as_json(r, nested: bool = True) -> dict:
     }
 
 
-def _report(r, args, problem) -> int:
+def _report(r, args, problem, fmt: str = "countlo") -> int:
     if args.json:
         print(json.dumps(as_json(r)))
     else:
         source = "<stdin>" if args.file == "-" else args.file
-        print("\n".join(render(r, source, args.explain, problem)))
+        lines = render(r, source, args.explain, problem)
+        if r.status == "ambiguous" and fmt == "countlo" and args.file != "-":
+            lines.append(f"Carry on with: countlo play --resume {args.file}")
+        print("\n".join(lines))
     return 1 if r.status == "contradictory" else 0
 
 
