@@ -149,7 +149,7 @@ def test_takes_a_free_click_that_tells_two_boards_apart():
 def test_one_click_on_two_boards_values_the_press_probability():
     rnd = random.Random(5)
     alg, lights, x, lit = _free_splitting_case(rnd)
-    k = choose(alg, View(lights, 2, True), Tuning(depth=1))
+    k = choose(alg, View(lights, 2, True), Tuning(lookahead=()))
     assert x[0, k] and x[1, k]
 
 
