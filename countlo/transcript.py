@@ -307,14 +307,13 @@ def apply_events(shape: Shape, events: list[Event] | tuple[Event, ...], problems
 def count_problems(tape: Tape) -> list[tuple[int, str]]:
     """Every count change no board can show, at the line its count was written (check_step)."""
     out: list[tuple[int, str]] = []
-    if tape.start is None:
-        return out
     shape, before = tape.shape, tape.start
-    try:
-        check_start(shape, tape.start)
-    except CountloError as e:
-        out.append((tape.count_lines[0], str(e)))
-        before = None
+    if before is not None:
+        try:
+            check_start(shape, before)
+        except CountloError as e:
+            out.append((tape.count_lines[0], str(e)))
+            before = None
     for i, s in enumerate(tape.steps, 1):
         if None in (before, s.cell, s.count):  # after a line that did not parse
             before = s.count if s.count is not None and 0 <= s.count <= shape.cells else None
