@@ -39,12 +39,12 @@ def finish_plan(shape: Shape, lights: int, presses: int) -> list[FinishStep]:
     return out
 
 
-EXACT_SIDE = 6  # the exact engine answers in well under a second up to this many columns
+EXACT_SIDE = 8  # the exact engine answers in well under a second up to this width
 
 
 def choose_engine(shape: Shape, engine: str = "auto") -> str:
-    """`engine`, or for "auto" the exact engine on boards up to 6 wide and the linear one beyond
-    (the exact count's row states grow as 4^width; the linear engine stays fast)."""
+    """`engine`, or for "auto" the exact engine on boards up to 8 wide and the linear one beyond
+    (the exact count's row states grow with the width; the linear engine stays fast)."""
     if engine != "auto":
         return engine
     return "exact" if min(shape.rows, shape.cols) <= EXACT_SIDE else "linear"

@@ -258,7 +258,7 @@ def test_cli_format_option_and_engines_agree(run_cli):
 def test_cli_wide_boards_use_the_linear_engine(run_cli, tmp_path):
     from countlo.transcript import Header, Writer
 
-    shape = Shape(8, 8)
+    shape = Shape(10, 10)
     board = _hidden(shape, 88)
     rec = record_of(shape, board, list(range(shape.cells)))
     path = tmp_path / "big.txt"
@@ -269,10 +269,10 @@ def test_cli_wide_boards_use_the_linear_engine(run_cli, tmp_path):
     res = run_cli(["replay", "--json", str(path)])
     assert res.returncode == 0, res.stderr
     j = json.loads(res.stdout)
-    assert j["engine"] == "linear" and j["status"] == "determined"
-    start = sum(v << (r * 8 + c) for r, row in enumerate(j["start"]) for c, v in enumerate(row))
+    assert j["engine"] == "linear" and j["status"] == "determined" and j["clearable"]
+    start = sum(v << (r * 10 + c) for r, row in enumerate(j["start"]) for c, v in enumerate(row))
     assert start == board
-    presses = sum(1 << ((r - 1) * 8 + c - 1) for r, c in j["finish"])
+    presses = sum(1 << ((r - 1) * 10 + c - 1) for r, c in j["finish"])
     assert shape.press_all(rec.lights(board), presses) == 0
 
 

@@ -21,8 +21,8 @@ def add_arguments(parser) -> None:
     parser.add_argument("--format", choices=("countlo", "rows", "restore"),
                         help="the file's format (default: recognised from the text)")
     parser.add_argument("--engine", choices=("auto", "exact", "linear", "z3"), default="auto",
-                        help="reconstruction engine (default auto: exact up to 6 columns, which "
-                        "also gives per-cell chances; linear on wider boards)")
+                        help="reconstruction engine (default auto: exact on boards up to 8 wide, "
+                        "which also gives per-cell chances; linear on wider boards)")
     parser.add_argument("--explain", action="store_true",
                         help="walk through the steps: what each count implied, boards left")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
