@@ -7,6 +7,8 @@ finishing clicks; decision time = observe + advice per step, as the guide report
     python bench/bench_adaptive.py                 # 1000 games of 6x6, seeds 0..999
     python bench/bench_adaptive.py --games 100 --jobs 2 --size 5x5
     python bench/bench_adaptive.py --strategies adaptive greedy entropy
+    python bench/bench_adaptive.py --log games.jsonl     # one JSON line per game as it ends
+    python bench/bench_adaptive.py --report games.jsonl  # the table of a (partial) logged run
 
 The adaptive strategy was tuned on seeds 10000 and up; the default seeds 0..999 are held out.
 """
@@ -14,6 +16,8 @@ The adaptive strategy was tuned on seeds 10000 and up; the default seeds 0..999 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import statistics
 import sys
 import time
@@ -21,6 +25,7 @@ from multiprocessing import Pool
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # one BLAS thread per worker: --jobs sets the cores
 
 from countlo.board import Shape  # noqa: E402
 from countlo.game import Outcome, play_game  # noqa: E402
@@ -74,33 +79,52 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
     ap.add_argument("--strategies", nargs="+", default=["adaptive", "entropy"],
                     help="strategies to compare (default: adaptive entropy)")
+    ap.add_argument("--log", help="append one JSON line per finished game to this file")
+    ap.add_argument("--report", help="print the table of games logged in this file, play none")
     args = ap.parse_args(argv)
+    if args.report:
+        games = [tuple(json.loads(line)) for line in open(args.report, encoding="utf-8")]
+        names = list(dict.fromkeys(g[0] for g in games))
+        seeds = sorted({g[1] for g in games})
+        print(f"{len(games)} logged games, seeds {seeds[0]}..{seeds[-1]}\n")
+        table({n: [g for g in games if g[0] == n] for n in names})
+        return 0
     seeds = range(args.first_seed, args.first_seed + args.games)
     jobs = [(s, args.size, seed) for seed in seeds for s in args.strategies]
     t0 = time.time()
     results: dict[str, list[tuple]] = {s: [] for s in args.strategies}
+    log = open(args.log, "a", encoding="utf-8") if args.log else None
     with Pool(args.jobs) as pool:
         for done, r in enumerate(pool.imap_unordered(one_game, jobs, chunksize=2), 1):
             results[r[0]].append(r)
+            if log:
+                log.write(json.dumps(r) + "\n")
+                log.flush()
             if done % 50 == 0:
                 print(f"  {done}/{len(jobs)} games, {time.time() - t0:.0f} s", file=sys.stderr, flush=True)
     print(f"{args.size}, seeds {seeds.start}..{seeds.stop - 1}, {args.jobs} jobs, "
           f"{time.time() - t0:.0f} s wall\n")
+    table(results)
+    return 0
+
+
+def table(results: dict[str, list[tuple]]) -> None:
+    """The markdown table, and the paired difference of the first strategy against the last."""
+    names = list(results)
     print("| strategy | games | solved | unsolvable | failed | total clicks mean | median | max "
           "| probes mean | probes max | decision ms median | decision ms max |")
     print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
-    for s in args.strategies:
+    for s in names:
         print(summary_row(s, results[s]))
-    if len(args.strategies) > 1:
-        base = {g[1]: g[4] for g in results[args.strategies[-1]] if g[2] == Outcome.SOLVED.value}
-        first = {g[1]: g[4] for g in results[args.strategies[0]] if g[2] == Outcome.SOLVED.value}
+    if len(names) > 1:
+        base = {g[1]: g[4] for g in results[names[-1]] if g[2] == Outcome.SOLVED.value}
+        first = {g[1]: g[4] for g in results[names[0]] if g[2] == Outcome.SOLVED.value}
         both = sorted(set(base) & set(first))
         if both:
             diff = [first[s] - base[s] for s in both]
-            print(f"\n{args.strategies[0]} - {args.strategies[-1]} total clicks, same boards: mean "
+            print(f"\n{names[0]} - {names[-1]} total clicks, same boards: mean "
                   f"{statistics.mean(diff):+.2f}, {sum(d < 0 for d in diff)} fewer / "
                   f"{sum(d > 0 for d in diff)} more of {len(both)}")
-    return 0
 
 
 if __name__ == "__main__":

@@ -6,7 +6,7 @@ takes |X_start| + 2 * W clicks, W being the clicks made outside the then-current
 The strategy therefore minimises the expected W still to come: a click on k costs
 1 - P(k in X now) and buys the information of its count, valued at `bit_cost` wasted clicks per
 bit of the posterior it removes. When few boards remain they are listed exactly and the choice
-looks `depth` clicks ahead over that explicit set; each finishing click's count is an
+looks two or three clicks ahead over that explicit set; each finishing click's count is an
 observation too. It stops the moment the start is known (the finish is then X itself) or when
 every board still possible is one that cannot be cleared.
 
@@ -46,8 +46,8 @@ class Tuning:
     list_bit_cost: float = 0.5  # the same once the boards are listed (the lookahead's leaves)
     exact_limit: int = 512  # list the consistent boards when at most this many remain
     samples: int = 384  # posterior samples when more remain
-    depth: int = 2  # clicks looked ahead over an explicit list of boards ...
-    deep_limit: int = 4096  # ... of at most this many boards (one click over longer lists)
+    lookahead: tuple[tuple[int, int], ...] = ((64, 3), (4096, 2))  # (at most n boards listed, clicks
+    # looked ahead); one click over longer lists
     width: int = 6  # candidate clicks searched at each level of the lookahead
 
 
@@ -136,7 +136,7 @@ def choose(alg: PressAlgebra, view: View, t: Tuning = Tuning()) -> int | None:
         return None
     bits = math.log2(view.total)
     if view.exact:
-        depth = t.depth if view.total <= t.deep_limit else 1
+        depth = next((d for most, d in t.lookahead if view.total <= most), 1)
         return _waste_to_come(alg, view.lights, bits, depth, t)[1]
     if view.counts is not None:
         h = distribution_entropy(view.counts)

@@ -39,12 +39,12 @@ def finish_plan(shape: Shape, lights: int, presses: int) -> list[FinishStep]:
     return out
 
 
-EXACT_SIDE = 6  # the exact engine answers in well under a second up to this many columns
+EXACT_SIDE = 8  # the exact engine answers in well under a second up to this width
 
 
 def choose_engine(shape: Shape, engine: str = "auto") -> str:
-    """`engine`, or for "auto" the exact engine on boards up to 6 wide and the linear one beyond
-    (the exact count's row states grow as 4^width; the linear engine stays fast)."""
+    """`engine`, or for "auto" the exact engine on boards up to 8 wide and the linear one beyond
+    (the exact count's row states grow with the width; the linear engine stays fast)."""
     if engine != "auto":
         return engine
     return "exact" if min(shape.rows, shape.cols) <= EXACT_SIDE else "linear"
@@ -140,6 +140,7 @@ class Replay:
     stops_at: int | None = None
     impossible: bool = False
     typos: list[Typo] = field(default_factory=list)
+    corrected: Replay | None = None  # the replay with the most likely typo put right
 
 
 def replay(record: Record, count_lines: tuple[int, ...], engine: str = "auto") -> Replay:
@@ -156,6 +157,7 @@ def replay(record: Record, count_lines: tuple[int, ...], engine: str = "auto") -
         out.stops_at = first_contradiction(record, engine)
         out.typos = ranked([(f.step, f.written, f.suggested) for f in diagnose(record)],
                            out.count_lines, out.stops_at)
+        out.corrected = _corrected(out)
     elif rec.status is Status.AMBIGUOUS:
         out.possible, out.possible_exact = rec.possible, rec.possible_exact
         if engine == "exact":
@@ -185,7 +187,19 @@ def replay_impossible(shape: Shape, cells: list[int], counts: list[int],
     out = Replay(shape, tuple(cells), tuple(counts), tuple(count_lines), prefix, "contradictory",
                  stops_at=bad, impossible=True, engine=choose_engine(shape))
     out.typos = ranked([(f.step, f.written, f.suggested) for f in fixes], out.count_lines, bad)
+    out.corrected = _corrected(out)
     return out
+
+
+def _corrected(out: Replay) -> Replay | None:
+    """The replay of the record with its most likely typo put right (None if there is none)."""
+    if not out.typos:
+        return None
+    t = out.typos[0]
+    counts = list(out.counts)
+    counts[t.step] = t.suggested
+    record = Record(out.shape, counts[0], tuple(Step(c, n) for c, n in zip(out.cells, counts[1:])))
+    return replay(record, out.count_lines, out.engine)
 
 
 def _plan_finish(out: Replay) -> None:

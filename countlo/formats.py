@@ -64,10 +64,11 @@ def detect(text: str, source: str = "transcript") -> str:
     """The format of `text`: "countlo", "rows" or "restore"; raises TranscriptError when unsure.
 
     countlo: the first non-blank line is '# countlo transcript', or some line holds a word or a
-    cell name (letters). Otherwise only numbers: lines of two numbers whose second number
-    repeats the starting count on at least half the lines are restore, on none of them rows
-    (an R x 2 board); between the two, or when a '# size:' line decides, see below. Any other
-    table of numbers is rows.
+    cell name (letters). Otherwise only numbers. Lines of two numbers are restore or the rows
+    of a board two columns wide: a '# size:' line decides; else restore when one number is the
+    second number of at least half the lines, and of two or more (clicking back restores the
+    starting count, even when the starting count itself was mistyped), rows when the starting
+    count is never a second number, and an error in between. Any other table of numbers is rows.
     """
     first = next((ln for ln in text.split("\n") if ln.strip()), "")
     if _MAGIC.match(first):
@@ -86,11 +87,11 @@ def detect(text: str, source: str = "transcript") -> str:
         if shape.cols == 2 and shape.rows == len(body):
             return "rows"
         return "restore"
-    start = rows[0][1][0]
-    repeats = sum(t[1] == start for _, t in body)
-    if 2 * repeats >= len(body):
+    seconds = [t[1] for _, t in body]
+    most = max(seconds.count(x) for x in set(seconds))
+    if (2 * most >= len(body) and most >= 2) or set(seconds) == {rows[0][1][0]}:
         return "restore"
-    if repeats == 0:
+    if rows[0][1][0] not in seconds:
         return "rows"
     raise TranscriptError([(rows[1][0], (
         "cannot tell the format: lines of two counts are either 'restore' (after the click, "
@@ -130,8 +131,7 @@ def _finish(shape: Shape, steps: list[tuple[int, int, int]], start: int, start_l
                 tuple(n for _, _, n in steps), (start_line,) + tuple(n for _, _, n in steps))
     bad = count_problems(tape)
     if problems:
-        first = min(line for line, _ in problems)
-        raise TranscriptError(sorted(problems + [p for p in bad if p[0] < first]), source)
+        raise TranscriptError(sorted(problems + bad), source)
     if bad:
         raise ImpossibleCountsError(bad, source, tape)
     events = (Event(Kind.NOTE, text=f"imported from the '{fmt}' format", line=0),
@@ -145,7 +145,7 @@ def _start(table, problems) -> tuple[int, int]:
     if len(values) != 1:
         problems.append((n, f"expected the starting count alone on the first line, found "
                             f"{len(values)} numbers"))
-    return (values[0] if values and values[0] is not None else 0), n
+    return (values[0] if values else None), n
 
 
 def read_rows(text: str, source: str = "transcript") -> Transcript:
@@ -173,11 +173,10 @@ def read_rows(text: str, source: str = "transcript") -> Transcript:
         raise TranscriptError([(body[0][0], str(e))], source) from None
     if declared is not None and declared != shape:
         problems.append((sizes[0][0], f"'# size: {declared}' but the table is {shape}"))
-    steps = []
+    steps = []  # a missing or unreadable count stays as None, so later changes are still checked
     for r, (n, values) in enumerate(body):
-        for c, v in enumerate(values[:cols]):
-            if v is not None:
-                steps.append((r * cols + c, v, n))
+        padded = (values + [None] * cols)[:cols]
+        steps += [(r * cols + c, v, n) for c, v in enumerate(padded)]
     return _finish(shape, steps, start, start_line, problems, source, "rows", "sequential")
 
 
@@ -201,18 +200,16 @@ def read_restore(text: str, source: str = "transcript", shape: Shape | None = No
     if shape is None:
         side = math.isqrt(len(body))
         if side * side != len(body) or side == 0:
-            raise TranscriptError(sorted(problems) + [(start_line, (
-                f"{len(body)} cells is not a square board: add a line '# size: RxC'"))], source)
+            raise TranscriptError(sorted(problems + [(start_line, (
+                f"{len(body)} cells is not a square board: add a line '# size: RxC'"))]), source)
         shape = Shape(side, side)
     if len(body) != shape.cells:
         where = body[-1][0] if body else start_line
         problems.append((where, f"a {shape} board has {shape.cells} cells, one line each; "
                                 f"found {len(body)} lines"))
-    steps = []
+    steps = []  # a missing or unreadable count stays as None, so later changes are still checked
     for k, (n, values) in enumerate(body[: shape.cells]):
-        for v in values[:2]:
-            if v is not None:
-                steps.append((k, v, n))
+        steps += [(k, v, n) for v in (values + [None, None])[:2]]
     return _finish(shape, steps, start, start_line, problems, source, "restore", "restore")
 
 

@@ -64,6 +64,7 @@ class Elimination:
 
     @property
     def rank(self) -> int:
+        """Rank of the equations added so far (over the rationals)."""
         return len(self.pivots)
 
     def add(self, plus: int, minus: int, rhs: int = 0) -> int | None:

@@ -100,11 +100,16 @@ def algebra(shape: Shape) -> PressAlgebra:
     )
 
 
+def _times(lights: np.ndarray, matrix: np.ndarray) -> np.ndarray:
+    """lights @ matrix.T over the integers (float32 products: exact, sums stay below 2^24)."""
+    return (lights.astype(np.float32) @ matrix.T.astype(np.float32)).astype(np.int32)
+
+
 def solvable(alg: PressAlgebra, lights: np.ndarray) -> np.ndarray:
     """Boolean per board: True iff its lights can be cleared (orthogonal to every quiet pattern)."""
     if alg.checks.shape[0] == 0:
         return np.ones(lights.shape[0], dtype=bool)
-    return ~(((lights.astype(np.int32) @ alg.checks.T) & 1).any(axis=1))
+    return ~((_times(lights, alg.checks) & 1).any(axis=1))
 
 
 def fewest_press_sets(alg: PressAlgebra, lights: np.ndarray) -> np.ndarray:
@@ -114,7 +119,7 @@ def fewest_press_sets(alg: PressAlgebra, lights: np.ndarray) -> np.ndarray:
     the lightest of those 2^d candidates (only M s when A is invertible). Rows of unsolvable
     boards are meaningless.
     """
-    x = ((lights.astype(np.int32) @ alg.M.T) & 1).astype(np.uint8)
+    x = (_times(lights, alg.M) & 1).astype(np.uint8)
     if alg.coset.shape[0] == 1:
         return x
     cand = x[:, None, :] ^ alg.coset[None, :, :]
@@ -127,4 +132,4 @@ def neighbourhood_lit(alg: PressAlgebra, lights: np.ndarray) -> np.ndarray:
 
     A click on k then shows count + |N(k)| - 2 * that number.
     """
-    return lights.astype(np.int32) @ alg.A
+    return _times(lights, alg.A)

@@ -232,16 +232,15 @@ def _parse_body(lines: list[str], first: int, shape: Shape | None, problems: lis
         word = tokens[0].lower() if tokens else ""
         rest = tokens[1:]
         if word == "start":
+            c = None
             if len(rest) != 1:
                 problems.append((n, "expected 'start COUNT', the count shown before any click"))
-                continue
-            c = _count(rest[0], "the starting count", problems, n)
-            if c is not None:
-                events.append(Event(Kind.START, count=c, text=comment, line=n))
+            else:
+                c = _count(rest[0], "the starting count", problems, n)
+            events.append(Event(Kind.START, count=c, text=comment, line=n))
         elif word == "undo":
             if rest:
                 problems.append((n, "expected 'undo' alone on its line"))
-                continue
             events.append(Event(Kind.UNDO, text=comment, line=n))
         elif word == "fix":
             if len(rest) != 2:
@@ -252,36 +251,35 @@ def _parse_body(lines: list[str], first: int, shape: Shape | None, problems: lis
             if s is not None and c is not None:
                 events.append(Event(Kind.FIX, step=s, count=c, text=comment, line=n))
         else:
+            # a click line that does not parse still counts as a click (cell and count None),
+            # so later undo and fix lines keep their meaning and their problems are real
+            cell = c = None
             if len(tokens) < 2:
                 problems.append((n, f"expected a clicked cell and the count after it, like "
                                     f"'C4 17', found {code!r}"))
-                continue
-            c = _count(tokens[-1], "the count after the click", problems, n)
-            if shape is None:
-                continue
-            try:
-                cell = shape.parse_cell(" ".join(tokens[:-1]))
-            except (CountloError, ValueError) as e:
-                problems.append((n, str(e) if isinstance(e, CountloError) else
-                                 f"bad cell name {' '.join(tokens[:-1])!r}"))
-                continue
-            if c is not None:
-                events.append(Event(Kind.STEP, cell=cell, count=c, text=comment, line=n))
+            else:
+                c = _count(tokens[-1], "the count after the click", problems, n)
+                try:
+                    cell = shape.parse_cell(" ".join(tokens[:-1])) if shape else None
+                except (CountloError, ValueError) as e:
+                    problems.append((n, str(e) if isinstance(e, CountloError) else
+                                     f"bad cell name {' '.join(tokens[:-1])!r}"))
+            events.append(Event(Kind.STEP, cell=cell, count=c, text=comment, line=n))
     return events
 
 
 def apply_events(shape: Shape, events: list[Event] | tuple[Event, ...], problems: list) -> Tape:
     """The events with undo and fix applied; order problems (undo of nothing, ...) go to `problems`."""
-    start, start_line = None, 0
+    start, start_line, started = None, 0, False
     steps: list[list[int]] = []  # [cell, count, step line, count line]
     for e in events:
         if e.kind is Kind.START:
-            if start is not None:
+            if started:
                 problems.append((e.line, f"a second 'start' (the first was on line {start_line})"))
                 continue
-            start, start_line = e.count, e.line
+            start, start_line, started = e.count, e.line, True
         elif e.kind is Kind.STEP:
-            if start is None:
+            if not started:
                 problems.append((e.line, "expected 'start COUNT' before the first click"))
                 continue
             steps.append([e.cell, e.count, e.line, e.line])
@@ -291,8 +289,8 @@ def apply_events(shape: Shape, events: list[Event] | tuple[Event, ...], problems
                 continue
             steps.pop()
         elif e.kind is Kind.FIX:
-            if start is None or e.step > len(steps):
-                have = "no start yet" if start is None else f"steps are 0..{len(steps)}"
+            if not started or e.step > len(steps):
+                have = "no start yet" if not started else f"steps are 0..{len(steps)}"
                 problems.append((e.line, f"'fix {e.step}' names no step ({have}; 0 is the start)"))
                 continue
             if e.step == 0:
@@ -309,20 +307,21 @@ def apply_events(shape: Shape, events: list[Event] | tuple[Event, ...], problems
 def count_problems(tape: Tape) -> list[tuple[int, str]]:
     """Every count change no board can show, at the line its count was written (check_step)."""
     out: list[tuple[int, str]] = []
-    if tape.start is None:
-        return out
     shape, before = tape.shape, tape.start
-    try:
-        check_start(shape, tape.start)
-    except CountloError as e:
-        out.append((tape.count_lines[0], str(e)))
-        before = None
+    if before is not None:
+        try:
+            check_start(shape, before)
+        except CountloError as e:
+            out.append((tape.count_lines[0], str(e)))
+            before = None
     for i, s in enumerate(tape.steps, 1):
-        if before is not None:
-            try:
-                check_step(shape, s.cell, before, s.count, where=f"step {i}: ")
-            except CountloError as e:
-                out.append((tape.count_lines[i], str(e)))
+        if None in (before, s.cell, s.count):  # after a line that did not parse
+            before = s.count if s.count is not None and 0 <= s.count <= shape.cells else None
+            continue
+        try:
+            check_step(shape, s.cell, before, s.count, where=f"step {i}: ")
+        except CountloError as e:
+            out.append((tape.count_lines[i], str(e)))
         before = s.count if 0 <= s.count <= shape.cells else None
     return out
 
@@ -350,9 +349,7 @@ def read(text: str, source: str = "transcript") -> Transcript:
     tape = apply_events(shape, events, problems)
     bad = count_problems(tape)
     if problems:
-        # a skipped line shifts every later count change, so only earlier count problems are real
-        first = min(line for line, _ in problems)
-        raise TranscriptError(sorted(problems + [p for p in bad if p[0] < first]), source)
+        raise TranscriptError(sorted(problems + bad), source)
     if bad:
         raise ImpossibleCountsError(bad, source, tape)
     header = Header(shape, fields.get("version", VERSION), fields.get("date"),

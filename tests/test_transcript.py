@@ -68,10 +68,19 @@ def test_every_problem_is_listed_with_its_line():
     with pytest.raises(TranscriptError) as e:
         read(text, source="t.txt")
     lines = [n for n, _ in e.value.problems]
-    assert lines == [2, 4, 5, 6, 7, 8, 9]
+    assert lines == [2, 4, 5, 6, 8, 9]  # the undo takes back the (unreadable) click of line 6
     msgs = dict(e.value.problems)
     assert "start COUNT" in msgs[2] and "Z9" in msgs[5] and "'x'" in msgs[6]
+    assert "steps are 0..1" in msgs[8]
     assert str(e.value).startswith("t.txt:2: ")
+
+
+def test_an_unreadable_click_still_counts_for_undo_and_later_counts():
+    text = "# size: 6x6\nstart 10\nA1 12\nC9 4\nundo\nA1 11\n"
+    with pytest.raises(TranscriptError) as e:
+        read(text)
+    assert [n for n, _ in e.value.problems] == [3, 4]   # the impossible 12, and C9
+    assert "can only become 7, 9, 11, 13" in e.value.problems[0][1]
 
 
 def test_missing_size_and_newer_version_are_problems():
@@ -309,7 +318,9 @@ def test_the_documented_example_reads():
     t = read(blocks[0])
     assert t.header.seed == 7 and t.record.counts == [18, 17, 20]  # D3's 16 fixed to 20
     assert [e.kind for e in t.events][-3:] == [Kind.STEP, Kind.FIX, Kind.NOTE]
-    rows = parse(blocks[1])
+    with pytest.raises(ImpossibleCountsError, match="can only become 7, 9, 11, 13"):
+        read(blocks[1])
+    rows = parse(blocks[2])
     assert rows.format == "rows" and rows.shape == Shape(6, 6)
 
 

@@ -21,8 +21,8 @@ def add_arguments(parser) -> None:
     parser.add_argument("--format", choices=("countlo", "rows", "restore"),
                         help="the file's format (default: recognised from the text)")
     parser.add_argument("--engine", choices=("auto", "exact", "linear", "z3"), default="auto",
-                        help="reconstruction engine (default auto: exact up to 6 columns, which "
-                        "also gives per-cell chances; linear on wider boards)")
+                        help="reconstruction engine (default auto: exact on boards up to 8 wide, "
+                        "which also gives per-cell chances; linear on wider boards)")
     parser.add_argument("--explain", action="store_true",
                         help="walk through the steps: what each count implied, boards left")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
@@ -49,7 +49,7 @@ def run(args) -> int:
         last = max([1] + [ev.line for ev in t.events])
         return _malformed(TranscriptError([(last, "no 'start COUNT' line: nothing to replay")],
                                           t.source), args)
-    return _report(explain.replay(t.record, t.count_lines, args.engine), args, None)
+    return _report(explain.replay(t.record, t.count_lines, args.engine), args, None, t.format)
 
 
 def _malformed(e: TranscriptError, args) -> int:
@@ -61,7 +61,7 @@ def _malformed(e: TranscriptError, args) -> int:
     return 2
 
 
-def as_json(r) -> dict:
+def as_json(r, nested: bool = True) -> dict:
     """The JSON object of a replay. `start`, `quiet_pattern` (the proof a board cannot be cleared)
     and `probabilities` (of each cell having started lit, when ambiguous) are row-major grids or
     null; `finish` lists 1-based [row, col] clicks and `finish_counts` the count after each."""
@@ -91,15 +91,20 @@ def as_json(r) -> dict:
         "quiet_pattern": grid(r.witness),
         "typo": [{"line": t.line, "step": t.step, "written": t.written, "suggested": t.suggested}
                  for t in r.typos],
+        **({"corrected": None if r.corrected is None else as_json(r.corrected, False)}
+           if nested else {}),
     }
 
 
-def _report(r, args, problem) -> int:
+def _report(r, args, problem, fmt: str = "countlo") -> int:
     if args.json:
         print(json.dumps(as_json(r)))
     else:
         source = "<stdin>" if args.file == "-" else args.file
-        print("\n".join(render(r, source, args.explain, problem)))
+        lines = render(r, source, args.explain, problem)
+        if r.status == "ambiguous" and fmt == "countlo" and args.file != "-":
+            lines.append(f"Carry on with: countlo play --resume {args.file}")
+        print("\n".join(lines))
     return 1 if r.status == "contradictory" else 0
 
 
@@ -123,8 +128,6 @@ def _panels(shape, *panels) -> list[str]:
 
 def render(r, source: str, explain: bool = False, problem=None) -> list[str]:
     """The replay report as lines of text."""
-    from countlo.explain import percent_grid
-
     shape = r.shape
     n = len(r.cells)
     out = [f"{source}: {shape} board, starting count {r.counts[0]}, {n} click{'s' * (n != 1)}"]
@@ -132,7 +135,19 @@ def render(r, source: str, explain: bool = False, problem=None) -> list[str]:
         out += [""] + _walk(r)
     out.append("")
     if r.status == "contradictory":
-        return out + _contradiction(r, problem)
+        out += _contradiction(r, problem)
+        if r.corrected is not None:
+            t = r.typos[0]
+            out += ["", f"If line {t.line} should read {t.suggested}:"] + _outcome(r.corrected)
+        return out
+    return out + _outcome(r)
+
+
+def _outcome(r) -> list[str]:
+    """What a consistent record says: the board and the finishing plan, or the boards left."""
+    from countlo.explain import percent_grid
+
+    shape, out = r.shape, []
     if r.status == "ambiguous":
         many = f"{r.possible} boards fit" if r.possible_exact else f"at least {r.possible} boards fit"
         out.append(f"Not determined yet: {many} these counts.")
