@@ -124,42 +124,57 @@ def test_undo_takes_back_a_step_or_a_pending_cell(tmp_path):
     assert path.read_text().rstrip().endswith("undo")
 
 
-@pytest.mark.parametrize("seed, typo_at, path", [
-    (4, 15, "Typo found"),  # the finishing clicks expose it; the guide corrects it itself
-    (1, 5, "fixed"),        # refused, insisted on with '!', several typos fit: the player fixes it
-    (3, 15, "fixed"),       # the next true count cannot follow the typo: the player fixes it
-])
-def test_a_mistyped_count_is_found_later_and_the_game_still_ends(tmp_path, seed, typo_at, path):
-    """Type one count 2 off (but still possible) while probing, then the true counts."""
-    game = SimulatedOracle(SIX, seed)
-    file = tmp_path / "t.txt"
-    session = Session(Guide(SIX), writer=writer_at(file, SIX))
+def play_with_a_typo(tmp_path: Path, shape: Shape, seed: int, typo_at: int) -> set[str] | None:
+    """Play a typed game where the count of step `typo_at` is typed 2 off (while still possible),
+    then the true counts; the player answers refusals as the prompt says. The ways the typo
+    showed up, or None if no such typo was possible. Checks the game ends with the transcript
+    equal to the guide's record and true to the hidden board."""
+    game = SimulatedOracle(shape, seed)
+    path = tmp_path / f"{seed}-{typo_at}.txt"
+    session = Session(Guide(shape), writer=writer_at(path, shape))
     session.handle(str(game.start()))
-    real, out = None, ""
+    real, seen = None, set()
     while not session.over:
-        assert len(session.guide.record.steps) < 120
+        assert len(session.guide.record.steps) < 10 * shape.cells
         if session.advice().phase == "stuck":  # several typos fit: the player fixes the real one
-            out += plain(session.handle(f"fix {typo_at} {real}"))
+            assert f"fix {typo_at} {real}" in plain(session.prompt()) or "undo" in plain(session.prompt())
+            seen.add("stuck")
+            session.handle(f"fix {typo_at} {real}")
             continue
         cell = session.target()
         count = game.click(cell)
-        line = f"{SIX.name(cell)} {count}"
+        line = f"{shape.name(cell)} {count}"
         if len(session.guide.record.steps) + 1 == typo_at:
             real = count
-            typo = next(c for c in session.guide.possible_counts(cell) if abs(c - real) == 2)
-            line = f"{SIX.name(cell)} {typo}"
+            typos = [c for c in session.guide.possible_counts(cell) if abs(c - real) == 2]
+            if not typos:
+                return None
+            line = f"{shape.name(cell)} {typos[0]}"
         reason = session.check(line)
         if reason is not None and "lit; possible" in reason:  # cannot follow: the player finds the typo
-            out += plain(session.handle(f"fix {typo_at} {real}"))
+            seen.add("cannot follow")
+            session.handle(f"fix {typo_at} {real}")
             reason = session.check(line)
         if reason is not None:
             assert "sure? type" in reason
+            seen.add("insisted")
             line += "!"
-        out += plain(session.handle(line))
+        if "Typo found" in plain(session.handle(line)):
+            seen.add("typo found")
     assert game.lights == 0 and session.guide.done
-    assert path in out
-    record = on_file(file)
+    record = on_file(path)
     assert record == session.guide.record and record.consistent(game.board)
+    return seen
+
+
+def test_a_mistyped_count_is_found_later_every_way_and_the_game_still_ends(tmp_path):
+    """The guide corrects it itself, lists the fixes (stuck), or the prompt refuses the next
+    true count (insist with '!', or it cannot follow): every way turns up, every game ends."""
+    shape, seen = Shape(4, 5), set()
+    for seed in range(1, 13):
+        for typo_at in (3, 6, 9):
+            seen |= play_with_a_typo(tmp_path, shape, seed, typo_at) or set()
+    assert seen == {"typo found", "stuck", "insisted", "cannot follow"}
 
 
 def test_simulated_game_presses_enter_to_the_end(tmp_path):
