@@ -96,6 +96,8 @@ class Screen:
             record = g.record
             if self.oracle is not None and not record.steps:
                 out += line(("", f"The simulated game starts with {record.start} lit."))
+            elif g.done:
+                return out + line(("class:ok", f"This game is already solved ({len(record.steps)} clicks)."))
             elif record.steps:
                 out += line(("", f"Resumed after {len(record.steps)} clicks; the count is {record.count}."))
         keys = "press Enter to make each suggested click" if self.oracle is not None else \

@@ -68,7 +68,7 @@ class Session(Screen):
         self.shape: Shape = guide.shape
         self.pending: int | None = None  # a cell the player clicked whose count is still to come
         self._seen: dict = {}  # answers of the guide for the current state (see _ask)
-        self.over = False
+        self.over = guide.done  # a resumed game may be over already
         self.hidden: int | None = None  # the simulated game's hidden start (SimulatedOracle.board)
         if oracle is not None:
             self.hidden = getattr(oracle, "board", None)

@@ -360,3 +360,15 @@ def test_a_wrong_finishing_count_is_flagged_and_undo_puts_it_right(tmp_path):
     while not session.over:
         session.handle(str(game.click(session.target())))
     assert game.lights == 0 and on_file(path) == session.guide.record
+
+
+def test_resuming_a_solved_game_says_so_and_ends(tmp_path):
+    game = SimulatedOracle(SHAPE, 5)
+    path = tmp_path / "t.txt"
+    session = Session(Guide(SHAPE), writer=writer_at(path), oracle=game)
+    while not session.over:
+        session.handle("")
+    session.writer.close()
+    writer, transcript = Writer.resume(str(path))
+    again = Session(Guide.from_record(transcript.record), writer=writer, oracle=game)
+    assert again.over and "already solved" in plain(again.greeting())
