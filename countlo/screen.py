@@ -73,7 +73,8 @@ def wrap(words: list[str], lead: str, width: int = 78, style: str = "class:note"
 def typo_found(fix) -> str:
     """The sentence for a diagnose.Fix the guide applied by itself."""
     where = "the starting count" if fix.step == 0 else f"step {fix.step}"
-    return f"Typo found: {where} must have been {fix.suggested}, not {fix.written}; corrected and re-planned"
+    return (f"Typo found: {where} must have been {fix.suggested}, not {fix.written}; "
+            "corrected and re-planned")
 
 
 def line(*parts: tuple[str, str]) -> Fragments:
@@ -97,9 +98,11 @@ class Screen:
             if self.oracle is not None and not record.steps:
                 out += line(("", f"The simulated game starts with {record.start} lit."))
             elif g.done:
-                return out + line(("class:ok", f"This game is already solved ({len(record.steps)} clicks)."))
+                solved = f"This game is already solved ({len(record.steps)} clicks)."
+                return out + line(("class:ok", solved))
             elif record.steps:
-                out += line(("", f"Resumed after {len(record.steps)} clicks; the count is {record.count}."))
+                out += line(("", f"Resumed after {len(record.steps)} clicks; "
+                                 f"the count is {record.count}."))
         keys = "press Enter to make each suggested click" if self.oracle is not None else \
             "type the count the game shows after each click"
         return out + line(("class:note", f"{keys[0].upper()}{keys[1:]}; help lists the commands."))
@@ -156,8 +159,9 @@ class Screen:
 
     def _advice(self, advice) -> Fragments:
         if self.pending is not None:
+            instead = " instead." if advice.cell is not None else "."
             return line(("", "You clicked "), ("class:cellname", self.shape.name(self.pending)),
-                         ("", " instead."))
+                        ("", instead))
         if advice.phase != "finish":
             return line(("class:advice", advice.message))
         lead = advice.message.split(":")[0]  # "Board known", or why a guess is being finished
@@ -181,7 +185,8 @@ class Screen:
         if not keys:
             return [("", head)]
         key = "class:bottom-toolbar.key"
-        return [("", head + " · "), (key, UNDO_KEYS.split()[0]), ("", " undo · "), (key, "help"), ("", " ")]
+        return [("", head + " · "), (key, UNDO_KEYS.split()[0]), ("", " undo · "),
+                (key, "help"), ("", " ")]
 
     def words(self) -> list[str]:
         """Completion words: commands and every cell name."""
@@ -209,14 +214,16 @@ class Screen:
                ("", " -> "), ("class:count", f"{learned.count:>2}"), (style, f"   {message}\n")]
         if len(learned.fixes) == 1:
             out += line(("class:warn", f"      {typo_found(learned.fixes[0])}"))
-            out += line(("class:note", f"      (if {learned.count} was the typo, undo and type it again)"))
+            out += line(("class:note",
+                         f"      (if {learned.count} was the typo, undo and type it again)"))
         return out
 
     def summary(self) -> Fragments:
         """The end of a solved game: clicks, probes, and for a simulated game the hidden board."""
         p = self._ask("progress")
+        finish = p.clicks - p.probes
         out: Fragments = line(("class:ok", f"Solved: the count is 0 after {p.clicks} clicks "
-                                           f"({p.probes} to find the board, {p.clicks - p.probes} to finish)."))
+                                           f"({p.probes} to find the board, {finish} to finish)."))
         if self.oracle is not None and self.hidden is not None:
             out += line(("", "The hidden board was:"))
             out += board_picture(self.shape, self.hidden)
@@ -251,6 +258,7 @@ class Screen:
         record = self.guide.record
         out = line(("class:note", "   0. start -> "), ("class:count", str(record.start)))
         for i, s in enumerate(record.steps, 1):
-            out += line(("class:note", f"{i:>4}. "), ("class:cellname", f"{self.shape.name(s.cell):<3}"),
-                         ("", " -> "), ("class:count", str(s.count)))
+            name = self.shape.name(s.cell)
+            out += line(("class:note", f"{i:>4}. "), ("class:cellname", f"{name:<3}"),
+                        ("", " -> "), ("class:count", str(s.count)))
         return out
