@@ -232,6 +232,13 @@ def _rowdot(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.einsum("ij,ij->i", a, b)
 
 
+@lru_cache(maxsize=256)
+def dense_size(shape: Shape, n0: int) -> int:
+    """Entries of all dense tables F_j of a record on `shape` with starting count n0."""
+    n = shape.cells
+    return sum((1 << s.bits) * (band(n, n0, j)[1] - band(n, n0, j)[0] + 1) for j, s in enumerate(plan_for(shape).steps))
+
+
 class Tables:
     """Dense tables of one record: the count, the joint of every window, F_j on demand (checkpointed).
 
