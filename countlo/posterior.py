@@ -282,7 +282,8 @@ class Posterior:
         out = []
         for _, _, b, e in parts:
             if draw is None:
-                out.extend(b | sum(1 << x for x in chosen) for chosen in combinations(free, self._work.start - e))
+                lit = combinations(free, self._work.start - e)
+                out.extend(b | sum(1 << x for x in chosen) for chosen in lit)
             else:
                 out.append(b | sum(1 << x for x in draw[1].sample(free, self._work.start - e)))
         return out

@@ -81,7 +81,9 @@ class SparseTables:
 
     sparse = True
 
-    def __init__(self, plan: Plan, n0: int, eqs: dict[int, list[Equation]], terminals=((0, 0),), guarded=False):
+    def __init__(
+        self, plan: Plan, n0: int, eqs: dict[int, list[Equation]], terminals=((0, 0),), guarded: bool = False
+    ):
         self.plan, self.n0, self.eqs = plan, n0, eqs
         n = plan.shape.cells
         self.guarded = guarded
@@ -167,7 +169,8 @@ class SparseTables:
         last = len(self.plan.steps) - 1
         lo, hi = self._ext(last)
         hk = np.zeros(1, dtype=np.int64)
-        hv = np.array([[[binom(self.free - u, self.n0 - e) for u in us] for e in range(lo, hi + 1)]], dtype=self.dtype)
+        ends = [[binom(self.free - u, self.n0 - e) for u in us] for e in range(lo, hi + 1)]
+        hv = np.array([ends], dtype=self.dtype)
         self._check(hv)
         for j, prev in self.descending():
             step = self.plan.steps[j]
@@ -181,7 +184,8 @@ class SparseTables:
                 back[found] = hv[idx[found]]
             width = vals.shape[1]
             joint = np.stack(
-                [np.einsum("lt,lt->l", vals, back[:, b : b + width, column[u]]) for u, b in self.terminals], axis=1
+                [np.einsum("lt,lt->l", vals, back[:, b : b + width, column[u]]) for u, b in self.terminals],
+                axis=1,
             )
             self._check(joint)
             yield j, cand, joint

@@ -40,7 +40,7 @@ def expected(rec: Record, boards: list[int]):
     return marg, dists
 
 
-def check_against(rec: Record, boards: list[int], post: Posterior | None = None, method: str = "sparse") -> Posterior:
+def check_against(rec: Record, boards: list[int], post: Posterior | None = None, method: str = "sparse"):
     """Assert every answer of the posterior of `rec` equals the one computed from `boards`."""
     post = post or Posterior(rec, method)
     assert post.count == len(boards)
@@ -85,7 +85,8 @@ def clicks_in(order: str, shape: Shape) -> list[int]:
 
 
 ORDERS = ["restore", "reading", "random 1", "random 2"]
-CASES = [("sparse only", o) for o in ORDERS] + [(m, o) for m in ("sparse", "dense") for o in ("restore", "random 1")]
+CASES = [("sparse only", o) for o in ORDERS]
+CASES += [(m, o) for m in ("sparse", "dense") for o in ("restore", "random 1")]
 
 
 @pytest.fixture
@@ -213,7 +214,11 @@ def same_answers(a: Posterior, b: Posterior) -> None:
 
 
 @pytest.mark.parametrize("tables", ["sparse only", "sparse"], indirect=True)
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=12,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
 @given(st.sampled_from([Shape(6, 6), Shape(5, 7), Shape(8, 7), Shape(8, 8)]), st.data())
 def test_sparse_and_dense_tables_agree(tables, shape, data):
     # 8x7 and 8x8 exercise int64 dense tables against guarded-float sparse ones
@@ -257,7 +262,8 @@ def dfs_consistent(rec: Record, budget: int = 400_000) -> list[int] | None:
 @given(st.sampled_from([Shape(5, 5), Shape(6, 6), Shape(5, 6), Shape(6, 5)]), st.data())
 def test_large_boards_match_independent_search(shape, data):
     start = data.draw(st.integers(0, shape.full))
-    clicks = data.draw(st.lists(st.integers(0, shape.cells - 1), min_size=shape.cells - 6, max_size=shape.cells + 10))
+    cells = st.integers(0, shape.cells - 1)
+    clicks = data.draw(st.lists(cells, min_size=shape.cells - 6, max_size=shape.cells + 10))
     rec = record_of(shape, start, clicks)
     post = Posterior(rec)
     assert post.count >= 1
