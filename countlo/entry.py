@@ -78,7 +78,8 @@ def parse_entry(line: str, shape: Shape) -> Entry:
     if verb is Verb.FIX:
         if len(words) != 3:
             raise EntryError(f"{text!r}: write 'fix STEP COUNT', e.g. 'fix 3 17' (step 0 is the start)")
-        return Entry(Verb.FIX, step=_number(words[1], "the step", text), count=_number(words[2], "the count", text))
+        step, count = _number(words[1], "the step", text), _number(words[2], "the count", text)
+        return Entry(Verb.FIX, step=step, count=count)
     if verb is not None:
         if len(words) > 1:
             raise EntryError(f"{text!r}: '{words[0]}' takes nothing after it")

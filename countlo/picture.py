@@ -88,6 +88,9 @@ def picture(shape: Shape, lit: Sequence[float], suggest: int | None = None,
         if r < len(side):
             out += [("", "    ")] + list(side[r])
         out.append(("", "\n"))
+    width = pad + 1 + 4 * shape.cols
+    for extra in side[shape.rows:]:  # a short board: the rest of the side lines below it
+        out += [("", " " * width + "    ")] + list(extra) + [("", "\n")]
     return out
 
 

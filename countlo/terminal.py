@@ -13,7 +13,8 @@ import sys
 from typing import TextIO
 
 from countlo.picture import STYLE, Fragments, plain, shade_styles
-from countlo.session import UNDO_KEYS, Session
+from countlo.screen import UNDO_KEYS
+from countlo.session import Session
 
 
 def wants_colour(stream: TextIO, environ: dict[str, str] | None = None) -> bool:

@@ -62,3 +62,13 @@ def test_wrong_length_is_an_error():
 
 def test_legend_is_one_line():
     assert plain(legend()).count("\n") == 1
+
+
+def test_side_lines_beside_the_rows_and_below_a_short_board():
+    from countlo.picture import legend_lines
+
+    lines = plain(picture(Shape(2, 3), [0.5] * 6, side=legend_lines())).splitlines()
+    assert len(lines) == 1 + 4
+    assert lines[1].endswith("## lit") and lines[2].endswith(".. dark")
+    assert lines[4].strip().endswith("click this")
+    assert lines[4].index("[") == lines[1].index("##", 14)  # the legend column lines up

@@ -22,6 +22,9 @@ class PlayOptionError(CountloError, ValueError):
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.epilog = ("At the prompt: a count; C4 or '4 3' (you clicked another cell); C4 17; "
+                     "17! (insist); undo (F2 or Esc u); fix STEP COUNT; history; board; help; quit. "
+                     "Ctrl-C and Ctrl-D leave too; the transcript is kept and --resume carries on.")
     parser.add_argument("--size", metavar="RxC", help="board size (default 6x6; a resumed "
                                                       "transcript keeps its own)")
     parser.add_argument("--strategy", metavar="S",
