@@ -44,7 +44,7 @@ class Tuning:
 
     bit_cost: float = 0.5  # wasted clicks one bit of information is worth, boards sampled
     list_bit_cost: float = 0.5  # the same once the boards are listed (the lookahead's leaves)
-    exact_limit: int = 512  # list the consistent boards when at most this many remain
+    exact_limit: int = 4096  # list the consistent boards when at most this many remain
     samples: int = 384  # posterior samples when more remain
     lookahead: tuple[tuple[int, int], ...] = ((64, 3), (4096, 2))  # (at most n boards listed, clicks
     # looked ahead); one click over longer lists

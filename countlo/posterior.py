@@ -1,9 +1,17 @@
 """The `exact` engine: the exact posterior over hidden starts given a game record.
 
-Every start consistent with the record is equally likely. The dynamic programme of
-`countlo.posterior_dp` counts them exactly (cell by cell along the shorter side of the board,
-state = a sliding window of 2C + 1 cells and the running lit total), and one backward pass gives
-every marginal and every next-count distribution.
+Every start consistent with the record is equally likely. A dynamic programme counts them
+exactly: cells are taken one at a time in reading order along the shorter side of the board
+(the record is transposed when the board is wider than tall), the state being a sliding window
+of at most 2C + 1 cells plus the running lit total for the starting count; a click's equation
+is checked once its whole neighbourhood is in the window (`posterior_dp` plans the windows).
+Only window states that occur are kept (`posterior_sparse`), and cells near no click take no
+step at all: given the lit total of the others they are a uniformly random set, counted by
+binomials. A backward pass over the same tables gives every marginal and, for every cell, the
+law of the count a click there would show; backward sampling draws uniform starts.
+
+Counts are exact Python ints: tables run in float64 where every value is provably an integer
+below 2^53, and otherwise in int64 or Python ints (see `posterior_sparse`).
 
 A contradictory record (no consistent start) raises nothing: count is 0, board None, the
 marginals are all 0.0, every count distribution is {}, boards() is [] and sample() is [].
@@ -21,10 +29,11 @@ import numpy as np
 
 from countlo.board import Shape
 from countlo.observe import Equation, Record, Step
-from countlo.posterior_dp import Tables, lit_values, plan_for
+from countlo.posterior_dp import Tables, dense_size, lit_values, plan_for
 from countlo.posterior_sparse import Inexact, SparseTables, binom
 
 DENSE_CELLS = 66  # dense tables need float64/int64 counts (see posterior_dp)
+DENSE_SWITCH = 0.08  # dense next-count pass when the sparse one looks this large relative to it
 
 
 def _sparse(plan, n0: int, eqs: dict[int, list[Equation]], terminals=((0, 0),)) -> SparseTables:
@@ -145,11 +154,12 @@ class Posterior:
             self._free_laws(tables, stepped, lit, dists)
         return lit, dists
 
-    def _law_tables(self) -> SparseTables:
-        """Sparse tables that also see, for every cell k near a click, the stepped cells of N(k)."""
-        shape = self._work.shape
-        base = self._tables.plan
-        stepped = {s.cell for s in base.steps}
+    def _law_tables(self):
+        """Sparse tables that also see, for every cell k near a click, the stepped cells of N(k);
+        dense tables instead where the sparse ones promise to be larger (measured on 6x6)."""
+        shape, n0 = self._work.shape, self._work.start
+        base = self._tables
+        stepped = {s.cell for s in base.plan.steps}
         needs = [(k, shape.neighbours(k)) for k in sorted(self._eqs)]
         terminals = {(0, 0)}
         for k in range(shape.cells):
@@ -159,7 +169,12 @@ class Posterior:
             needs.append((k, near))
             u = len(shape.neighbours(k)) - len(near)
             terminals |= {(u, b) for b in range(u + 1)}
-        return _sparse(plan_for(shape, tuple(needs)), self._work.start, self._eqs, sorted(terminals))
+        if shape.cells <= DENSE_CELLS:
+            live = sum(keys.size * rows.shape[1] for keys, rows in base.stored)
+            columns = len({u for u, _ in terminals})
+            if live * columns > DENSE_SWITCH * dense_size(shape, n0):
+                return Tables(plan_for(shape), n0, self._eqs)
+        return _sparse(plan_for(shape, tuple(needs)), n0, self._eqs, sorted(terminals))
 
     def _free_laws(self, tables: SparseTables, stepped: set[int], lit: list[int], dists) -> None:
         """Marginals of the free cells and the laws of centres with only free neighbours: given
@@ -173,7 +188,10 @@ class Posterior:
             if any(c in stepped for c in nb):
                 continue
             size = len(nb)
-            per = [sum(v * binom(size, b) * binom(free - size, n0 - e - b) for e, v in tables.totals) for b in range(size + 1)]
+            per = [
+                sum(v * binom(size, b) * binom(free - size, n0 - e - b) for e, v in tables.totals)
+                for b in range(size + 1)
+            ]
             dists[k] = {now + size - 2 * b: per[b] for b in range(size, -1, -1) if per[b]}
 
     def start_marginals(self) -> list[float]:
@@ -264,7 +282,8 @@ class Posterior:
         out = []
         for _, _, b, e in parts:
             if draw is None:
-                out.extend(b | sum(1 << x for x in chosen) for chosen in combinations(free, self._work.start - e))
+                lit = combinations(free, self._work.start - e)
+                out.extend(b | sum(1 << x for x in chosen) for chosen in lit)
             else:
                 out.append(b | sum(1 << x for x in draw[1].sample(free, self._work.start - e)))
         return out

@@ -232,6 +232,14 @@ def _rowdot(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.einsum("ij,ij->i", a, b)
 
 
+@lru_cache(maxsize=256)
+def dense_size(shape: Shape, n0: int) -> int:
+    """Entries of all dense tables F_j of a record on `shape` with starting count n0."""
+    n = shape.cells
+    widths = (band(n, n0, j)[1] - band(n, n0, j)[0] + 1 for j in range(n))
+    return sum((1 << s.bits) * w for s, w in zip(plan_for(shape).steps, widths))
+
+
 class Tables:
     """Dense tables of one record: the count, the joint of every window, F_j on demand (checkpointed).
 
@@ -256,7 +264,7 @@ class Tables:
         ]
         self.bands = [band(n, n0, j) for j in range(-1, n)]  # bands[j + 1] is band j
         item = np.dtype(self.dtype).itemsize
-        total = sum((1 << (s.bits - 1)) * (self.bands[s.cell][1] - self.bands[s.cell][0] + 1) for s in plan.steps)
+        total = sum((1 << (s.bits - 1)) * (hi - lo + 1) for s, (lo, hi) in zip(plan.steps, self.bands))
         self.segment = n if total * item <= MEMORY_BUDGET else max(1, isqrt(n))
         self.checkpoints: dict[int, np.ndarray] = {}
         self.last_start = ((n - 1) // self.segment) * self.segment
@@ -378,7 +386,7 @@ class Tables:
         return int(f[state, col])
 
 
-def lit_values(step: Step, centre: int, shape: Shape, flips: int, keys: np.ndarray | None = None) -> np.ndarray:
+def lit_values(step: Step, centre: int, shape: Shape, flips: int, keys: np.ndarray | None = None):
     """Lit cells of N(centre) now (b xor flipped) for the window states `keys` (default: all)."""
     nb = shape.press_mask(centre)
     if keys is None:

@@ -74,12 +74,16 @@ class SparseTables:
     The plan's free cells (in no needed neighbourhood) take no step: given the lit total e of
     the stepped cells, they hold n0 - e lit cells in any of C(|free|, n0 - e) ways. A terminal
     (u, b) weighs a final total e by C(|free| - u, n0 - e - b): the completions with b lit among
-    u chosen free cells, times C(u, b). (0, 0) is the plain count.
+    u chosen free cells, times C(u, b). (0, 0) is the plain count. The backward tables carry one
+    column per u, for h_u(e) = C(|free| - u, n0 - e), on totals extended by max u, since the
+    (u, b) weight of total t is h_u at t + b.
     """
 
     sparse = True
 
-    def __init__(self, plan: Plan, n0: int, eqs: dict[int, list[Equation]], terminals=((0, 0),), guarded=False):
+    def __init__(
+        self, plan: Plan, n0: int, eqs: dict[int, list[Equation]], terminals=((0, 0),), guarded: bool = False
+    ):
         self.plan, self.n0, self.eqs = plan, n0, eqs
         n = plan.shape.cells
         self.guarded = guarded
@@ -106,10 +110,10 @@ class SparseTables:
         self.totals = [(lo + i, int(v)) for i, v in enumerate(rows[0])] if len(keys) else []
         self.count = sum(v * binom(self.free, n0 - e) for e, v in self.totals)
 
-    def terminal(self, u: int, b: int) -> list[int]:
-        """Weights C(|free| - u, n0 - e - b) over the final band of totals e."""
-        lo, hi = self.bands[-1]
-        return [binom(self.free - u, self.n0 - e - b) for e in range(lo, hi + 1)]
+    def _ext(self, j: int) -> tuple[int, int]:
+        """Band of step j (j = -1: before any) extended by the largest u of the terminals."""
+        lo, hi = self.bands[j + 1]
+        return lo, hi + max(u for u, _ in self.terminals)
     def _ok(self, keys: np.ndarray, j: int) -> np.ndarray:
         """States satisfying every equation checked at step j."""
         ok = np.ones(len(keys), dtype=bool)
@@ -160,24 +164,33 @@ class SparseTables:
         H_{j-1}[d, t - x] = sum_x [equations hold at (x, d)] H_j[kept(x, d), t], kept only on
         the states the forward pass reached.
         """
+        us = sorted({u for u, _ in self.terminals})
+        column = {u: i for i, u in enumerate(us)}
+        last = len(self.plan.steps) - 1
+        lo, hi = self._ext(last)
         hk = np.zeros(1, dtype=np.int64)
-        hv = np.array([[self.terminal(u, b) for u, b in self.terminals]], dtype=self.dtype).transpose(0, 2, 1)
+        ends = [[binom(self.free - u, self.n0 - e) for u in us] for e in range(lo, hi + 1)]
+        hv = np.array([ends], dtype=self.dtype)
         self._check(hv)
         for j, prev in self.descending():
             step = self.plan.steps[j]
             cand, vals, ok = self._candidates(prev, j)
             proj = compress(cand, step.drops)
-            back = np.zeros(vals.shape + (len(self.terminals),), dtype=self.dtype)
+            back = np.zeros((len(cand), hv.shape[1], len(us)), dtype=self.dtype)
             if len(hk):
                 idx = np.searchsorted(hk, proj)
                 idx[idx >= len(hk)] = 0
                 found = ok & (hk[idx] == proj)
                 back[found] = hv[idx[found]]
-            joint = np.einsum("lt,ltp->lp", vals, back)
+            width = vals.shape[1]
+            joint = np.stack(
+                [np.einsum("lt,lt->l", vals, back[:, b : b + width, column[u]]) for u, b in self.terminals],
+                axis=1,
+            )
             self._check(joint)
             yield j, cand, joint
             rows = len(prev[0])
-            src, dst = self.bands[j + 1], self.bands[j]
+            src, dst = self._ext(j), self._ext(j - 1)
             h = _place(back[:rows], src, dst, 0, self.dtype) + _place(back[rows:], src, dst, -1, self.dtype)
             keep = (h != 0).any(axis=(1, 2))
             hk, hv = prev[0][keep], h[keep]

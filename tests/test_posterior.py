@@ -8,6 +8,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from countlo.board import Shape, popcount, press_masks
 from countlo.observe import Record, Step, record_of
+import countlo.posterior
 from countlo.posterior import Posterior
 
 
@@ -39,7 +40,7 @@ def expected(rec: Record, boards: list[int]):
     return marg, dists
 
 
-def check_against(rec: Record, boards: list[int], post: Posterior | None = None, method: str = "sparse") -> Posterior:
+def check_against(rec: Record, boards: list[int], post: Posterior | None = None, method: str = "sparse"):
     """Assert every answer of the posterior of `rec` equals the one computed from `boards`."""
     post = post or Posterior(rec, method)
     assert post.count == len(boards)
@@ -84,16 +85,28 @@ def clicks_in(order: str, shape: Shape) -> list[int]:
 
 
 ORDERS = ["restore", "reading", "random 1", "random 2"]
-CASES = [("sparse", o) for o in ORDERS] + [("dense", "restore"), ("dense", "random 1")]
+CASES = [("sparse only", o) for o in ORDERS]
+CASES += [(m, o) for m in ("sparse", "dense") for o in ("restore", "random 1")]
+
+
+@pytest.fixture
+def tables(request, monkeypatch):
+    """"sparse only" keeps the next-count pass sparse however large it looks; "sparse" may
+    switch it to dense tables (small boards often do); "dense" is dense throughout."""
+    if request.param == "sparse only":
+        monkeypatch.setattr(countlo.posterior, "DENSE_SWITCH", float("inf"))
+        return "sparse"
+    return request.param
 
 
 @pytest.mark.parametrize("shape", [Shape(3, 3), Shape(2, 4), Shape(4, 2)], ids=str)
-@pytest.mark.parametrize("method, order", CASES)
-def test_every_start_matches_enumeration(shape, method, order):
+@pytest.mark.parametrize("tables, order", CASES, indirect=["tables"])
+def test_every_start_matches_enumeration(shape, tables, order):
     # the whole record and some prefixes (partial knowledge), for every start
+    method = tables
     clicks = clicks_in(order, shape)
     n = len(clicks)
-    lengths = {n, n // 2, 1} if method == "dense" else {n, n - 1, n // 2, n // 3, 2, 1}
+    lengths = {n, n - 1, n // 2, n // 3, 2, 1} if order in ("reading", "random 2") else {n, n // 2, 1}
     groups = every_record(shape, clicks, sorted(lengths))
     for rec, starts in groups.items():
         # the starts producing a record are exactly the starts consistent with it
@@ -102,8 +115,9 @@ def test_every_start_matches_enumeration(shape, method, order):
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("tables", ["sparse only"], indirect=True)
 @pytest.mark.parametrize("order", ORDERS)
-def test_every_start_and_every_prefix_on_3x3(order):
+def test_every_start_and_every_prefix_on_3x3(order, tables):
     s = Shape(3, 3)
     clicks = clicks_in(order, s)
     for rec, starts in every_record(s, clicks, range(len(clicks) + 1)).items():
@@ -169,14 +183,28 @@ def test_contradictory_records_give_zero_and_empty_answers(shape, method):
 
 # --- property-based on medium boards --------------------------------------------------------------
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.sampled_from([Shape(4, 4), Shape(4, 5), Shape(5, 4), Shape(3, 5)]), st.sampled_from(["sparse", "dense"]), st.data())
+@given(
+    st.sampled_from([Shape(4, 4), Shape(4, 5), Shape(5, 4), Shape(3, 5)]),
+    st.sampled_from(["sparse", "dense", "sparse only"]),
+    st.data(),
+)
 def test_medium_boards_match_enumeration(shape, method, data):
+    if method == "sparse only":
+        method = "sparse"
+        switch = countlo.posterior.DENSE_SWITCH
+        countlo.posterior.DENSE_SWITCH = float("inf")
+    else:
+        switch = None
     start = data.draw(st.integers(0, shape.full))
     clicks = data.draw(st.lists(st.integers(0, shape.cells - 1), max_size=14))
     rec = record_of(shape, start, clicks)
     boards = all_consistent(rec)
     assert start in boards
-    check_against(rec, boards, method=method)
+    try:
+        check_against(rec, boards, method=method)
+    finally:
+        if switch is not None:
+            countlo.posterior.DENSE_SWITCH = switch
 
 
 def same_answers(a: Posterior, b: Posterior) -> None:
@@ -185,15 +213,20 @@ def same_answers(a: Posterior, b: Posterior) -> None:
     assert a.count_distributions() == b.count_distributions()
 
 
-@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@pytest.mark.parametrize("tables", ["sparse only", "sparse"], indirect=True)
+@settings(
+    max_examples=12,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
 @given(st.sampled_from([Shape(6, 6), Shape(5, 7), Shape(8, 7), Shape(8, 8)]), st.data())
-def test_sparse_and_dense_tables_agree(shape, data):
+def test_sparse_and_dense_tables_agree(tables, shape, data):
     # 8x7 and 8x8 exercise int64 dense tables against guarded-float sparse ones
     start = data.draw(st.integers(0, shape.full))
     most = 30 if shape.cells <= 42 else 14
     clicks = data.draw(st.lists(st.integers(0, shape.cells - 1), max_size=most))
     rec = record_of(shape, start, clicks)
-    same_answers(Posterior(rec, "sparse"), Posterior(rec, "dense"))
+    same_answers(Posterior(rec, tables), Posterior(rec, "dense"))
 
 
 def dfs_consistent(rec: Record, budget: int = 400_000) -> list[int] | None:
@@ -229,7 +262,8 @@ def dfs_consistent(rec: Record, budget: int = 400_000) -> list[int] | None:
 @given(st.sampled_from([Shape(5, 5), Shape(6, 6), Shape(5, 6), Shape(6, 5)]), st.data())
 def test_large_boards_match_independent_search(shape, data):
     start = data.draw(st.integers(0, shape.full))
-    clicks = data.draw(st.lists(st.integers(0, shape.cells - 1), min_size=shape.cells - 6, max_size=shape.cells + 10))
+    cells = st.integers(0, shape.cells - 1)
+    clicks = data.draw(st.lists(cells, min_size=shape.cells - 6, max_size=shape.cells + 10))
     rec = record_of(shape, start, clicks)
     post = Posterior(rec)
     assert post.count >= 1
@@ -246,13 +280,12 @@ def test_large_boards_match_independent_search(shape, data):
         assert all(rec.consistent(b) for b in listed)
 
 
-def test_samples_are_uniform_and_agree_with_marginals():
-    s = Shape(4, 4)
+@pytest.mark.parametrize("shape, clicks", [(Shape(4, 4), 9), (Shape(2, 7), 1)], ids=["4x4", "2x7-free-cells"])
+def test_samples_are_uniform_and_agree_with_marginals(shape, clicks):
     rng = random.Random(11)
-    rec = None
     while True:  # a record with a handful of consistent starts
-        clicks = [rng.randrange(16) for _ in range(9)]
-        rec = record_of(s, rng.randrange(1 << 16), clicks)
+        cells = [rng.randrange(shape.cells) for _ in range(clicks)]
+        rec = record_of(shape, rng.randrange(1 << shape.cells), cells)
         boards = all_consistent(rec)
         if 4 <= len(boards) <= 12:
             break
@@ -263,7 +296,7 @@ def test_samples_are_uniform_and_agree_with_marginals():
     for b in boards:  # each board expected 600 times; sd about 24
         assert abs(drawn[b] - 600) < 120
     marg = post.start_marginals()
-    for k in range(16):
+    for k in range(shape.cells):
         freq = sum(c for b, c in drawn.items() if b >> k & 1) / n
         assert abs(freq - marg[k]) < 0.03
 
