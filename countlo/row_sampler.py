@@ -54,19 +54,27 @@ class RowSampler:
         self._values = np.arange(width)
         self._pc = np.array([bin(v).count("1") for v in range(width)], dtype=np.int64)
         self._steps = len(record.steps)
-        if parent is not None and parent._steps == self._steps - 1:
-            tables = list(parent._tables)
+        if parent is not None and parent._steps == self._steps - 1 and parent.n0 == self.n0:
+            tables, dense = list(parent._tables), list(parent._dense)
             eqs = record.equations()[-1:]
         else:
+            parent = None
             tables = [np.ones((width, width, width), dtype=bool) for _ in range(self.rows)]
             tables[0][1:, :, :] = False  # no row above the first
             tables[-1][:, :, 1:] = False  # no row below the last
+            dense = [None] * self.rows
             eqs = record.equations()[1:]
+        changed = self.rows
         for eq in eqs:
             rho = eq.centre // self.cols
             tables[rho] = tables[rho] & self._equation_table(eq, rho)
-        self._tables = tables
-        self._forward()
+            dense[rho] = None
+            changed = min(changed, rho)
+        for r in range(self.rows):
+            if dense[r] is None:  # V_r as float64, (y, x, z) order, for the forward products
+                dense[r] = np.ascontiguousarray(tables[r].transpose(1, 0, 2), dtype=np.float64)
+        self._tables, self._dense = tables, dense
+        self._forward(parent._f[: changed + 1] if parent is not None else None)
 
     def _equation_table(self, eq, rho: int) -> np.ndarray:
         """V[x, y, z]: the equation holds with rows rho-1, rho, rho+1 = x, y, z."""
@@ -81,16 +89,21 @@ class RowSampler:
                 parts.append(np.zeros(1 << self.cols, dtype=np.int8))
         return (parts[0][:, None, None] + parts[1][None, :, None] + parts[2][None, None, :]) == eq.rhs
 
-    def _forward(self) -> None:
+    def _forward(self, kept: list[np.ndarray] | None = None) -> None:
+        """F_0.. in turn; `kept` are the parent's first tables, unchanged by the new equation."""
         width, total = 1 << self.cols, self.n0 + 1
-        f = np.zeros((width, width, total))
-        ok = self._pc < total
-        f[0, np.nonzero(ok)[0], self._pc[ok]] = 1.0
-        forward = [f]
+        if kept:
+            forward = list(kept)
+        else:
+            f = np.zeros((width, width, total))
+            ok = self._pc < total
+            f[0, np.nonzero(ok)[0], self._pc[ok]] = 1.0
+            forward = [f]
+        f = forward[-1]
         groups = [np.nonzero(self._pc == c)[0] for c in range(self.cols + 1)]
-        for r in range(self.rows - 1):
+        for r in range(len(forward) - 1, self.rows - 1):
             # out[y, t, z] = sum_x f[x, y, t] * V_r[x, y, z]
-            out = np.matmul(f.transpose(1, 2, 0), self._tables[r].transpose(1, 0, 2).astype(np.float64))
+            out = np.matmul(f.transpose(1, 2, 0), self._dense[r])
             out = out.transpose(0, 2, 1)
             g = np.zeros_like(f)
             for c, idx in enumerate(groups):

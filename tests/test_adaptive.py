@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from countlo.adaptive import Adaptive, Tuning, View, choose
-from countlo.board import Shape, iter_bits, press_masks
+from countlo.board import Shape
 from countlo.game import Outcome, play_game
 from countlo.oracle import SimulatedOracle
 from countlo.strategy import Knowledge, make_strategy
@@ -217,3 +217,23 @@ def test_games_are_deterministic_for_a_seed():
     a = play_game(SimulatedOracle(shape, 7), "adaptive", seed=7)
     b = play_game(SimulatedOracle(shape, 7), "adaptive", seed=7)
     assert a.record == b.record
+
+
+# --- regression guard -------------------------------------------------------------------------
+
+GUARD_SEEDS = range(40)
+# Measured on these 40 seeded 6x6 boards with bench/bench_adaptive.py (2026-11-21): adaptive
+# 33.28 mean total clicks, the entropy-only baseline 35.58. The bound sits between the two, so a
+# strategy that ignores which clicks are needed anyway (entropy only) fails it.
+GUARD_BOUND = 34.5
+
+
+@pytest.mark.slow
+def test_fewer_clicks_than_entropy_only_on_40_seeded_6x6_games():
+    totals = []
+    for seed in GUARD_SEEDS:
+        oracle = SimulatedOracle(Shape(6, 6), seed)
+        result = play_game(oracle, "adaptive", seed=seed)
+        assert result.outcome == Outcome.SOLVED and oracle.lights == 0
+        totals.append(result.clicks)
+    assert sum(totals) / len(totals) < GUARD_BOUND
