@@ -72,15 +72,47 @@ def _rhs(coef: list[tuple[int, int, int]], counts: list[int], i: int) -> int:
 
 def _candidates(shape: Shape, cells: list[int], counts: list[int], i: int) -> list[int]:
     """Values for count i, other than the written one, that pass every entry check they touch."""
+    if i == 0 or not 0 <= counts[i - 1] <= shape.cells:
+        values: Sequence[int] = range(shape.cells + 1)
+    else:
+        values = possible_after(shape, cells[i - 1], counts[i - 1])
     touched = [j for j in (i, i + 1) if j < len(counts)]
     out = []
-    for v in range(shape.cells + 1):
+    for v in values:
         if v == counts[i]:
             continue
         trial = counts[:i] + [v] + counts[i + 1 :]
         if all(_entry_ok(shape, cells, trial, j) for j in touched):
             out.append(v)
     return out
+
+
+class _Corrections:
+    """One tracked elimination of the record's equations, asked about many corrected counts."""
+
+    def __init__(self, shape: Shape, cells: list[int], counts: list[int], bad: set[int]):
+        self.n, self.counts = shape.cells, counts
+        self.coef = _coefficients(shape, cells)
+        self.e = Elimination(shape.cells, track=True, width=len(counts))
+        for plus, minus, _ in self.coef:
+            self.e.add(plus, minus)
+        self.base = [0 if j in bad else _rhs(self.coef, counts, j) for j in range(len(counts))]
+        self.pivot_base, self.check_base = self.e.sides(self.base)
+
+    def consistent(self, i: int | None = None, v: int = 0) -> bool:
+        """Does some start explain the counts with count i set to v (the counts as written if i is None)?"""
+        rhs, shift = self.base, []
+        if i is not None:
+            trial = self.counts[:i] + [v] + self.counts[i + 1 :]
+            rhs = list(self.base)
+            for j in (i, i + 1)[: len(trial) - i]:
+                rhs[j] = _rhs(self.coef, trial, j)
+                shift.append((self.n + j, rhs[j] - self.base[j]))
+        checks = [s + sum(r[c] * d for c, d in shift) for s, r in zip(self.check_base, self.e.checks)]
+        if any(checks):
+            return False
+        pivots = [s + sum(r[c] * d for c, d in shift) for s, r in zip(self.pivot_base, self.e.pivots.values())]
+        return next(self.e.solutions(rhs, (pivots, checks)), None) is not None
 
 
 def diagnose(record: Record | RawRecord) -> list[Fix]:
@@ -93,34 +125,16 @@ def diagnose(record: Record | RawRecord) -> list[Fix]:
     shape, cells, counts = _raw(record)
     m = len(counts)
     bad = {j for j in range(m) if not _entry_ok(shape, cells, counts, j)}
-    coef = _coefficients(shape, cells)
-    e = Elimination(shape.cells, track=True, width=m)
-    for plus, minus, _ in coef:
-        e.add(plus, minus)
-    base = [0 if j in bad else _rhs(coef, counts, j) for j in range(m)]
-    pivot_base, check_base = e.sides(base)
-    if not bad and next(e.solutions(base, (pivot_base, check_base)), None) is not None:
+    trials = _Corrections(shape, cells, counts, bad)
+    if not bad and trials.consistent():
         return []
-    n = shape.cells
-    pivot_rows, check_rows = list(e.pivots.values()), e.checks
-    fixes = []
-    for i in range(m):
-        touched = [j for j in (i, i + 1) if j < m]
-        if not bad <= set(touched):
-            continue
-        for v in _candidates(shape, cells, counts, i):
-            trial = counts[:i] + [v] + counts[i + 1 :]
-            rhs = list(base)
-            shift = []
-            for j in touched:
-                rhs[j] = _rhs(coef, trial, j)
-                shift.append((n + j, rhs[j] - base[j]))
-            checks = [s + sum(r[col] * d for col, d in shift) for s, r in zip(check_base, check_rows)]
-            if any(checks):
-                continue
-            pivots = [s + sum(r[col] * d for col, d in shift) for s, r in zip(pivot_base, pivot_rows)]
-            if next(e.solutions(rhs, (pivots, checks)), None) is not None:
-                fixes.append(Fix(i, counts[i], v))
+    fixes = [
+        Fix(i, counts[i], v)
+        for i in range(m)
+        if bad <= {i, i + 1}
+        for v in _candidates(shape, cells, counts, i)
+        if trials.consistent(i, v)
+    ]
     fixes.sort(key=lambda f: (abs(f.written - f.suggested), -f.step))
     return fixes
 

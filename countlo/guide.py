@@ -22,6 +22,7 @@ from countlo.strategy import Knowledge, best_informative, make_strategy, press_s
 
 ENGINES = ("exact", "linear", "z3")
 CACHE = 96  # posteriors and knowledge kept, one per record seen (undo and re-plans hit them)
+WITNESS_LIMIT = 256  # list the possible starts to look for a common unclearability proof
 
 
 class GuideError(CountloError):
@@ -219,6 +220,12 @@ class Guide:
             return Advice(Phase.STUCK, None, None, (), (), "No board fits these counts")
         if k.board is not None:
             return self._finish(k.board, record, "Board known")
+        witness = self._common_witness(k)
+        if witness is not None:
+            cells = " ".join(self.shape.name(j) for j in iter_bits(witness))
+            return Advice(Phase.STUCK, None, None, (), (),
+                          f"None of the {k.possible:,} boards still possible can be cleared: each "
+                          f"meets the quiet pattern {cells} in an odd number of cells", witness)
         cell = self._strategy.next_click(record, k)
         note = ""
         if cell is None and getattr(self._strategy, "asks", False):
@@ -233,6 +240,15 @@ class Guide:
                                 f"{k.possible:,} boards fit and no click tells them apart; for one of them")
         possible = self.possible_counts(cell) if self.counts else ()
         return Advice(Phase.PROBE, cell, None, possible, (), f"Click {self.shape.name(cell)}{note}")
+
+    def _common_witness(self, k: Knowledge) -> int | None:
+        """A quiet pattern meeting every consistent start oddly, when the starts are few enough to list."""
+        from countlo.solver import quiet_patterns
+
+        quiet = _quiet(self.shape, quiet_patterns)
+        if not quiet or k.possible > WITNESS_LIMIT:
+            return None
+        return common_witness(quiet, k.posterior.boards(WITNESS_LIMIT) or [])
 
     def _finish(self, start: int, record: Record, lead: str) -> Advice:
         plan = self.finish_plan(start, record)
@@ -369,6 +385,49 @@ class Guide:
                     lo = mid + 1
             g.probes = lo
         return g
+
+
+_QUIET: dict[Shape, tuple[int, ...]] = {}
+
+
+def _quiet(shape: Shape, quiet_patterns) -> tuple[int, ...]:
+    if shape not in _QUIET:
+        _QUIET[shape] = tuple(quiet_patterns(shape))
+    return _QUIET[shape]
+
+
+def common_witness(quiet: tuple[int, ...] | list[int], starts: list[int]) -> int | None:
+    """A combination q of the quiet basis with |q & b| odd for every start b, or None.
+
+    Presses are orthogonal to quiet patterns over GF(2) (A is symmetric), so |q & lights| has
+    the parity of |q & start| whatever was clicked: such a q proves no start can be cleared.
+    Finding it is a linear system over GF(2) in the d coefficients, one equation per start.
+    """
+    if not starts:
+        return None
+    d = len(quiet)
+    rows = {sum(((q & b).bit_count() & 1) << i for i, q in enumerate(quiet)) | (1 << d) for b in starts}
+    pivots: dict[int, int] = {}  # pivot bit -> row, rows reduced by the earlier pivots
+    for r in rows:
+        for bit, p in pivots.items():
+            if r >> bit & 1:
+                r ^= p
+        low = r & ((1 << d) - 1)
+        if not low:
+            if r:  # 0 = 1: no combination works
+                return None
+            continue
+        bit = low.bit_length() - 1
+        for b2 in list(pivots):
+            if pivots[b2] >> bit & 1:
+                pivots[b2] ^= r
+        pivots[bit] = r
+    coeffs = sum(1 << bit for bit, r in pivots.items() if r >> d & 1)
+    q = 0
+    for i in range(d):
+        if coeffs >> i & 1:
+            q ^= quiet[i]
+    return q
 
 
 def _replace(record: Record, step: int, count: int) -> Record:

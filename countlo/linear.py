@@ -8,7 +8,9 @@ A full-rank record is then solved outright (each pivot row alone gives b_c = r /
 0 or 1). Otherwise a depth-first search sets cells in reading order, keeping every reduced row and
 every original (local) equation within reach: the unset cells of a row can still add anything in
 [sum of its negative coefficients, sum of its positive ones], so a value that would push the row's
-remaining right side out of that range is impossible and the cell gets the other one.
+remaining right side out of that range is impossible and the cell gets the other one. The
+starting count's dense row ``sum(b) = n0`` gets implied companions (n0 minus disjoint local
+equations) whose bounds see that those cells' totals are already pinned.
 
 The elimination can carry, for every reduced row, the combination of original equations it came
 from (`track=True`); then new right-hand sides cost one matrix-vector product, which is how
@@ -20,7 +22,7 @@ from __future__ import annotations
 from math import gcd
 from typing import Iterator, Sequence
 
-from countlo.board import iter_bits
+from countlo.board import iter_bits, popcount
 from countlo.observe import Record
 from countlo.reconstruct import Reconstruction, from_count
 
@@ -58,9 +60,11 @@ class Elimination:
         self.added = 0
         self.equations: list[tuple[int, int, int]] = []  # (plus, minus, rhs) as added
         self._terms: list[list[tuple[int, int]]] | None = None  # search rows, built once per state
+        self._derived: list[tuple[list[tuple[int, int]], list[tuple[int, int]]]] = []
 
     @property
     def rank(self) -> int:
+        """Rank of the equations added so far (over the rationals)."""
         return len(self.pivots)
 
     def add(self, plus: int, minus: int, rhs: int = 0) -> int | None:
@@ -118,7 +122,8 @@ class Elimination:
         for (c, p), r in zip(self.pivots.items(), pivot_sides):
             if r not in (0, p[c]) and all(not p[j] for j in range(n) if j != c):
                 return iter(())
-        return _Search(n, self._search_terms(), pivot_sides + list(rhs)).run()
+        derived = [sum(a * rhs[i] for i, a in combo) for combo in self._derived_from()]
+        return _Search(n, self._search_terms(), pivot_sides + list(rhs) + derived).run()
 
     def _search_terms(self) -> list[list[tuple[int, int]]]:
         """(cell, coefficient) lists of the pivot rows, then of the original equations."""
@@ -128,8 +133,43 @@ class Elimination:
                 [(j, 1) for j in iter_bits(plus)] + [(j, -1) for j in iter_bits(minus)]
                 for plus, minus, _ in self.equations
             ]
-            self._terms = pivots + originals
+            self._derived = self._implied()
+            self._terms = pivots + originals + [t for t, _ in self._derived]
         return self._terms
+
+    def _derived_from(self) -> list[list[tuple[int, int]]]:
+        """For each implied row of _implied(), its (equation, multiplier) combination."""
+        self._search_terms()
+        return [combo for _, combo in self._derived]
+
+    def _implied(self) -> list[tuple[list[tuple[int, int]], list[tuple[int, int]]]]:
+        """Rows implied by a dense equation (the starting count) minus disjoint local ones.
+
+        ``sum(b) = n0`` minus equations on disjoint cells leaves a row over the cells they miss,
+        whose bounds are far tighter than n0's: the cells of a subtracted equation no longer count
+        as free to be anything. Two packings (equations taken first to last, and last to first).
+        """
+        out = []
+        local = [i for i, (p, m, _) in enumerate(self.equations) if popcount(p | m) <= 5]
+        for i, (plus, minus, _) in enumerate(self.equations):
+            if popcount(plus | minus) <= 5:
+                continue
+            for order in (local, local[::-1]):
+                coef = dict.fromkeys(iter_bits(plus), 1) | dict.fromkeys(iter_bits(minus), -1)
+                used, combo = 0, [(i, 1)]
+                for q in order:
+                    p2, m2, _ = self.equations[q]
+                    if (p2 | m2) & used:
+                        continue
+                    used |= p2 | m2
+                    for j in iter_bits(p2):
+                        coef[j] = coef.get(j, 0) - 1
+                    for j in iter_bits(m2):
+                        coef[j] = coef.get(j, 0) + 1
+                    combo.append((q, -1))
+                if len(combo) > 1:
+                    out.append(([(j, a) for j, a in sorted(coef.items()) if a], combo))
+        return out
 
 
 class _Search:

@@ -14,6 +14,7 @@ from countlo.solver import quiet_patterns, solve
 
 EXACT_NULLITY = 24  # Gray-code walks of up to 2^24 steps are exact and take seconds at most
 WORK = 1 << 28  # word operations the local search may spend beyond that
+MEMORY_BITS = 1 << 30  # bits of quiet patterns (and pairs of them) the local search may hold
 
 
 def all_solutions(shape: Shape, board: int, limit: int | None = None) -> Iterator[int]:
@@ -24,10 +25,10 @@ def all_solutions(shape: Shape, board: int, limit: int | None = None) -> Iterato
     sol = solve(shape, board)
     if not sol.solvable:
         return
-    basis = quiet_patterns(shape)
-    total = 1 << len(basis)
+    total = 1 << sol.nullity
     if limit is not None:
         total = min(total, limit)
+    basis = quiet_patterns(shape, (total - 1).bit_length())  # only the ones the walk will use
     x = sol.presses
     for i in range(total):
         if i:
@@ -47,16 +48,19 @@ def fewest_presses(
     """(a press set of minimum size, exact) clearing `board`, or None if unsolvable.
 
     Nullity <= exact_nullity: Gray-code walk over the whole coset (2^nullity xors and
-    popcounts), exact. Beyond: seeded local search over the coset, exact=False: the count is an
-    upper bound, not a proof of minimality.
+    popcounts), exact. Beyond: seeded local search over the coset (over the span of as many
+    quiet patterns as fit in MEMORY_BITS), exact=False: the count is an upper bound, not a
+    proof of minimality.
     """
     sol = solve(shape, board)
     if not sol.solvable:
         return None
-    basis = quiet_patterns(shape)
-    if len(basis) <= exact_nullity:
-        return _gray_min(sol.presses, basis), True
-    return _descent_min(sol.presses, basis, seed), False
+    if sol.nullity == 0:
+        return sol.presses, True
+    if sol.nullity <= exact_nullity:
+        return _gray_min(sol.presses, quiet_patterns(shape)), True
+    keep = max(8, MEMORY_BITS // shape.cells)  # big kernels of big boards: search a sub-space
+    return _descent_min(sol.presses, quiet_patterns(shape, keep), seed), False
 
 
 def _gray_min(x: int, basis: list[int]) -> int:
@@ -75,14 +79,15 @@ def _descent_min(
     x: int, basis: list[int], seed: int, work: int = WORK, patience: int = 2000
 ) -> int:
     """A light member of x + span(basis): first-improvement descent over single quiet patterns
-    and pairs of them (pairs when nullity <= 64), then seeded random restarts, until about
+    and pairs of them (when at most 64 fit in memory), then seeded random restarts, until about
     `work` word operations are spent or `patience` restarts in a row found nothing lighter.
     The result is an upper bound on the minimum."""
     rng = random.Random(seed)
     moves = list(basis)
-    if len(basis) <= 64:
+    cells = max(m.bit_length() for m in moves)
+    if len(basis) <= 64 and len(basis) ** 2 * cells <= 2 * MEMORY_BITS:
         moves += [a ^ b for i, a in enumerate(basis) for b in basis[i + 1:]]
-    words = max(1, max(m.bit_length() for m in moves) // 64)
+    words = max(1, cells // 64)
     budget = max(4 * len(moves), work // words)  # move evaluations allowed
 
     def descend(v: int) -> int:

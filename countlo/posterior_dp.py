@@ -44,7 +44,7 @@ def table_dtype(cells: int) -> type | np.dtype:
 
 @dataclass(frozen=True)
 class Step:
-    """Step j of the programme: window W_j (cell of each bit, cell j on top), checks and drops."""
+    """One step of the programme: window (cell of each bit, the step's cell on top), centres, drops."""
 
     cell: int
     window: tuple[int, ...]
@@ -58,31 +58,43 @@ class Step:
 
 @dataclass(frozen=True)
 class Plan:
-    """The steps of the programme on one shape (C <= R), checking every centre."""
+    """The steps of the programme on one shape (C <= R); `free` cells take no step (see needs)."""
 
     shape: Shape
     steps: tuple[Step, ...]
-
-    @property
-    def cells(self) -> int:
-        return self.shape.cells
+    free: tuple[int, ...] = ()
 
 
-@lru_cache(maxsize=32)
-def plan_for(shape: Shape) -> Plan:
-    """Windows, checks and drops for every step: centre k is checked at max N(k), cell i
-    dropped once every centre whose neighbourhood holds i has been checked."""
+@lru_cache(maxsize=64)
+def plan_for(shape: Shape, needs: tuple[tuple[int, tuple[int, ...]], ...] | None = None) -> Plan:
+    """Windows, checks and drops for every step.
+
+    `needs` pairs each centre with the cells its check or query must see together (default:
+    every cell with its whole neighbourhood). Only cells some centre needs take a step, in
+    reading order; centre k is handled at the step of the last cell it needs, and a cell is
+    dropped once every centre needing it has been handled.
+    """
     n = shape.cells
-    ready = [max(shape.neighbours(k)) for k in range(n)]
-    last = [max(ready[k] for k in shape.neighbours(i)) for i in range(n)]
+    if needs is None:
+        needs = tuple((k, shape.neighbours(k)) for k in range(n))
+    cells = sorted({c for _, cs in needs for c in cs})
+    ready = {k: max(cs) for k, cs in needs}
+    users: dict[int, list[int]] = {}
+    for k, cs in needs:
+        for c in cs:
+            users.setdefault(c, []).append(k)
+    last = {i: max([ready[k] for k in users.get(i, ())], default=i) for i in cells}
+    at: dict[int, list[int]] = {}
+    for k, j in ready.items():
+        at.setdefault(j, []).append(k)
     steps, kept = [], []
-    for j in range(n):
+    for j in cells:
         window = tuple(kept) + (j,)
-        centres = tuple(k for k in range(n) if ready[k] == j)
         drops = tuple(p for p, c in enumerate(window) if last[c] == j)
-        steps.append(Step(j, window, centres, drops))
+        steps.append(Step(j, window, tuple(sorted(at.get(j, ()))), drops))
         kept = [c for p, c in enumerate(window) if p not in drops]
-    return Plan(shape, tuple(steps))
+    free = tuple(sorted(set(range(n)) - set(cells)))
+    return Plan(shape, tuple(steps), free)
 
 
 @lru_cache(maxsize=32)
@@ -220,16 +232,27 @@ def _rowdot(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.einsum("ij,ij->i", a, b)
 
 
+@lru_cache(maxsize=256)
+def dense_size(shape: Shape, n0: int) -> int:
+    """Entries of all dense tables F_j of a record on `shape` with starting count n0."""
+    n = shape.cells
+    widths = (band(n, n0, j)[1] - band(n, n0, j)[0] + 1 for j in range(n))
+    return sum((1 << s.bits) * w for s, w in zip(plan_for(shape).steps, widths))
+
+
 class Tables:
-    """Tables of one record: the count, the joint of every window, F_j on demand (checkpointed).
+    """Dense tables of one record: the count, the joint of every window, F_j on demand (checkpointed).
 
     Stored are D_j, the forward table after step j with its dropped cells summed out
     (D_{-1} = [[1]]); F_j = mask_j * extend(D_{j-1}) is rebuilt when needed.
     """
 
+    sparse = False
+
     def __init__(self, plan: Plan, n0: int, eqs: dict[int, list[Equation]]):
         self.plan, self.n0 = plan, n0
-        n = plan.cells
+        n = plan.shape.cells
+        assert len(plan.steps) == n, "dense tables take a step for every cell"
         self.dtype = table_dtype(n)
         self.masks = [
             step_mask(s, tuple(sorted((e.plus, e.minus, e.rhs) for k in s.centres for e in eqs.get(k, ()))))
@@ -241,7 +264,7 @@ class Tables:
         ]
         self.bands = [band(n, n0, j) for j in range(-1, n)]  # bands[j + 1] is band j
         item = np.dtype(self.dtype).itemsize
-        total = sum((1 << (s.bits - 1)) * (self.bands[s.cell][1] - self.bands[s.cell][0] + 1) for s in plan.steps)
+        total = sum((1 << (s.bits - 1)) * (hi - lo + 1) for s, (lo, hi) in zip(plan.steps, self.bands))
         self.segment = n if total * item <= MEMORY_BUDGET else max(1, isqrt(n))
         self.checkpoints: dict[int, np.ndarray] = {}
         self.last_start = ((n - 1) // self.segment) * self.segment
@@ -294,7 +317,7 @@ class Tables:
 
     def descending(self):
         """Yield (j, D_{j-1}) for j = n-1 down to 0, recomputing earlier segments from checkpoints."""
-        n = self.plan.cells
+        n = len(self.plan.steps)
         for j in range(n - 1, self.last_start - 1, -1):
             yield j, self.stored[j]
         for seg in range(self.last_start - self.segment, -1, -self.segment):
@@ -306,7 +329,7 @@ class Tables:
                 yield j, tables[j - seg]
 
     def joints(self):
-        """Yield (j, J_j) for j = n-1 down to 0: J_j[w] = consistent starts with window w at step j.
+        """Yield (j, states, J_j) for j = n-1 down to 0: J_j[w] = consistent starts with window state w.
 
         With H_j the backward table on the cells kept after step j,
         J_j[x, d] = mask[x, d] * sum_t D_{j-1}[d, t - x] * H_j[x, d, t] and
@@ -350,14 +373,27 @@ class Tables:
                     s = s * halves[x]
                 joint.append(_rowdot(p, s))
                 target += s
-            yield j, np.concatenate(joint)
+            yield j, states(m), np.concatenate(joint)
             h = nxt
 
+    def finals(self, f: np.ndarray) -> list[tuple[int, int, int]]:
+        """(state, total, consistent starts) for every end state of the last table F."""
+        col = self.n0 - self.bands[-1][0]
+        return [(w, self.n0, int(v)) for w, v in enumerate(f[:, col]) if v]
 
-def lit_values(step: Step, centre: int, shape: Shape, flips: int) -> np.ndarray:
-    """Lit cells of N(centre) now, for every window state of this step (lit now = b xor flipped)."""
+    def entry(self, f: np.ndarray, state: int, col: int) -> int:
+        """F_j[state, col]."""
+        return int(f[state, col])
+
+
+def lit_values(step: Step, centre: int, shape: Shape, flips: int, keys: np.ndarray | None = None):
+    """Lit cells of N(centre) now (b xor flipped) for the window states `keys` (default: all)."""
     nb = shape.press_mask(centre)
-    return _lit_values(step.window, nb & ~flips, nb & flips)
+    if keys is None:
+        return _lit_values(step.window, nb & ~flips, nb & flips)
+    p, q = window_bits(nb & ~flips, step.window), window_bits(nb & flips, step.window)
+    v = np.bitwise_count(keys & p).astype(np.intp) - np.bitwise_count(keys & q) + popcount(nb & flips)
+    return v
 
 
 @lru_cache(maxsize=4096)

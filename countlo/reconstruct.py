@@ -15,12 +15,16 @@ from countlo.observe import Record
 
 
 class Engine(str, Enum):
+    """The reconstruction engines, by the names users type."""
+
     LINEAR = "linear"
     Z3 = "z3"
     EXACT = "exact"
 
 
 class Status(str, Enum):
+    """What a record leaves of the hidden start: one board, several, or none."""
+
     DETERMINED = "determined"
     AMBIGUOUS = "ambiguous"
     CONTRADICTORY = "contradictory"
@@ -56,7 +60,7 @@ def from_count(possible: int, first: int | None, exact: bool) -> Reconstruction:
 def engine_of(engine: Engine | str) -> Engine:
     """The Engine named `engine` (an Engine or its name); UnknownEngineError lists the names."""
     try:
-        return Engine(engine.lower() if isinstance(engine, str) else engine)
+        return Engine(engine.strip().lower() if isinstance(engine, str) else engine)
     except ValueError:
         names = ", ".join(e.value for e in Engine)
         raise UnknownEngineError(f"unknown engine {str(engine)!r}: choose one of {names}") from None
@@ -94,13 +98,17 @@ def determined_after(record: Record, engine: Engine | str = Engine.EXACT) -> int
     count contradicts still reports the prefix that first pinned a start.
     """
     engine = engine_of(engine)
+
+    def status(n: int) -> Status:
+        return reconstruct(record.prefix(n), engine, limit=2).status
+
     lo, hi = 0, len(record.steps)
-    if reconstruct(record, engine).status is Status.AMBIGUOUS:
+    if status(hi) is Status.AMBIGUOUS:
         return None
     while lo < hi:
         mid = (lo + hi) // 2
-        if reconstruct(record.prefix(mid), engine).status is Status.AMBIGUOUS:
+        if status(mid) is Status.AMBIGUOUS:
             lo = mid + 1
         else:
             hi = mid
-    return lo if reconstruct(record.prefix(lo), engine).status is Status.DETERMINED else None
+    return lo if status(lo) is Status.DETERMINED else None

@@ -3,6 +3,9 @@
 One Bool per cell of the hidden start. An equation ``sum(b[plus]) - sum(b[minus]) == rhs`` is the
 exact cardinality constraint ``#(true among b[plus]) + #(false among b[minus]) == rhs + |minus|``
 (since -b = (1 - b) - 1), given to z3 as PbEq. Models are counted by blocking each one found.
+The solver is z3's finite-domain one (logic QF_FD, SAT with native cardinality constraints): on
+typical records about twice as slow as the default solver, but without its occasional second-long
+stalls on records that leave most of the board free.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ def models(record: Record, limit: int = LIMIT) -> list[int]:
 
     n = record.shape.cells
     cells = [z3.Bool(f"b{k}") for k in range(n)]
-    solver = z3.Solver()
+    solver = z3.SolverFor("QF_FD")
     for eq in record.equations():
         literals = [(cells[j], 1) for j in iter_bits(eq.plus)]
         literals += [(z3.Not(cells[j]), 1) for j in iter_bits(eq.minus)]

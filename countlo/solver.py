@@ -16,12 +16,13 @@ import itertools
 import random
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Sequence
+from typing import Iterator, Sequence
 
 from countlo import gf2
 from countlo.board import Shape
 
 Rows = list[int]
+SMALL = 1 << 16  # boards up to this many cells keep their quiet patterns cached
 
 
 @dataclass(frozen=True)
@@ -158,39 +159,40 @@ def _first_row(plan: _Plan, c: int) -> int | None:
 # --- quiet patterns and witnesses --------------------------------------------------------
 
 
-def quiet_rows(shape: Shape) -> list[Rows]:
-    """A basis of the quiet patterns (press sets changing nothing), each as rows.
+def quiet_rows(shape: Shape, count: int | None = None) -> list[Rows]:
+    """A basis of the quiet patterns (press sets changing nothing), each as rows; only the
+    first `count` of them when given (big kernels of big boards do not fit in memory).
 
     Their first rows are (chi / g) u^j (J) e_0 for j < nullity, independent by degree.
     """
-    if shape.cells <= 1 << 16:
-        return [list(q) for q in _small_quiet_rows(shape)]
-    return _quiet_rows(shape)
+    if shape.cells <= SMALL:
+        return [list(q) for q in _small_quiet_rows(shape)[:count]]
+    return list(_iter_quiet_rows(shape, count))
 
 
 @lru_cache(maxsize=32)
 def _small_quiet_rows(shape: Shape) -> tuple[tuple[int, ...], ...]:
-    return tuple(tuple(q) for q in _quiet_rows(shape))
+    return tuple(tuple(q) for q in _iter_quiet_rows(shape))
 
 
-def _quiet_rows(shape: Shape) -> list[Rows]:
+def _iter_quiet_rows(shape: Shape, count: int | None = None) -> Iterator[Rows]:
     plan = _plan(shape.rows, shape.cols)
     zero = [0] * shape.rows
-    out = []
-    for j in range(plan.nullity):
-        first = evaluate(plan.h << j, 1, shape.cols)
-        out.append(chase(zero, first, shape.cols)[0])
-    return out
+    d = plan.nullity if count is None else min(count, plan.nullity)
+    for j in range(d):
+        yield chase(zero, evaluate(plan.h << j, 1, shape.cols), shape.cols)[0]
 
 
-def quiet_patterns(shape: Shape) -> list[int]:
-    """A basis of the kernel of the press matrix, as bitsets."""
-    return list(_quiet_bitsets(shape))
+def quiet_patterns(shape: Shape, count: int | None = None) -> list[int]:
+    """A basis of the kernel of the press matrix, as bitsets (the first `count` when given)."""
+    if shape.cells <= SMALL:
+        return list(_small_quiet_bitsets(shape)[:count])
+    return [from_rows(shape, q) for q in _iter_quiet_rows(shape, count)]
 
 
 @lru_cache(maxsize=32)
-def _quiet_bitsets(shape: Shape) -> tuple[int, ...]:
-    return tuple(shape.from_rows(q) for q in quiet_rows(shape))
+def _small_quiet_bitsets(shape: Shape) -> tuple[int, ...]:
+    return tuple(from_rows(shape, q) for q in _small_quiet_rows(shape))
 
 
 def _quiet_overlap_is_odd(first: int, rows: Sequence[int], cols: int) -> bool:
@@ -214,7 +216,7 @@ def _witness_rows(shape: Shape, rows: Sequence[int]) -> Rows:
     plan = _plan(shape.rows, shape.cols)
     d, cols = plan.nullity, shape.cols
     rng = random.Random(0)
-    tries = 40 if shape.cells > 1 << 16 else 0
+    tries = 40 if shape.cells > SMALL else 0
     randoms = (gf2.mul(plan.h, rng.getrandbits(d) | 1 << (d - 1)) for _ in range(tries))
     for y in itertools.chain(randoms, (plan.h << j for j in range(d))):
         first = evaluate(y, 1, cols)
@@ -244,10 +246,26 @@ def solve_rows(shape: Shape, rows: Sequence[int]) -> Solution:
 
 def solve(shape: Shape, board: int) -> Solution:
     """Solve the start `board` (bitset): one press set, the nullity, or a witness."""
-    sol = solve_rows(shape, shape.to_rows(board))
+    sol = solve_rows(shape, to_rows(shape, board))
     if sol.solvable:
-        return Solution(True, shape.from_rows(sol.presses), sol.nullity, None)
-    return Solution(False, None, sol.nullity, shape.from_rows(sol.witness))
+        return Solution(True, from_rows(shape, sol.presses), sol.nullity, None)
+    return Solution(False, None, sol.nullity, from_rows(shape, sol.witness))
+
+
+def to_rows(shape: Shape, board: int) -> Rows:
+    """Shape.to_rows, in linear time for big boards (through one binary string)."""
+    if shape.cells <= 1 << 14:
+        return shape.to_rows(board)
+    n, c = shape.cells, shape.cols
+    bits = format(board, f"0{n}b")[::-1]
+    return [int(bits[i:i + c][::-1], 2) for i in range(0, n, c)]
+
+
+def from_rows(shape: Shape, rows: Sequence[int]) -> int:
+    """Shape.from_rows, in linear time for big boards (through one binary string)."""
+    if shape.cells <= 1 << 14:
+        return shape.from_rows(list(rows))
+    return int("".join(format(r, f"0{shape.cols}b") for r in reversed(rows)), 2)
 
 
 def transform(shape: Shape, p: int, b: int) -> Solution:
@@ -257,7 +275,7 @@ def transform(shape: Shape, p: int, b: int) -> Solution:
 
 def clears(shape: Shape, board: int, presses: int) -> bool:
     """True if pressing `presses` on `board` leaves every light off (row by row, any size)."""
-    return rows_clear(shape.to_rows(board), shape.to_rows(presses), shape.cols)
+    return rows_clear(to_rows(shape, board), to_rows(shape, presses), shape.cols)
 
 
 def rows_clear(board: Sequence[int], presses: Sequence[int], cols: int) -> bool:

@@ -74,7 +74,12 @@ class Knowledge:
             post = self.posterior
             return post.count, post.board if post.count == 1 else None
         r = self.reconstruction
-        return r.possible, r.board if r.possible == 1 else None
+        status = str(getattr(r.status, "value", r.status))
+        if status == "determined":
+            return 1, r.board
+        if status == "contradictory":
+            return 0, None
+        return max(2, r.possible), None  # ambiguous: `possible` may be a lower bound
 
     def _shortcut(self) -> tuple[int, int | None] | None:
         if self._prior is None:

@@ -6,7 +6,6 @@ Used by the game tests to cross-check the guide and strategies on 2x2..3x4 board
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 
 from countlo.board import Shape, press_masks
 from countlo.errors import CountloError
@@ -86,60 +85,3 @@ def brute_diagnose(record: Record) -> list[tuple[int, int, int]]:
             if any(r.consistent(b) for b in range(1 << record.shape.cells)):
                 out.append((i, written, c))
     return out
-
-
-@dataclass(frozen=True)
-class Fix:
-    step: int
-    written: int
-    suggested: int
-
-
-def diagnose(record: Record) -> list[Fix]:
-    return [Fix(*t) for t in brute_diagnose(record)]
-
-
-@dataclass(frozen=True)
-class Solution:
-    solvable: bool
-    presses: int | None
-    nullity: int
-    witness: int | None
-    quiet: tuple = ()
-
-
-def solve(shape: Shape, board: int) -> Solution:
-    zero = brute_press_sets(shape, 0)
-    nullity = len(zero).bit_length() - 1
-    sets = brute_press_sets(shape, board)
-    if sets:
-        return Solution(True, sets[0], nullity, None, tuple(zero[1:]))
-    witness = next(q for q in zero if (q & board).bit_count() % 2)
-    return Solution(False, None, nullity, witness, tuple(zero[1:]))
-
-
-def fewest_presses(shape: Shape, board: int):
-    p = brute_fewest(shape, board)
-    return None if p is None else (p, True)
-
-
-def install_missing(monkeypatch) -> None:
-    """Stand in for countlo.posterior / solver / diagnose where they are not present yet."""
-    import importlib
-    import sys
-    import types
-
-    fakes = {
-        "countlo.posterior": {"Posterior": BrutePosterior},
-        "countlo.solver": {"solve": solve, "fewest_presses": fewest_presses, "Solution": Solution},
-        "countlo.diagnose": {"diagnose": diagnose, "Fix": Fix},
-    }
-    for name, attrs in fakes.items():
-        try:
-            importlib.import_module(name)
-        except ModuleNotFoundError:
-            mod = types.ModuleType(name)
-            for k, v in attrs.items():
-                setattr(mod, k, v)
-            monkeypatch.setitem(sys.modules, name, mod)
-

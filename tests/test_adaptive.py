@@ -203,7 +203,10 @@ def _check_game(shape: Shape, seed: int):
         assert result.outcome == Outcome.UNSOLVABLE, result.reason
         assert not solve(shape, oracle.lights).solvable
     # probing stops at the first step after which one start fits; the rest is the finish
-    known_at = next(i for i in range(len(record.steps) + 1) if Posterior(record.prefix(i)).count == 1)
+    known_at = next((i for i in range(len(record.steps) + 1) if Posterior(record.prefix(i)).count == 1), None)
+    if known_at is None:  # the guide stopped early: every start still possible is provably unclearable
+        assert result.outcome == Outcome.UNSOLVABLE and result.probes == len(record.steps)
+        return result
     assert result.probes == known_at
     if result.outcome == Outcome.SOLVED:
         finish = record.steps[known_at:]

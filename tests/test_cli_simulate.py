@@ -8,13 +8,8 @@ import textwrap
 
 import pytest
 
-from brute import install_missing
 from countlo.cli import main
 
-
-@pytest.fixture(autouse=True)
-def _backends(monkeypatch):
-    install_missing(monkeypatch)
 
 
 def simulate(capsys, *args: str) -> tuple[int, str, str]:
@@ -115,3 +110,26 @@ def test_bad_numbers_are_refused_by_the_parser(capsys, args):
         main(["simulate", *args])
     assert e.value.code == 2
     assert "simulate" in capsys.readouterr().err
+
+
+def test_simulate_6x6_from_the_command_line(run_cli):
+    p = run_cli(["simulate", "--games", "3", "--strategy", "fixed", "--seed", "7", "--json"])
+    assert p.returncode == 0, p.stderr
+    data = json.loads(p.stdout)
+    assert data["size"] == "6x6" and data["games"] == data["solved"] == 3
+    assert [r["seed"] for r in data["records"]] == [7, 8, 9]
+    assert all(r["probes"] <= 24 and r["steps"][-1][1] == 0 for r in data["records"])
+    assert p.stderr == ""  # no progress bar when stderr is not a terminal
+
+
+def test_simulate_table_from_the_command_line(run_cli):
+    p = run_cli(["simulate", "--games", "2", "--strategy", "sequential"])
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.startswith("2 games on 6x6, strategy sequential, engine exact, seeds 0-1, density 0.5")
+    assert "solved             2" in p.stdout
+
+
+def test_simulate_help_names_every_option(run_cli):
+    p = run_cli(["simulate", "--help"])
+    for opt in ("--games", "--strategy", "--engine", "--size", "--seed", "--density", "--oracle-cmd", "--json"):
+        assert opt in p.stdout

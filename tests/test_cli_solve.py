@@ -183,3 +183,22 @@ def test_unsolvable_transform_explains_with_the_target(run_cli, tmp_path):
     res = run_cli(["solve", str(start), "--to", str(target)])
     assert res.returncode == 1
     assert "differing from the target" in res.stdout
+
+
+def test_big_kernels_and_boards_stay_readable(run_cli):
+    res = run_cli(["solve", "--all-on", "--size", "257x257", "--all", "--limit", "2"])
+    assert res.returncode == 0, res.stderr
+    lines = res.stdout.splitlines()
+    assert lines[0].endswith("nullity 114 (2^114 solutions).")
+    assert lines[2] == "the first 2 solutions:"
+    assert all(line.rstrip().endswith("presses") for line in lines[3:5]) and len(lines) == 5
+
+
+def test_min_past_the_exact_limit_says_it_is_a_bound(run_cli):
+    res = run_cli(["solve", "--all-on", "--size", "39x39", "--min", "--json"])
+    out = json.loads(res.stdout)
+    assert out["nullity"] == 32 and out["exact"] is False
+    shape = Shape(39, 39)
+    assert clears(shape, shape.full, board_of(out["presses"], shape))
+    res = run_cli(["solve", "--all-on", "--size", "39x39", "--min"])
+    assert "(best found; not proven minimal)" in res.stdout

@@ -7,7 +7,6 @@ import textwrap
 
 import pytest
 
-from brute import install_missing
 from countlo.board import Shape
 from countlo.errors import OracleError
 from countlo.game import Outcome, play_game
@@ -39,10 +38,6 @@ def program(tmp_path, twist: str = "pass", rows: int = 3, cols: int = 3) -> list
     path.write_text(textwrap.dedent(GAME.format(rows=rows, cols=cols, twist=twist)))
     return [sys.executable, str(path)]
 
-
-@pytest.fixture(autouse=True)
-def _backends(monkeypatch):
-    install_missing(monkeypatch)
 
 
 def test_an_honest_program_matches_the_simulated_board(tmp_path):

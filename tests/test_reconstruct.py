@@ -129,11 +129,12 @@ def test_documented_6x6_methods_always_determine_the_board(data):
 def test_determined_after_matches_prefix_by_prefix():
     s = Shape(3, 3)
     rng = random.Random(4)
-    for trial in range(40):
-        start = rng.randrange(512)
-        rec = record_of(s, start, [rng.randrange(9) for _ in range(12)])
-        groups = [{b for b in range(512) if rec.prefix(k).consistent(b)} for k in range(13)]
-        first = next((k for k in range(13) if len(groups[k]) == 1), None)
+    for trial in range(30):
+        clicks = [rng.randrange(9) for _ in range(12)]
+        shown = [record_of(s, b, clicks).counts for b in range(512)]
+        rec = record_of(s, rng.randrange(512), clicks)
+        left = [sum(c[: k + 1] == rec.counts[: k + 1] for c in shown) for k in range(13)]
+        first = next((k for k in range(13) if left[k] == 1), None)
         engines = FAST + ([Engine.Z3] if trial % 10 == 0 else [])
         assert all(determined_after(rec, e) == first for e in engines)
 
@@ -176,3 +177,28 @@ def test_exact_engine_agrees_with_linear_on_a_wide_board():
         rec = record_of(s, start, [rng.randrange(35) for _ in range(n)])
         a, b = reconstruct(rec, "exact"), reconstruct(rec, "linear")
         assert (a.status, a.board) == (b.status, b.board)
+
+
+@pytest.mark.slow
+def test_engines_agree_on_many_records_with_typos():
+    """Long randomized sweep: exact counts from linear and exact, status and board from all three."""
+    rng = random.Random(2026)
+    for trial in range(150):
+        shape = rng.choice([Shape(5, 5), Shape(6, 6), Shape(4, 7), Shape(3, 8)])
+        n = shape.cells
+        kind = trial % 3
+        if kind == 0:
+            clicks = [rng.randrange(n) for _ in range(rng.randrange(2 * n))]
+        elif kind == 1:
+            clicks = [k for k in rng.sample(range(n), rng.randrange(n)) for _ in (0, 1)]
+        else:
+            clicks = list(range(rng.randrange(n + 1)))
+        rec = record_of(shape, rng.getrandbits(n), clicks)
+        i = rng.randrange(len(rec.counts))
+        typo = with_count(rec, i, rng.randrange(n + 1))
+        for r in [rec] + ([typo] if typo else []):
+            results = {e: reconstruct(r, e, limit=2000 if e is Engine.LINEAR else None) for e in ALL}
+            assert len({(x.status, x.board) for x in results.values()}) == 1, (results, r)
+            linear = results[Engine.LINEAR]
+            if has_exact() and linear.possible_exact:
+                assert linear.possible == results[Engine.EXACT].possible

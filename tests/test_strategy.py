@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from brute import BrutePosterior, install_missing
+from brute import BrutePosterior
 from countlo.board import Shape
 from countlo.observe import Record, record_of
 from countlo.oracle import SimulatedOracle
@@ -23,10 +23,6 @@ from countlo.strategy import (
 
 S6 = Shape(6, 6)
 
-
-@pytest.fixture(autouse=True)
-def _backends(monkeypatch):
-    install_missing(monkeypatch)
 
 
 class Unknown:

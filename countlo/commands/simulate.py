@@ -67,6 +67,7 @@ def run(args: argparse.Namespace) -> int:
     make_strategy(args.strategy, shape)  # unknown names fail before any game
     if args.engine.strip().lower() not in ENGINES:
         raise CountloError(f"unknown engine {args.engine!r}: choose one of {', '.join(ENGINES)}")
+    _warm_up(shape, args)
     seeds = range(args.seed, args.seed + args.games)
     results, records = [], []
     for seed, (result, hidden) in zip(seeds, _games(args, shape, seeds)):
@@ -88,6 +89,15 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(_table(args, shape, s, records))
     return 1 if s.failed else 0
+
+
+def _warm_up(shape, args) -> None:
+    """One untimed decision, so one-off costs (imports, per-shape tables) stay out of the times."""
+    from countlo.guide import Guide
+
+    guide = Guide(shape, args.strategy, args.engine, counts=False)
+    guide.start(shape.cells // 2)
+    guide.advice()
 
 
 def _games(args, shape, seeds):

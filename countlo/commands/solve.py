@@ -12,7 +12,19 @@ GRID_LIMIT = 64  # larger boards print a summary unless --full
 ALL_LIMIT = 4096  # --all lists at most this many solutions unless --limit is given
 
 
+EPILOG = """\
+grid files: one line per row; lit 1 # * O, dark 0 . -; spaces between cells optional.
+A line made only of those characters is a row (so '# . #' is a row); any other line starting
+with '#' is a comment; blank lines are skipped.
+--lit numbers cells 1..R*C in reading order: cell k is row (k-1)//C+1, column (k-1)%C+1.
+Boards above 64x64 print a summary; --full prints everything, --out saves the press grid,
+--json lists presses as 1-based [row, column] pairs. Exit 0 solved, 1 unsolvable, 2 bad input.
+"""
+
+
 def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.epilog = EPILOG
+    p.formatter_class = argparse.RawDescriptionHelpFormatter
     p.add_argument("file", nargs="?", metavar="FILE|-",
                    help="the start as a text grid (1 # * O lit, 0 . - dark); '-' for stdin")
     p.add_argument("--size", metavar="RxC", help="board size, e.g. 6x6 (needed by --lit, --all-on)")
@@ -42,7 +54,7 @@ def _positive(text: str) -> int:
 def run(args: argparse.Namespace) -> int:
     from countlo.board import Shape
     from countlo.errors import BadSizeError, BoardFormatError, CountloError
-    from countlo.solver import solve_rows
+    from countlo.solver import from_rows, solve_rows, to_rows
     from countlo import textgrid
 
     sources = [name for name, given in (("FILE", args.file is not None),
@@ -83,18 +95,18 @@ def run(args: argparse.Namespace) -> int:
     presses, exact = sol.presses, None
     extra: dict = {}
     if args.min or args.all or args.classes:
-        bits = shape.from_rows(rows)
+        bits = from_rows(shape, rows)
         if args.min:
             from countlo.minpress import fewest_presses
 
             best, exact = fewest_presses(shape, bits)
-            presses = shape.to_rows(best)
+            presses = to_rows(shape, best)
         elif args.all:
             extra["solutions"] = _all(shape, bits, sol.nullity, args.limit)
         else:
             from countlo.classes import classes, fixing
 
-            extra["classes"] = [(shape.to_rows(rep), size) for rep, size in classes(shape, bits)]
+            extra["classes"] = [(to_rows(shape, rep), size) for rep, size in classes(shape, bits)]
             extra["group"] = [s.name for s in fixing(shape, bits)]
     if args.out:
         _write(args.out, textgrid.format_rows(presses, shape.cols))
@@ -127,12 +139,13 @@ def _write(path: str, text: str) -> None:
 def _all(shape, bits: int, nullity: int, limit: int | None) -> list[list[int]]:
     from countlo.errors import CountloError
     from countlo.minpress import all_solutions
+    from countlo.solver import to_rows
 
     total = 1 << nullity
     if limit is None and total > ALL_LIMIT:
         raise CountloError(f"the {shape} start has 2^{nullity} = {total} solutions; "
                            f"pass --limit N to list N of them")
-    return [shape.to_rows(x) for x in all_solutions(shape, bits, limit)]
+    return [to_rows(shape, x) for x in all_solutions(shape, bits, limit)]
 
 
 class _Report:
@@ -190,11 +203,12 @@ class _Report:
                 out["symmetries"] = extra["group"]
             self._json(**out)
             return
-        sols = 1 << nullity
+        sols = 1 << min(nullity, 20)
         kind = "fewest presses" if exact is not None else "presses"
         note = {True: " (exact minimum)", False: " (best found; not proven minimal)"}.get(exact, "")
-        print(f"{self.shape} board: solvable, {count} {kind}{note}; nullity {nullity} "
-              f"({'the only solution' if sols == 1 else f'{sols} solutions'}).")
+        many = ("the only solution" if nullity == 0 else
+                f"{sols} solutions" if nullity <= 20 else f"2^{nullity} solutions")
+        print(f"{self.shape} board: solvable, {count} {kind}{note}; nullity {nullity} ({many}).")
         if self.big:
             print(f"(board larger than {GRID_LIMIT}x{GRID_LIMIT}: pass --full to print the grid "
                   "and press list, or --out FILE to save the press grid)")
@@ -202,14 +216,17 @@ class _Report:
             print(self._grids("presses", presses, "X"), end="")
             print(f"presses: {self._names(presses)}")
         if "solutions" in extra:
-            print(f"all {len(extra['solutions'])} solutions:")
+            n = len(extra["solutions"])
+            print(f"{'all' if nullity < 63 and n == 1 << nullity else 'the first'} {n} solutions:")
             for i, x in enumerate(extra["solutions"], 1):
-                print(f"{i:>4}. ({sum(r.bit_count() for r in x)}) {self._names(x)}")
+                names = "" if self.big else f": {self._names(x)}"
+                print(f"{i:>4}. {sum(r.bit_count() for r in x)} presses{names}")
         if "classes" in extra:
             print(f"{len(extra['classes'])} classes under the {len(extra['group'])} symmetries "
                   f"fixing the start ({', '.join(extra['group'])}):")
             for i, (rep, size) in enumerate(extra["classes"], 1):
-                print(f"{i:>4}. size {size}, ({sum(r.bit_count() for r in rep)}) {self._names(rep)}")
+                names = "" if self.big else f": {self._names(rep)}"
+                print(f"{i:>4}. class of {size}, {sum(r.bit_count() for r in rep)} presses{names}")
 
     def _json(self, **fields) -> None:
         print(json.dumps({"rows": self.shape.rows, "cols": self.shape.cols, **fields}))

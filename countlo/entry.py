@@ -1,0 +1,104 @@
+"""What a player types at the guided-session prompt: a count, a cell (and count), or a command.
+
+Accepted lines (case and spacing do not matter):
+  17            the count shown after the suggested click
+  C4   | 4 3    "I clicked C4 instead" (A1 name, or 1-based row and column); the count comes next
+  C4 17 | 4 3 17 | C4=17 | C4: 17    a cell and the count it showed, on one line
+  17! | C4 17!  insist on a count the record calls impossible (an earlier count was mistyped)
+  (empty)       make the suggested click (simulated game) or repeat the prompt
+  undo | help | board | history | quit | fix STEP COUNT
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import Enum
+
+from countlo.board import Shape
+from countlo.errors import CountloError
+
+
+class EntryError(CountloError, ValueError):
+    """A line typed at the session prompt that is not a count, a cell or a command."""
+
+
+class Verb(str, Enum):
+    NEXT = "next"
+    COUNT = "count"
+    CLICK = "click"
+    UNDO = "undo"
+    HELP = "help"
+    BOARD = "board"
+    HISTORY = "history"
+    QUIT = "quit"
+    FIX = "fix"
+
+
+WORDS = {
+    "undo": Verb.UNDO, "u": Verb.UNDO, "back": Verb.UNDO,
+    "help": Verb.HELP, "h": Verb.HELP, "?": Verb.HELP,
+    "board": Verb.BOARD, "b": Verb.BOARD, "show": Verb.BOARD,
+    "history": Verb.HISTORY, "hist": Verb.HISTORY,
+    "quit": Verb.QUIT, "q": Verb.QUIT, "exit": Verb.QUIT, "bye": Verb.QUIT,
+    "fix": Verb.FIX,
+}
+
+COMMANDS = ("undo", "help", "board", "history", "fix", "quit")
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One parsed line: the verb, and the cell, count or step it names."""
+
+    verb: Verb
+    cell: int | None = None
+    count: int | None = None
+    step: int | None = None
+    force: bool = False  # "17!": take the count even though it contradicts the record
+
+
+_CELL_COUNT = re.compile(r"^([A-Za-z]+\s*[0-9]+)(?:\s*(?:->|=>|[=:,;>])?\s*([0-9]+))?$")
+_NUMBERS = re.compile(r"^[0-9]+(?:\s*[,\s]\s*[0-9]+)*$")
+
+
+def _number(text: str, what: str, line: str) -> int:
+    if not text.isdigit():
+        raise EntryError(f"{line!r}: {what} must be a whole number, not {text!r}")
+    return int(text)
+
+
+def parse_entry(line: str, shape: Shape) -> Entry:
+    """The Entry a typed line means on a board of `shape`; EntryError or BadCellError if none."""
+    text = line.strip()
+    if not text:
+        return Entry(Verb.NEXT)
+    words = text.split()
+    verb = WORDS.get(words[0].lower())
+    if verb is Verb.FIX:
+        if len(words) != 3:
+            raise EntryError(f"{text!r}: write 'fix STEP COUNT', e.g. 'fix 3 17' (step 0 is the start)")
+        step, count = _number(words[1], "the step", text), _number(words[2], "the count", text)
+        return Entry(Verb.FIX, step=step, count=count)
+    if verb is not None:
+        if len(words) > 1:
+            raise EntryError(f"{text!r}: '{words[0]}' takes nothing after it")
+        return Entry(verb)
+    force = text.endswith("!") and text[:-1].rstrip()[-1:].isdigit()
+    if force:
+        text = text[:-1].rstrip()
+    m = _CELL_COUNT.match(text)
+    if m:
+        cell = shape.parse_cell(m.group(1))
+        count = int(m.group(2)) if m.group(2) is not None else None
+        return Entry(Verb.CLICK, cell=cell, count=count, force=force and count is not None)
+    if _NUMBERS.match(text):
+        numbers = [int(n) for n in re.split(r"\s*[,\s]\s*", text)]
+        if len(numbers) == 1:
+            return Entry(Verb.COUNT, count=numbers[0], force=force)
+        if len(numbers) in (2, 3):
+            cell = shape.parse_cell(f"{numbers[0]} {numbers[1]}")
+            count = numbers[2] if len(numbers) == 3 else None
+            return Entry(Verb.CLICK, cell=cell, count=count, force=force and count is not None)
+        raise EntryError(f"{text!r}: too many numbers; type a count, or 'row col count'")
+    raise EntryError(f"{text!r} is not a count, a cell like C4, or a command (type help)")

@@ -1,0 +1,122 @@
+"""The board picture of a guided session: known lit, known dark, and how likely each other cell is lit.
+
+A picture is a list of (style, text) fragments, the shape prompt_toolkit prints as formatted
+text; joining the texts gives the plain picture, so the same drawing serves a colour terminal,
+NO_COLOR and a pipe. Cells are drawn from the probabilities P(cell lit now): 1 is known lit,
+0 is known dark, anything between is shown as a percentage. The suggested cell is bracketed.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from countlo.board import Shape, column_letters
+
+Fragments = list[tuple[str, str]]
+
+SURE = 1e-9  # probabilities this close to 0 or 1 count as known
+
+LIT, DARK = "##", ".."  # plain glyphs; colour styles draw them as a lamp and a dot
+
+STYLE = {
+    "label": "#8a8a8a",
+    "cell.lit": "bg:#d7af00 #000000 bold",
+    "cell.dark": "bg:#262626 #6c6c6c",
+    "cell.unknown": "#000000",
+    "cell.suggest": "reverse bold",
+    "mark": "bold #ff5f5f",
+    "advice": "bold",
+    "cellname": "bold #5fd7ff",
+    "count": "bold #ffd75f",
+    "ok": "#87d787",
+    "warn": "bold #ff8700",
+    "note": "#8a8a8a",
+    "legend": "#8a8a8a",
+    "bottom-toolbar": "noreverse bg:#303030 #d0d0d0",
+    "bottom-toolbar.key": "bold #ffd75f",
+}
+
+_SHADES = 8  # background steps between dark (p near 0) and lit (p near 1)
+
+
+def shade_styles() -> dict[str, str]:
+    """Style rules for cell.unknown.0 .. cell.unknown.7: backgrounds from dark grey to amber."""
+    lo, hi = (0x3a, 0x3a, 0x3a), (0xd7, 0xaf, 0x00)
+    out = {}
+    for i in range(_SHADES):
+        t = (i + 0.5) / _SHADES
+        rgb = "".join(f"{round(a + (b - a) * t):02x}" for a, b in zip(lo, hi))
+        fg = "#000000" if t > 0.45 else "#e4e4e4"
+        out[f"cell.unknown.{i}"] = f"bg:#{rgb} {fg}"
+    return out
+
+
+def glyph(p: float) -> tuple[str, str]:
+    """(style, two-character text) of a cell lit with probability p: lit, dark or a percentage."""
+    if p >= 1 - SURE:
+        return "class:cell.lit", LIT
+    if p <= SURE:
+        return "class:cell.dark", DARK
+    pct = min(99, max(1, round(100 * p)))
+    shade = min(_SHADES - 1, int(p * _SHADES))
+    return f"class:cell.unknown.{shade}", f"{pct:2d}"
+
+
+def picture(shape: Shape, lit: Sequence[float], suggest: int | None = None,
+            side: Sequence[Fragments] = ()) -> Fragments:
+    """The board as fragments: column letters, then one line per row with its 1-based number.
+
+    Each cell takes four columns, " 37 ", with brackets "[37]" around the suggested cell;
+    `side` lines (e.g. the legend) are set to the right of the first rows.
+    """
+    if len(lit) != shape.cells:
+        raise ValueError(f"{len(lit)} probabilities for a {shape} board")
+    pad = len(str(shape.rows))
+    out: Fragments = [("", " " * (pad + 1))]
+    for c in range(shape.cols):
+        out.append(("class:label", f" {column_letters(c):<2} "))
+    out.append(("", "\n"))
+    for r in range(shape.rows):
+        out.append(("class:label", f"{r + 1:>{pad}} "))
+        for c in range(shape.cols):
+            k = r * shape.cols + c
+            style, text = glyph(lit[k])
+            if k == suggest:
+                out += [("class:mark", "["), (f"{style} class:cell.suggest", text), ("class:mark", "]")]
+            else:
+                out += [("", " "), (style, text), ("", " ")]
+        if r < len(side):
+            out += [("", "    ")] + list(side[r])
+        out.append(("", "\n"))
+    width = pad + 1 + 4 * shape.cols
+    for extra in side[shape.rows:]:  # a short board: the rest of the side lines below it
+        out += [("", " " * width + "    ")] + list(extra) + [("", "\n")]
+    return out
+
+
+def legend_lines() -> list[Fragments]:
+    """The legend as short lines to set beside the board."""
+    return [
+        [("class:cell.lit", LIT), ("class:legend", " lit")],
+        [("class:cell.dark", DARK), ("class:legend", " dark")],
+        [("class:cell.unknown.2", "37"), ("class:legend", " % chance lit")],
+        [("class:mark", "["), ("class:legend", "  "), ("class:mark", "]"), ("class:legend", " click this")],
+    ]
+
+
+def legend() -> Fragments:
+    """The legend on one line."""
+    out: Fragments = []
+    for line in legend_lines():
+        out += line + [("", "   ")]
+    return out[:-1] + [("", "\n")]
+
+
+def plain(fragments: Fragments) -> str:
+    """The text of fragments without styles."""
+    return "".join(text for _, text in fragments)
+
+
+def board_picture(shape: Shape, board: int, suggest: int | None = None) -> Fragments:
+    """The picture of a fully known board (bitset): every cell lit or dark."""
+    return picture(shape, [float(board >> k & 1) for k in range(shape.cells)], suggest)
