@@ -346,3 +346,20 @@ def test_replay_of_mutated_examples_never_crashes(name, mutations):
     assert render(r, "mutated") and as_json(r)["status"] == r.status
     if r.status == "contradictory" and r.corrected is not None:
         assert r.corrected.status != "contradictory"
+
+
+SESSION_GAMES = sorted((ROOT / "transcripts").glob("6x6-*-seed*.txt"))
+
+
+@pytest.mark.parametrize("path", SESSION_GAMES, ids=lambda p: p.name)
+def test_session_games_rebuild_the_simulated_board_and_end_dark(path):
+    """The guided games saved by `countlo play --sim` rebuild their seed's hidden board and end at 0."""
+    from countlo.oracle import SimulatedOracle
+
+    assert (GOLDEN / (path.stem + ".json")).exists(), "every saved session game has a golden result"
+    t = formats.load(path)
+    assert t.header.strategy and path.stem.split("-")[1] == t.header.strategy
+    board = SimulatedOracle(t.header.shape, seed=t.header.seed).board
+    rec = reconstruct(t.record)
+    assert rec.status is Status.DETERMINED and rec.board == board
+    assert t.record.lights(board) == 0 and t.record.count == 0
