@@ -7,8 +7,9 @@ The strategy therefore minimises the expected W still to come: a click on k cost
 1 - P(k in X now) and buys the information of its count, valued at `bit_cost` wasted clicks per
 bit of the posterior it removes. When few boards remain they are listed exactly and the choice
 looks two or three clicks ahead over that explicit set; each finishing click's count is an
-observation too. It stops the moment the start is known (the finish is then X itself) or when
-every board still possible is one that cannot be cleared.
+observation too. It stops the moment the start is known (the finish is then X itself). When no
+board still possible can be cleared it only narrows them down (the proof needs the board) and
+stops when no click tells them apart.
 
 P(k in X) is a parity of the lights (X = M s), estimated from posterior samples, or exact from
 the list of consistent boards when it is short; the count distributions are exact.
@@ -131,11 +132,15 @@ def _waste_to_come(alg: PressAlgebra, lights: np.ndarray, bits: float, depth: in
 
 
 def choose(alg: PressAlgebra, view: View, t: Tuning = Tuning()) -> int | None:
-    """The cell to click next, or None if the start is known or no possible board can be cleared."""
+    """The cell to click next; None if the start is known, or if no possible board can be cleared
+    and no click tells them apart (when none can be cleared it pins the board, for the proof)."""
     if view.total <= 1:
         return None
     bits = math.log2(view.total)
     if view.exact:
+        if not solvable(alg, view.lights).any():  # lost anyway: pin the board for the proof
+            h = outcome_entropy(neighbourhood_lit(alg, view.lights))
+            return int(np.argmax(h)) if h.max() > 1e-12 else None
         depth = next((d for most, d in t.lookahead if view.total <= most), 1)
         return _waste_to_come(alg, view.lights, bits, depth, t)[1]
     if view.counts is not None:
