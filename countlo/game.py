@@ -89,7 +89,7 @@ def play_game(oracle: Oracle, strategy: str = "adaptive", engine: str = "exact",
             if advice.phase == Phase.DONE:
                 return result(Outcome.SOLVED, advice.message)
             if advice.phase == Phase.STUCK:
-                if advice.witness is not None:
+                if advice.unclearable:
                     return result(Outcome.UNSOLVABLE, advice.message)
                 if guide.record is not None and len(guide.record.steps) >= guide.max_clicks:
                     return result(Outcome.GAVE_UP, advice.message)

@@ -48,6 +48,7 @@ class Advice:
     plan: tuple[tuple[int, int], ...]  # FINISH: remaining (cell, expected count), in order
     message: str
     witness: int | None = None  # STUCK on lights that cannot be cleared: the quiet pattern proving it
+    unclearable: bool = False  # STUCK because no start still possible can be cleared
 
 
 @dataclass(frozen=True)
@@ -220,12 +221,9 @@ class Guide:
             return Advice(Phase.STUCK, None, None, (), (), "No board fits these counts")
         if k.board is not None:
             return self._finish(k.board, record, "Board known")
-        witness = self._common_witness(k)
-        if witness is not None:
-            cells = " ".join(self.shape.name(j) for j in iter_bits(witness))
-            return Advice(Phase.STUCK, None, None, (), (),
-                          f"None of the {k.possible:,} boards still possible can be cleared: each "
-                          f"meets the quiet pattern {cells} in an odd number of cells", witness)
+        stop = self._all_unclearable(k)
+        if stop is not None:
+            return stop
         cell = self._strategy.next_click(record, k)
         note = ""
         if cell is None and getattr(self._strategy, "asks", False):
@@ -241,14 +239,29 @@ class Guide:
         possible = self.possible_counts(cell) if self.counts else ()
         return Advice(Phase.PROBE, cell, None, possible, (), f"Click {self.shape.name(cell)}{note}")
 
-    def _common_witness(self, k: Knowledge) -> int | None:
-        """A quiet pattern meeting every consistent start oddly, when the starts are few enough to list."""
+    def _all_unclearable(self, k: Knowledge) -> Advice | None:
+        """STUCK advice if no start still possible can be cleared (checked when few enough to list).
+
+        Clicks never change whether the lights can be cleared (see common_witness), so probing
+        further cannot help; a quiet pattern common to all of them is shown when one exists.
+        """
         from countlo.solver import quiet_patterns
 
         quiet = _quiet(self.shape, quiet_patterns)
         if not quiet or k.possible > WITNESS_LIMIT:
             return None
-        return common_witness(quiet, k.posterior.boards(WITNESS_LIMIT) or [])
+        starts = k.posterior.boards(WITNESS_LIMIT) or []
+        if not starts or any(all((q & b).bit_count() % 2 == 0 for q in quiet) for b in starts):
+            return None
+        n = f"{k.possible:,} boards" if k.possible > 1 else "board"
+        witness = common_witness(quiet, starts)
+        if witness is None:
+            why = f"each meets one of the {len(quiet)} independent quiet patterns in an odd number of cells"
+        else:
+            cells = " ".join(self.shape.name(j) for j in iter_bits(witness))
+            why = f"each meets the quiet pattern {cells} in an odd number of cells"
+        return Advice(Phase.STUCK, None, None, (), (),
+                      f"None of the {n} still possible can be cleared: {why}", witness, True)
 
     def _finish(self, start: int, record: Record, lead: str) -> Advice:
         plan = self.finish_plan(start, record)
@@ -259,7 +272,7 @@ class Guide:
             cells = " ".join(self.shape.name(j) for j in iter_bits(witness or 0))
             return Advice(Phase.STUCK, None, None, (), (),
                           f"{lead}, but these lights cannot be cleared: they meet the quiet pattern "
-                          f"{cells} in an odd number of cells", witness)
+                          f"{cells} in an odd number of cells", witness, True)
         steps = ", ".join(f"{self.shape.name(c)} ({n})" for c, n in plan)
         return Advice(Phase.FINISH, plan[0][0], plan[0][1], (plan[0][1],), plan,
                       f"{lead}: {len(plan)} clicks to go: {steps}")

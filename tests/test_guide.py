@@ -97,7 +97,12 @@ def test_unclearable_starts_are_stuck_with_a_quiet_pattern_witness():
             continue
         seen += 1
         assert adv.phase == Phase.STUCK and "be cleared" in adv.message
-        assert adv.witness in quiet and (adv.witness & lights).bit_count() % 2 == 1
+        assert adv.unclearable
+        if adv.witness is not None:  # a quiet pattern common to every start still possible
+            assert adv.witness in quiet and (adv.witness & lights).bit_count() % 2 == 1
+        else:  # stopped early: every start still possible is unclearable
+            starts = g.knowledge().posterior.boards(64)
+            assert start in starts and not any(brute_press_sets(S23, b) for b in starts)
     assert seen == 48  # nullity 2: three quarters of 2x3 boards cannot be cleared
 
 
@@ -289,8 +294,10 @@ def test_common_witness_is_exactly_a_quiet_pattern_meeting_every_start_oddly(sha
 
 def test_probing_stops_once_no_possible_start_can_be_cleared():
     """4x4 (nullity 4): the guide stops as soon as every start still possible is unclearable."""
+    from countlo.solver import solve
+
     shape = Shape(4, 4)
-    stopped_early = 0
+    early = with_common = 0
     for seed in range(30):
         oracle = SimulatedOracle(shape, seed)
         g = Guide(shape, "sequential")
@@ -298,7 +305,25 @@ def test_probing_stops_once_no_possible_start_can_be_cleared():
         follow(g, oracle)
         adv = g.advice()
         if adv.phase == Phase.STUCK:
-            assert adv.witness is not None
-            assert (adv.witness & oracle.lights).bit_count() % 2 == 1
-            stopped_early += g.known() is None
-    assert stopped_early > 0
+            assert adv.unclearable and not solve(shape, oracle.lights).solvable
+            if adv.witness is not None:
+                assert (adv.witness & oracle.lights).bit_count() % 2 == 1
+                with_common += 1
+            if g.known() is None:
+                early += 1
+                starts = g.knowledge().posterior.boards(10**4)
+                assert oracle.board in starts
+                assert not any(solve(shape, b).solvable for b in starts)
+        else:
+            assert adv.phase in (Phase.FINISH, Phase.DONE)
+    assert early > 0 and with_common > 0
+
+
+def test_a_start_with_no_clearable_board_left_is_stuck_at_once():
+    """4x4 starting with one light: all 16 such boards are unclearable, with no common witness."""
+    shape = Shape(4, 4)
+    g = Guide(shape, "adaptive")
+    g.start(1)
+    adv = g.advice()
+    assert adv.phase == Phase.STUCK and adv.unclearable and adv.witness is None
+    assert "None of the 16 boards still possible can be cleared" in adv.message
