@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Callable, Iterator
+from typing import Callable, Iterator, Sequence
 
 from countlo.errors import BadCellError, BadSizeError
 
@@ -190,16 +190,21 @@ class Shape:
 
     # --- rows -------------------------------------------------------------------
     def to_rows(self, board: int) -> list[int]:
-        """The board as a list of C-bit row ints."""
+        """The board as a list of C-bit row ints (linear time: big boards go through one binary string)."""
         m, c = self.row_mask, self.cols
-        return [(board >> (r * c)) & m for r in range(self.rows)]
+        if self.cells <= 1 << 14:
+            return [(board >> (r * c)) & m for r in range(self.rows)]
+        bits = format(board, f"0{self.cells}b")[::-1]
+        return [int(bits[i:i + c][::-1], 2) for i in range(0, self.cells, c)]
 
-    def from_rows(self, rows: list[int]) -> int:
-        """The bitset of a list of C-bit row ints."""
-        out = 0
-        for r in range(len(rows) - 1, -1, -1):
-            out = (out << self.cols) | rows[r]
-        return out
+    def from_rows(self, rows: Sequence[int]) -> int:
+        """The bitset of a list of C-bit row ints (linear time, as to_rows)."""
+        if self.cells <= 1 << 14:
+            out = 0
+            for r in range(len(rows) - 1, -1, -1):
+                out = (out << self.cols) | rows[r]
+            return out
+        return int("".join(format(r, f"0{self.cols}b") for r in reversed(rows)), 2)
 
     # --- symmetries -------------------------------------------------------------
     def symmetries(self) -> tuple[Symmetry, ...]:

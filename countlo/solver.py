@@ -187,12 +187,12 @@ def quiet_patterns(shape: Shape, count: int | None = None) -> list[int]:
     """A basis of the kernel of the press matrix, as bitsets (the first `count` when given)."""
     if shape.cells <= SMALL:
         return list(_small_quiet_bitsets(shape)[:count])
-    return [from_rows(shape, q) for q in _iter_quiet_rows(shape, count)]
+    return [shape.from_rows(q) for q in _iter_quiet_rows(shape, count)]
 
 
 @lru_cache(maxsize=32)
 def _small_quiet_bitsets(shape: Shape) -> tuple[int, ...]:
-    return tuple(from_rows(shape, q) for q in _small_quiet_rows(shape))
+    return tuple(shape.from_rows(q) for q in _small_quiet_rows(shape))
 
 
 def _quiet_overlap_is_odd(first: int, rows: Sequence[int], cols: int) -> bool:
@@ -246,26 +246,10 @@ def solve_rows(shape: Shape, rows: Sequence[int]) -> Solution:
 
 def solve(shape: Shape, board: int) -> Solution:
     """Solve the start `board` (bitset): one press set, the nullity, or a witness."""
-    sol = solve_rows(shape, to_rows(shape, board))
+    sol = solve_rows(shape, shape.to_rows(board))
     if sol.solvable:
-        return Solution(True, from_rows(shape, sol.presses), sol.nullity, None)
-    return Solution(False, None, sol.nullity, from_rows(shape, sol.witness))
-
-
-def to_rows(shape: Shape, board: int) -> Rows:
-    """Shape.to_rows, in linear time for big boards (through one binary string)."""
-    if shape.cells <= 1 << 14:
-        return shape.to_rows(board)
-    n, c = shape.cells, shape.cols
-    bits = format(board, f"0{n}b")[::-1]
-    return [int(bits[i:i + c][::-1], 2) for i in range(0, n, c)]
-
-
-def from_rows(shape: Shape, rows: Sequence[int]) -> int:
-    """Shape.from_rows, in linear time for big boards (through one binary string)."""
-    if shape.cells <= 1 << 14:
-        return shape.from_rows(list(rows))
-    return int("".join(format(r, f"0{shape.cols}b") for r in reversed(rows)), 2)
+        return Solution(True, shape.from_rows(sol.presses), sol.nullity, None)
+    return Solution(False, None, sol.nullity, shape.from_rows(sol.witness))
 
 
 def transform(shape: Shape, p: int, b: int) -> Solution:
@@ -275,7 +259,7 @@ def transform(shape: Shape, p: int, b: int) -> Solution:
 
 def clears(shape: Shape, board: int, presses: int) -> bool:
     """True if pressing `presses` on `board` leaves every light off (row by row, any size)."""
-    return rows_clear(to_rows(shape, board), to_rows(shape, presses), shape.cols)
+    return rows_clear(shape.to_rows(board), shape.to_rows(presses), shape.cols)
 
 
 def rows_clear(board: Sequence[int], presses: Sequence[int], cols: int) -> bool:

@@ -54,7 +54,7 @@ def _positive(text: str) -> int:
 def run(args: argparse.Namespace) -> int:
     from countlo.board import Shape
     from countlo.errors import BadSizeError, BoardFormatError, CountloError
-    from countlo.solver import from_rows, solve_rows, to_rows
+    from countlo.solver import solve_rows
     from countlo import textgrid
 
     sources = [name for name, given in (("FILE", args.file is not None),
@@ -95,18 +95,18 @@ def run(args: argparse.Namespace) -> int:
     presses, exact = sol.presses, None
     extra: dict = {}
     if args.min or args.all or args.classes:
-        bits = from_rows(shape, rows)
+        bits = shape.from_rows(rows)
         if args.min:
             from countlo.minpress import fewest_presses
 
             best, exact = fewest_presses(shape, bits)
-            presses = to_rows(shape, best)
+            presses = shape.to_rows(best)
         elif args.all:
             extra["solutions"] = _all(shape, bits, sol.nullity, args.limit)
         else:
             from countlo.classes import classes, fixing
 
-            extra["classes"] = [(to_rows(shape, rep), size) for rep, size in classes(shape, bits)]
+            extra["classes"] = [(shape.to_rows(rep), size) for rep, size in classes(shape, bits)]
             extra["group"] = [s.name for s in fixing(shape, bits)]
     if args.out:
         _write(args.out, textgrid.format_rows(presses, shape.cols))
@@ -139,13 +139,12 @@ def _write(path: str, text: str) -> None:
 def _all(shape, bits: int, nullity: int, limit: int | None) -> list[list[int]]:
     from countlo.errors import CountloError
     from countlo.minpress import all_solutions
-    from countlo.solver import to_rows
 
     total = 1 << nullity
     if limit is None and total > ALL_LIMIT:
         raise CountloError(f"the {shape} start has 2^{nullity} = {total} solutions; "
                            f"pass --limit N to list N of them")
-    return [to_rows(shape, x) for x in all_solutions(shape, bits, limit)]
+    return [shape.to_rows(x) for x in all_solutions(shape, bits, limit)]
 
 
 class _Report:
