@@ -99,7 +99,7 @@ def legend_lines() -> list[Fragments]:
     return [
         [("class:cell.lit", LIT), ("class:legend", " lit")],
         [("class:cell.dark", DARK), ("class:legend", " dark")],
-        [("class:cell.unknown.2", "37"), ("class:legend", " % chance lit")],
+        [("class:cell.unknown.2", "nn"), ("class:legend", " % chance lit")],
         [("class:mark", "["), ("class:legend", "  "), ("class:mark", "]"), ("class:legend", " click this")],
     ]
 
