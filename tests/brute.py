@@ -1,15 +1,24 @@
 """Brute-force references for small boards (every start listed): posterior, solver, diagnose.
 
-Used by the game tests to cross-check the guide and strategies on 2x2..3x4 boards.
+Used by the tests to cross-check the engines, the guide and the strategies on small boards.
 """
 
 from __future__ import annotations
 
 import random
+from collections import defaultdict
 
 from countlo.board import Shape, press_masks
 from countlo.errors import CountloError
-from countlo.observe import Record, Step
+from countlo.observe import Record, Step, record_of
+
+
+def by_counts(shape: Shape, clicks: list[int]) -> dict[tuple[int, ...], set[int]]:
+    """Every start grouped by the counts it shows: brute force over all 2^cells starts."""
+    groups: dict[tuple[int, ...], set[int]] = defaultdict(set)
+    for b in range(1 << shape.cells):
+        groups[tuple(record_of(shape, b, clicks).counts)].add(b)
+    return groups
 
 
 class BrutePosterior:

@@ -1,5 +1,4 @@
 import random
-from collections import defaultdict
 
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -7,6 +6,7 @@ from hypothesis import given, settings, strategies as st
 from countlo import linear
 from countlo.board import Shape
 from countlo.observe import Record, Step, possible_after, record_of
+from brute import by_counts
 
 
 def restore(shape):
@@ -24,14 +24,6 @@ def orders(shape, seed=0):
     for length in (2, 5, shape.cells):
         out.append([rng.randrange(shape.cells) for _ in range(length)])
     return out
-
-
-def by_counts(shape, clicks):
-    """Every start grouped by the counts it shows: brute force over all 2^cells starts."""
-    groups = defaultdict(set)
-    for b in range(1 << shape.cells):
-        groups[tuple(record_of(shape, b, clicks).counts)].add(b)
-    return groups
 
 
 def altered(shape, rec, rng):

@@ -1,5 +1,4 @@
 import random
-from collections import defaultdict
 
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
@@ -8,27 +7,11 @@ from countlo.board import Shape
 from countlo.errors import CountloError
 from countlo.observe import Record, Step, record_of
 from countlo.reconstruct import Engine, Reconstruction, Status, determined_after, from_count, reconstruct
+from brute import by_counts
 
 
-def has_exact():
-    try:
-        import countlo.posterior  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
-FAST = [Engine.LINEAR] + ([Engine.EXACT] if has_exact() else [])
+FAST = [Engine.LINEAR, Engine.EXACT]
 ALL = FAST + [Engine.Z3]
-needs_exact = pytest.mark.skipif(not has_exact(), reason="the exact engine (countlo.posterior) is not merged yet")
-
-
-def by_counts(shape, clicks):
-    """Every start grouped by the counts it shows: brute force over all 2^cells starts."""
-    groups = defaultdict(set)
-    for b in range(1 << shape.cells):
-        groups[tuple(record_of(shape, b, clicks).counts)].add(b)
-    return groups
 
 
 def with_count(rec, i, v):
@@ -168,7 +151,6 @@ def test_from_count():
     assert from_count(7, 5, False) == Reconstruction(Status.AMBIGUOUS, None, 7, False)
 
 
-@needs_exact
 def test_exact_engine_agrees_with_linear_on_a_wide_board():
     rng = random.Random(8)
     s = Shape(5, 7)
@@ -200,5 +182,5 @@ def test_engines_agree_on_many_records_with_typos():
             results = {e: reconstruct(r, e, limit=2000 if e is Engine.LINEAR else None) for e in ALL}
             assert len({(x.status, x.board) for x in results.values()}) == 1, (results, r)
             linear = results[Engine.LINEAR]
-            if has_exact() and linear.possible_exact:
+            if linear.possible_exact:
                 assert linear.possible == results[Engine.EXACT].possible
