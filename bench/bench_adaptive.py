@@ -29,9 +29,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # one BLAS thread per worker: --jobs sets the cores
 
 from countlo.board import Shape  # noqa: E402
-from countlo.game import Outcome, play_game  # noqa: E402
-from countlo.oracle import SimulatedOracle  # noqa: E402
-from countlo.strategy import Base, register  # noqa: E402
+from countlo.play.game import Outcome, play_game  # noqa: E402
+from countlo.play.oracle import SimulatedOracle  # noqa: E402
+from countlo.play.strategy import Base, register  # noqa: E402
 
 
 class EntropyOnly(Base):
@@ -53,9 +53,9 @@ def one_game(job: tuple[str, str, int, bool]) -> tuple[str, int, str, int, int, 
     if cpu:  # time decisions in this process's CPU seconds: what they cost on an idle machine
         import types
 
-        import countlo.game
+        import countlo.play.game
 
-        countlo.game.time = types.SimpleNamespace(perf_counter=time.process_time)
+        countlo.play.game.time = types.SimpleNamespace(perf_counter=time.process_time)
     result = play_game(SimulatedOracle(Shape.parse(size), seed), strategy, "exact", seed)
     return strategy, seed, result.outcome.value, result.probes, result.clicks, list(result.decision_times)
 

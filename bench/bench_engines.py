@@ -5,7 +5,7 @@ Each row is one kind of record (board, click method, steps); every engine recons
 fresh records (a new random hidden start per repeat), and the table shows the median wall time
 per reconstruction, the median CPU time, and each engine's ratio to `linear` on the same records.
 `exact` is skipped above 6x6 (its row window grows as 4^C). The last rows time
-countlo.diagnose on restore-method records with one count changed so that they contradict.
+countlo.hidden.diagnose on restore-method records with one count changed so that they contradict.
 """
 
 from __future__ import annotations
@@ -20,9 +20,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from countlo.board import Shape  # noqa: E402
-from countlo.diagnose import diagnose  # noqa: E402
-from countlo.observe import Record, Step, possible_after, record_of  # noqa: E402
-from countlo.reconstruct import Engine, Status, reconstruct  # noqa: E402
+from countlo.hidden.diagnose import diagnose  # noqa: E402
+from countlo.hidden.record import Record, Step, possible_after, record_of  # noqa: E402
+from countlo.hidden.reconstruct import Engine, Status, reconstruct  # noqa: E402
 
 
 def clicks_for(method: str, shape: Shape, rng: random.Random) -> list[int]:

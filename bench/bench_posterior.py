@@ -18,8 +18,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from countlo.board import Shape  # noqa: E402
-from countlo.observe import record_of  # noqa: E402
-from countlo.posterior import Posterior  # noqa: E402
+from countlo.hidden.record import record_of  # noqa: E402
+from countlo.hidden.posterior import Posterior  # noqa: E402
 
 
 def records(shape: Shape, n: int, rng: random.Random):

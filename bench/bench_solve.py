@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from countlo import solver  # noqa: E402
+from countlo.classic import solver  # noqa: E402
 from countlo.board import Shape  # noqa: E402
 
 

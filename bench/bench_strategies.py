@@ -19,8 +19,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from countlo.board import Shape  # noqa: E402
-from countlo.game import play_game, summarize  # noqa: E402
-from countlo.oracle import SimulatedOracle  # noqa: E402
+from countlo.play.game import play_game, summarize  # noqa: E402
+from countlo.play.oracle import SimulatedOracle  # noqa: E402
 
 
 def one(job):

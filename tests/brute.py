@@ -10,7 +10,7 @@ from collections import defaultdict
 
 from countlo.board import Shape, press_masks
 from countlo.errors import CountloError
-from countlo.observe import Record, Step, record_of
+from countlo.hidden.record import Record, Step, record_of
 
 
 def by_counts(shape: Shape, clicks: list[int]) -> dict[tuple[int, ...], set[int]]:

@@ -9,16 +9,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from countlo.adaptive import Adaptive, Tuning, View, choose
+from countlo.play.adaptive import Adaptive, Tuning, View, choose
 from countlo.board import Shape
-from countlo.game import Outcome, play_game
-from countlo.oracle import SimulatedOracle
-from countlo.strategy import Knowledge, make_strategy
-from countlo.observe import record_of
-from countlo.posterior import Posterior
-from countlo.press_algebra import algebra, bit_rows, fewest_press_sets, row_ints, solvable
-from countlo.row_sampler import RowSampler
-from countlo.solver import fewest_presses, nullity, solve
+from countlo.play.game import Outcome, play_game
+from countlo.play.oracle import SimulatedOracle
+from countlo.play.strategy import Knowledge, make_strategy
+from countlo.hidden.record import record_of
+from countlo.hidden.posterior import Posterior
+from countlo.classic.batch import algebra, bit_rows, fewest_press_sets, row_ints, solvable
+from countlo.hidden.row_sampler import RowSampler
+from countlo.classic.solver import nullity, solve
+from countlo.classic.minpress import fewest_presses
 
 SMALL = [Shape(1, 1), Shape(1, 2), Shape(2, 2), Shape(2, 3), Shape(3, 3), Shape(4, 4), Shape(2, 5),
          Shape(5, 5), Shape(4, 7), Shape(6, 6)]

@@ -5,10 +5,10 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from countlo.board import Shape
-from countlo.diagnose import Fix, diagnose, explain
+from countlo.hidden.diagnose import Fix, diagnose, explain
 from countlo.errors import BadCellError
-from countlo.observe import Record, Step, possible_after, record_of
-from countlo.reconstruct import Status, reconstruct
+from countlo.hidden.record import Record, Step, possible_after, record_of
+from countlo.hidden.reconstruct import Status, reconstruct
 
 
 def raw(shape, clicks, counts):

@@ -1,7 +1,7 @@
 import pytest
 
 from countlo.board import Shape
-from countlo.entry import Entry, EntryError, Verb, parse_entry
+from countlo.ui.entry import Entry, EntryError, Verb, parse_entry
 from countlo.errors import BadCellError, CountloError
 
 S = Shape(6, 6)

@@ -6,9 +6,9 @@ import pytest
 
 from brute import brute_press_sets
 from countlo.board import Shape
-from countlo.game import Outcome, play_game, summarize
-from countlo.observe import record_of
-from countlo.oracle import ScriptedOracle, SimulatedOracle
+from countlo.play.game import Outcome, play_game, summarize
+from countlo.hidden.record import record_of
+from countlo.play.oracle import ScriptedOracle, SimulatedOracle
 
 STRATEGIES = ["restore", "sequential", "fixed", "adaptive", "greedy", "manual"]
 S6 = Shape(6, 6)
@@ -27,7 +27,7 @@ def check(result, oracle: SimulatedOracle) -> None:
         if shape.cells <= 12:
             assert not brute_press_sets(shape, oracle.lights)  # truly cannot be cleared
         else:
-            from countlo.solver import solve
+            from countlo.classic.solver import solve
 
             sol = solve(shape, oracle.lights)
             assert not sol.solvable and sol.nullity > 0
@@ -75,7 +75,7 @@ def check_6x6(result, oracle: SimulatedOracle, strategy: str) -> None:
     """Solved, with the finish a fewest-press set (unique on 6x6) and the probes within bound."""
     check(result, oracle)
     assert result.solved  # 6x6: A is invertible, every start can be cleared
-    from countlo.solver import solve
+    from countlo.classic.solver import solve
 
     steps = result.record.steps
     finish = steps[result.probes:]

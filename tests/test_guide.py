@@ -9,9 +9,9 @@ from hypothesis import strategies as st
 from brute import BrutePosterior, brute_diagnose, brute_fewest, brute_press_sets
 from countlo.board import Shape, press_masks
 from countlo.errors import BadCountError
-from countlo.guide import Guide, GuideError, Phase, common_witness
-from countlo.observe import Record, Step, record_of
-from countlo.oracle import SimulatedOracle
+from countlo.play.guide import Guide, GuideError, Phase, common_witness
+from countlo.hidden.record import Record, Step, record_of
+from countlo.play.oracle import SimulatedOracle
 
 S33, S23 = Shape(3, 3), Shape(2, 3)
 
@@ -277,7 +277,7 @@ def test_clicks_commute_so_the_plan_starts_from_the_lights_now():
 @settings(max_examples=80, deadline=None)
 @given(st.sampled_from([Shape(2, 3), Shape(4, 4), Shape(5, 5), Shape(1, 5)]), st.data())
 def test_common_witness_is_exactly_a_quiet_pattern_meeting_every_start_oddly(shape, data):
-    from countlo.solver import quiet_patterns
+    from countlo.classic.solver import quiet_patterns
 
     quiet = quiet_patterns(shape)
     starts = data.draw(st.lists(st.integers(0, shape.full), min_size=1, max_size=6))
@@ -294,7 +294,7 @@ def test_common_witness_is_exactly_a_quiet_pattern_meeting_every_start_oddly(sha
 
 def test_probing_stops_once_no_possible_start_can_be_cleared():
     """4x4 (nullity 4): the guide stops as soon as every start still possible is unclearable."""
-    from countlo.solver import solve
+    from countlo.classic.solver import solve
 
     shape = Shape(4, 4)
     early = with_common = 0

@@ -3,9 +3,9 @@ import random
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from countlo import linear
+from countlo.hidden import linear
 from countlo.board import Shape
-from countlo.observe import Record, Step, possible_after, record_of
+from countlo.hidden.record import Record, Step, possible_after, record_of
 from brute import by_counts
 
 

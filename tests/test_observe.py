@@ -5,7 +5,7 @@ from hypothesis import given, strategies as st
 
 from countlo.board import Shape, popcount
 from countlo.errors import BadCountError
-from countlo.observe import Record, Step, possible_after, record_of
+from countlo.hidden.record import Record, Step, possible_after, record_of
 
 
 def test_possible_after_matches_brute_force():

@@ -8,7 +8,7 @@ import pytest
 
 from countlo.board import Shape, press_masks
 from countlo.errors import BadCellError
-from countlo.oracle import ScriptedOracle, ScriptMismatch, SimulatedOracle, random_board
+from countlo.play.oracle import ScriptedOracle, ScriptMismatch, SimulatedOracle, random_board
 
 S6 = Shape(6, 6)
 

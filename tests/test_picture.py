@@ -1,7 +1,7 @@
 import pytest
 
 from countlo.board import Shape
-from countlo.picture import DARK, LIT, board_picture, glyph, legend, picture, plain, shade_styles
+from countlo.ui.picture import DARK, LIT, board_picture, glyph, legend, picture, plain, shade_styles
 
 
 def test_known_cells_and_percentages():
@@ -65,7 +65,7 @@ def test_legend_is_one_line():
 
 
 def test_side_lines_beside_the_rows_and_below_a_short_board():
-    from countlo.picture import legend_lines
+    from countlo.ui.picture import legend_lines
 
     lines = plain(picture(Shape(2, 3), [0.5] * 6, side=legend_lines())).splitlines()
     assert len(lines) == 1 + 4

@@ -7,9 +7,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from countlo.board import Shape, popcount, press_masks
-from countlo.observe import Record, Step, record_of
-import countlo.posterior
-from countlo.posterior import Posterior
+from countlo.hidden.record import Record, Step, record_of
+import countlo.hidden.posterior
+from countlo.hidden.posterior import Posterior
 
 
 # --- brute force -------------------------------------------------------------------------------
@@ -94,7 +94,7 @@ def tables(request, monkeypatch):
     """"sparse only" keeps the next-count pass sparse however large it looks; "sparse" may
     switch it to dense tables (small boards often do); "dense" is dense throughout."""
     if request.param == "sparse only":
-        monkeypatch.setattr(countlo.posterior, "DENSE_SWITCH", float("inf"))
+        monkeypatch.setattr(countlo.hidden.posterior, "DENSE_SWITCH", float("inf"))
         return "sparse"
     return request.param
 
@@ -191,8 +191,8 @@ def test_contradictory_records_give_zero_and_empty_answers(shape, method):
 def test_medium_boards_match_enumeration(shape, method, data):
     if method == "sparse only":
         method = "sparse"
-        switch = countlo.posterior.DENSE_SWITCH
-        countlo.posterior.DENSE_SWITCH = float("inf")
+        switch = countlo.hidden.posterior.DENSE_SWITCH
+        countlo.hidden.posterior.DENSE_SWITCH = float("inf")
     else:
         switch = None
     start = data.draw(st.integers(0, shape.full))
@@ -204,7 +204,7 @@ def test_medium_boards_match_enumeration(shape, method, data):
         check_against(rec, boards, method=method)
     finally:
         if switch is not None:
-            countlo.posterior.DENSE_SWITCH = switch
+            countlo.hidden.posterior.DENSE_SWITCH = switch
 
 
 def same_answers(a: Posterior, b: Posterior) -> None:

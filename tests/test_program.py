@@ -9,9 +9,9 @@ import pytest
 
 from countlo.board import Shape
 from countlo.errors import OracleError
-from countlo.game import Outcome, play_game
-from countlo.oracle import SimulatedOracle
-from countlo.program import ProgramOracle
+from countlo.play.game import Outcome, play_game
+from countlo.play.oracle import SimulatedOracle
+from countlo.play.program import ProgramOracle
 
 S33 = Shape(3, 3)
 

@@ -5,8 +5,8 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from countlo.board import Shape
 from countlo.errors import CountloError
-from countlo.observe import Record, Step, record_of
-from countlo.reconstruct import Engine, Reconstruction, Status, determined_after, from_count, reconstruct
+from countlo.hidden.record import Record, Step, record_of
+from countlo.hidden.reconstruct import Engine, Reconstruction, Status, determined_after, from_count, reconstruct
 from brute import by_counts
 
 

@@ -12,11 +12,13 @@ import random
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from countlo import explain, formats
+from countlo.play import review as explain
+from countlo.formats import hand as formats
 from countlo.board import Shape, popcount
-from countlo.observe import Record, Step, record_of
-from countlo.reconstruct import Status, reconstruct
-from countlo.solver import fewest_presses, solve
+from countlo.hidden.record import Record, Step, record_of
+from countlo.hidden.reconstruct import Status, reconstruct
+from countlo.classic.solver import solve
+from countlo.classic.minpress import fewest_presses
 
 from conftest import DATA, ROOT
 
@@ -256,7 +258,7 @@ def test_cli_format_option_and_engines_agree(run_cli):
 
 
 def test_cli_wide_boards_use_the_linear_engine(run_cli, tmp_path):
-    from countlo.transcript import Header, Writer
+    from countlo.formats.transcript import Header, Writer
 
     shape = Shape(10, 10)
     board = _hidden(shape, 88)
@@ -290,7 +292,7 @@ def test_cli_edge_cases_from_stdin(run_cli, body, code, expect):
 
 
 def test_a_mistyped_start_in_the_restore_format_is_found(run_cli, tmp_path):
-    from countlo.formats import dumps_restore
+    from countlo.formats.hand import dumps_restore
 
     shape = Shape(6, 6)
     board = _hidden(shape, 2)
@@ -312,9 +314,9 @@ def test_a_mistyped_start_in_the_restore_format_is_found(run_cli, tmp_path):
                                                min_size=1, max_size=3))
 def test_replay_of_mutated_examples_never_crashes(name, mutations):
     """Whatever a mutated example holds, replay reports it (or the reader names bad lines)."""
-    from countlo.commands.replay import as_json, render
+    from countlo.cli.replay import as_json, render
     from countlo.errors import TranscriptError
-    from countlo.transcript import ImpossibleCountsError
+    from countlo.formats.transcript import ImpossibleCountsError
 
     lines = MADE[name].split("\n")
     for op, where, piece in mutations:
@@ -354,7 +356,7 @@ SESSION_GAMES = sorted((ROOT / "transcripts").glob("6x6-*-seed*.txt"))
 @pytest.mark.parametrize("path", SESSION_GAMES, ids=lambda p: p.name)
 def test_session_games_rebuild_the_simulated_board_and_end_dark(path):
     """The guided games saved by `countlo play --sim` rebuild their seed's hidden board and end at 0."""
-    from countlo.oracle import SimulatedOracle
+    from countlo.play.oracle import SimulatedOracle
 
     assert (GOLDEN / (path.stem + ".json")).exists(), "every saved session game has a golden result"
     t = formats.load(path)

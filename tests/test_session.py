@@ -9,13 +9,13 @@ from pathlib import Path
 import pytest
 
 from countlo.board import Shape
-from countlo.guide import Guide
-from countlo.oracle import SimulatedOracle
-from countlo.picture import plain
-from countlo.screen import amount, boards
-from countlo.session import Session
-from countlo.terminal import run_lines, run_terminal, wants_colour
-from countlo.transcript import Header, Writer, load
+from countlo.play.guide import Guide
+from countlo.play.oracle import SimulatedOracle
+from countlo.ui.picture import plain
+from countlo.ui.screen import amount, boards
+from countlo.ui.session import Session
+from countlo.ui.terminal import run_lines, run_terminal, wants_colour
+from countlo.formats.transcript import Header, Writer, load
 
 SHAPE = Shape(3, 4)  # nullity 0: every start can be cleared
 SIX = Shape(6, 6)
@@ -281,7 +281,7 @@ def test_colour_only_for_terminals_without_no_color():
 def test_transcripts_go_under_xdg_data_home_named_by_date(tmp_path):
     from datetime import datetime
 
-    from countlo.commands.play import data_dir, default_path
+    from countlo.cli.play import data_dir, default_path
 
     assert data_dir({"XDG_DATA_HOME": "/x"}).as_posix() == "/x/countlo"
     assert data_dir({"HOME": "/home/p"}).as_posix() == "/home/p/.local/share/countlo"

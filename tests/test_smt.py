@@ -6,9 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from countlo import linear, smt
+from countlo.hidden import linear
+from countlo.hidden import smt
 from countlo.board import Shape
-from countlo.observe import Record, Step, possible_after, record_of
+from countlo.hidden.record import Record, Step, possible_after, record_of
 
 
 def by_counts(shape, clicks):
@@ -58,7 +59,7 @@ def test_z3_agrees_with_linear_on_6x6_and_10x10():
 
 
 def test_z3_is_imported_only_when_used():
-    code = "import sys, countlo.reconstruct, countlo.smt, countlo.linear; print('z3' in sys.modules)"
+    code = "import sys, countlo.hidden.reconstruct, countlo.hidden.smt, countlo.hidden.linear; print('z3' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          cwd=Path(__file__).resolve().parent.parent)
     assert out.stdout.strip() == "False", out.stderr

@@ -7,24 +7,11 @@ import random
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from countlo import gf2
+from countlo.classic import gf2
 from countlo.board import Shape, press_masks
-from countlo.solver import (
-    chase,
-    chebyshev,
-    clears,
-    evaluate,
-    fewest_presses,
-    nullity,
-    quiet_patterns,
-    quiet_rows,
-    rows_clear,
-    solve,
-    solve_rows,
-    to_poly,
-    transform,
-)
-from countlo.minpress import all_solutions, solution_count
+from countlo.classic.solver import chase, chebyshev, clears, evaluate, nullity, quiet_patterns, quiet_rows, rows_clear, solve, solve_rows, to_poly, transform
+from countlo.classic.minpress import fewest_presses
+from countlo.classic.minpress import all_solutions, solution_count
 
 from conftest import DATA
 
@@ -317,7 +304,7 @@ def test_all_solutions_limit():
 
 def test_both_solving_paths_are_exercised():
     """Y = m c (gcd(g, chi/g) = 1) and the polynomial division path both occur on small boards."""
-    from countlo.solver import _plan
+    from countlo.classic.solver import _plan
 
     paths = {_plan(s.rows, s.cols).m is None for s in SMALL}
     assert paths == {True, False}

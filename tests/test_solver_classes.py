@@ -7,10 +7,10 @@ import random
 import pytest
 
 from countlo.board import Shape
-from countlo.classes import classes, fixing
+from countlo.classic.classes import classes, fixing
 from countlo.errors import BadSizeError
-from countlo.minpress import all_solutions
-from countlo.solver import nullity
+from countlo.classic.minpress import all_solutions
+from countlo.classic.solver import nullity
 
 
 def symmetric_start(shape: Shape, rng: random.Random) -> int:

@@ -7,7 +7,7 @@ from hypothesis import given, settings, strategies as st
 
 from countlo.board import Shape
 from countlo.errors import BadCellError, BoardFormatError
-from countlo.textgrid import cell_names, cell_pairs, format_rows, parse_grid, parse_lit, side_by_side
+from countlo.formats.textgrid import cell_names, cell_pairs, format_rows, parse_grid, parse_lit, side_by_side
 
 
 def test_symbols_spaces_and_comments():

@@ -10,8 +10,8 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from countlo.board import Shape
 from countlo.errors import BadCountError, TranscriptError
-from countlo.observe import Record, Step, record_of
-from countlo.transcript import (
+from countlo.hidden.record import Record, Step, record_of
+from countlo.formats.transcript import (
     Header, ImpossibleCountsError, Kind, TranscriptFileError, Writer, dumps, read,
 )
 
@@ -155,7 +155,7 @@ def test_writer_then_reader_round_trip(tmp_path_factory, game, data):
 
 
 def _some_possible(shape, before, cell):
-    from countlo.observe import possible_after
+    from countlo.hidden.record import possible_after
     return possible_after(shape, cell, before)[0]
 
 
@@ -198,8 +198,8 @@ def test_resume_sets_aside_an_unfinished_last_line(tmp_path):
 _CHILD = textwrap.dedent("""
     import sys, time
     from countlo.board import Shape
-    from countlo.observe import record_of
-    from countlo.transcript import Header, Writer
+    from countlo.hidden.record import record_of
+    from countlo.formats.transcript import Header, Writer
     shape = Shape(6, 6)
     rec = record_of(shape, int(sys.argv[2]), [k % 36 for k in range(7, 7 + 200)])
     w = Writer.create(sys.argv[1], Header(shape, seed=1))
@@ -311,7 +311,7 @@ def test_a_size_below_a_blank_line_is_still_found():
 
 
 def test_the_documented_example_reads():
-    from countlo.formats import parse
+    from countlo.formats.hand import parse
 
     doc = (ROOT / "transcripts" / "README.md").read_text(encoding="utf-8")
     blocks = doc.split("```")[1::2]
@@ -339,7 +339,7 @@ def test_resume_keeps_a_byte_order_mark_and_cuts_only_the_unfinished_line(tmp_pa
 @given(st.integers(1, 5), st.integers(1, 5), st.data())
 def test_writer_operations_match_a_model(tmp_path_factory, rows, cols, data):
     """Random starts, clicks, undos, fixes and notes: the file read back holds the model's record."""
-    from countlo.observe import possible_after
+    from countlo.hidden.record import possible_after
 
     shape = Shape(rows, cols)
     path = tmp_path_factory.mktemp("ops") / "t.txt"
@@ -375,7 +375,7 @@ def test_writer_operations_match_a_model(tmp_path_factory, rows, cols, data):
 
 
 def _fits(shape, cells, counts):
-    from countlo.observe import possible_after
+    from countlo.hidden.record import possible_after
 
     return 0 <= counts[0] <= shape.cells and all(
         counts[i + 1] in possible_after(shape, k, counts[i]) for i, k in enumerate(cells))

@@ -19,9 +19,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from countlo.board import Shape  # noqa: E402
-from countlo.formats import dumps_restore, dumps_rows  # noqa: E402
-from countlo.observe import Record, Step, possible_after, record_of  # noqa: E402
-from countlo.transcript import Header, Writer  # noqa: E402
+from countlo.formats.hand import dumps_restore, dumps_rows  # noqa: E402
+from countlo.hidden.record import Record, Step, possible_after, record_of  # noqa: E402
+from countlo.formats.transcript import Header, Writer  # noqa: E402
 
 DATE = "2026-11-21T12:00:00Z"
 SIX, FIVE = Shape(6, 6), Shape(5, 5)
@@ -72,7 +72,7 @@ def _with_typo(record: Record, step: int) -> Record:
 
 def _unclearable_seed(shape: Shape, clicks: list[int], first: int) -> int:
     """The first seed from `first` whose lights, after the clicks, no press set clears."""
-    from countlo.solver import solve
+    from countlo.classic.solver import solve
 
     seed = first
     while True:

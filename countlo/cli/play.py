@@ -1,0 +1,141 @@
+"""`countlo play`: the guided session beside the real game, or against a simulated one (--sim)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import sys
+from datetime import datetime
+from pathlib import Path
+
+from countlo.errors import CountloError
+
+
+STRATEGIES = ("adaptive", "restore", "sequential", "fixed", "manual")
+ENGINES = ("exact", "linear", "z3")
+
+
+class PlayOptionError(CountloError, ValueError):
+    """Options of `countlo play` that do not go together."""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.epilog = ("At the prompt: a count; C4 or '4 3' (you clicked another cell); C4 17; "
+                     "17! (insist); undo (F2 or Esc u); fix STEP COUNT; history; board; help; quit. "
+                     "Ctrl-C and Ctrl-D leave too; the transcript is kept and --resume carries on.")
+    parser.add_argument("--size", metavar="RxC", help="board size (default 6x6; a resumed "
+                                                      "transcript keeps its own)")
+    parser.add_argument("--strategy", metavar="S",
+                        help=f"how to choose clicks: {', '.join(STRATEGIES)} (default adaptive)")
+    parser.add_argument("--engine", metavar="E", help=f"reconstruction engine: {', '.join(ENGINES)} "
+                                                      "(default exact)")
+    parser.add_argument("--transcript", metavar="FILE", help="write the transcript here (default: a "
+                        "new dated file under $XDG_DATA_HOME/countlo or ~/.local/share/countlo)")
+    parser.add_argument("--resume", metavar="FILE", help="carry on the session saved in FILE")
+    parser.add_argument("--sim", action="store_true", help="play against a simulated hidden board")
+    parser.add_argument("--seed", type=int, metavar="K", help="seed of the simulated board "
+                                                              "(default: a random one, printed)")
+    parser.add_argument("--plain", action="store_true",
+                        help="plain lines even in a terminal (no full prompt, no colour)")
+
+
+def data_dir(environ: dict[str, str] | None = None) -> Path:
+    """Where transcripts go by default: $XDG_DATA_HOME/countlo, else ~/.local/share/countlo."""
+    env = os.environ if environ is None else environ
+    base = env.get("XDG_DATA_HOME") or str(Path(env.get("HOME") or Path.home()) / ".local" / "share")
+    return Path(base) / "countlo"
+
+
+def default_path(shape, sim: bool, now: datetime | None = None,
+                 environ: dict[str, str] | None = None) -> Path:
+    """A new transcript path named by date and time, e.g. 2026-11-21-174502-6x6.txt."""
+    folder = data_dir(environ)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise PlayOptionError(f"cannot create {folder} for the transcript: {e.strerror}; "
+                              "choose a file with --transcript") from None
+    stamp = (now or datetime.now()).strftime("%Y-%m-%d-%H%M%S")
+    name = f"{stamp}-{shape}{'-sim' if sim else ''}"
+    path, n = folder / f"{name}.txt", 1
+    while path.exists():
+        n += 1
+        path = folder / f"{name}-{n}.txt"
+    return path
+
+
+def _replay(oracle, record) -> None:
+    """Make a resumed simulated game's clicks again, checking each count the transcript holds."""
+    if oracle.start() != record.start:
+        raise PlayOptionError(f"the transcript starts with {record.start} lit but the simulated "
+                              f"board of seed {oracle.seed} has {oracle.start()}")
+    for i, s in enumerate(record.steps, 1):
+        got = oracle.click(s.cell)
+        if got != s.count:
+            raise PlayOptionError(f"step {i}: the simulated board of seed {oracle.seed} shows {got} "
+                                  f"after {record.shape.name(s.cell)}, the transcript says {s.count}")
+
+
+def open_session(args: argparse.Namespace):
+    """The Session the options describe, with its transcript open (new or resumed)."""
+    from countlo.board import Shape
+    from countlo.play.guide import Guide
+    from countlo.play.oracle import SimulatedOracle
+    from countlo.ui.session import Session
+    from countlo.formats.transcript import Header, Writer
+
+    if args.resume and args.transcript:
+        raise PlayOptionError("--resume FILE already names the transcript; leave out --transcript")
+    if args.seed is not None and not args.sim and not args.resume:
+        raise PlayOptionError("--seed chooses the simulated board; use it with --sim")
+    if args.resume:
+        writer, transcript = Writer.resume(args.resume)
+        header = transcript.header
+        if args.size and Shape.parse(args.size) != header.shape:
+            raise PlayOptionError(f"{args.resume} is a {header.shape} game, not {args.size}")
+        simulated = dict(header.extra).get("game", "").startswith("simulated")
+        strategy = args.strategy or header.strategy or "adaptive"
+        engine = args.engine or header.engine or "exact"
+        if transcript.record is None:
+            guide = Guide(header.shape, strategy, engine)
+        else:
+            guide = Guide.from_record(transcript.record, strategy, engine)
+        oracle = None
+        if simulated or args.sim:
+            seed = header.seed if args.seed is None else args.seed
+            if seed is None:
+                raise PlayOptionError(f"{args.resume} names no seed for its simulated board")
+            oracle = SimulatedOracle(header.shape, seed)
+            if transcript.record is not None:
+                _replay(oracle, transcript.record)
+        label = f"simulated game, seed {oracle.seed}" if oracle else ""
+        return Session(guide, writer, oracle, where=str(args.resume), label=label), writer
+    shape = Shape.parse(args.size or "6x6")
+    strategy, engine = args.strategy or "adaptive", args.engine or "exact"
+    guide = Guide(shape, strategy, engine)
+    oracle = None
+    extra = {}
+    if args.sim:
+        seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
+        oracle = SimulatedOracle(shape, seed)
+        extra["game"] = f"simulated (countlo play --sim --seed {seed})"
+    path = Path(args.transcript) if args.transcript else default_path(shape, args.sim)
+    header = Header.new(shape, strategy, oracle.seed if oracle else None, engine, **extra)
+    writer = Writer.create(str(path), header)
+    label = f"simulated game, seed {oracle.seed}" if oracle else ""
+    return Session(guide, writer, oracle, where=str(path), label=label), writer
+
+
+def run(args: argparse.Namespace) -> int:
+    from countlo.ui.terminal import interactive, run_lines, run_terminal, wants_colour
+
+    session, writer = open_session(args)
+    try:
+        if interactive(sys.stdin, sys.stdout) and not args.plain:
+            run_terminal(session, colour=wants_colour(sys.stdout))
+        else:
+            run_lines(session, sys.stdin, sys.stdout)
+    finally:
+        writer.close()
+    return 0

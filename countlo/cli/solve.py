@@ -1,0 +1,230 @@
+"""`countlo solve`: classic Lights Out on a visible board of any size."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+
+GRID_LIMIT = 64  # larger boards print a summary unless --full
+ALL_LIMIT = 4096  # --all lists at most this many solutions unless --limit is given
+
+
+EPILOG = """\
+grid files: one line per row; lit 1 # * O, dark 0 . -; spaces between cells optional.
+A line made only of those characters is a row (so '# . #' is a row); any other line starting
+with '#' is a comment; blank lines are skipped.
+--lit numbers cells 1..R*C in reading order: cell k is row (k-1)//C+1, column (k-1)%C+1.
+Boards above 64x64 print a summary; --full prints everything, --out saves the press grid,
+--json lists presses as 1-based [row, column] pairs. Exit 0 solved, 1 unsolvable, 2 bad input.
+"""
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.epilog = EPILOG
+    p.formatter_class = argparse.RawDescriptionHelpFormatter
+    p.add_argument("file", nargs="?", metavar="FILE|-",
+                   help="the start as a text grid (1 # * O lit, 0 . - dark); '-' for stdin")
+    p.add_argument("--size", metavar="RxC", help="board size, e.g. 6x6 (needed by --lit, --all-on)")
+    p.add_argument("--all-on", action="store_true", help="start with every light on")
+    p.add_argument("--lit", metavar="LIST",
+                   help="lit cells as 1-based numbers in reading order, e.g. 1,7,13")
+    p.add_argument("--to", metavar="FILE", help="target pattern (default all dark): presses "
+                   "turning the start into it")
+    what = p.add_mutually_exclusive_group()
+    what.add_argument("--all", action="store_true", help="list every solution")
+    what.add_argument("--min", action="store_true", help="a solution with the fewest presses")
+    what.add_argument("--classes", action="store_true",
+                      help="solutions grouped up to the rotations/reflections fixing the start")
+    p.add_argument("--limit", type=_positive, metavar="N", help="with --all: list at most N")
+    p.add_argument("--full", action="store_true",
+                   help=f"print grids and press lists even above {GRID_LIMIT}x{GRID_LIMIT}")
+    p.add_argument("--out", metavar="FILE", help="write the press pattern as a 1/0 grid")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+
+
+def _positive(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive whole number, not {text!r}")
+    return int(text)
+
+
+def run(args: argparse.Namespace) -> int:
+    from countlo.board import Shape
+    from countlo.errors import BadSizeError, BoardFormatError, CountloError
+    from countlo.classic.solver import solve_rows
+    from countlo.formats import textgrid
+
+    sources = [name for name, given in (("FILE", args.file is not None),
+                                        ("--lit", args.lit is not None),
+                                        ("--all-on", args.all_on)) if given]
+    if len(sources) > 1:
+        raise CountloError(f"give one start, not {' and '.join(sources)}")
+    if args.limit is not None and not args.all:
+        raise CountloError("--limit only applies with --all")
+    size = Shape.parse(args.size) if args.size is not None else None
+
+    if args.lit is not None or args.all_on:
+        if size is None:
+            raise BadSizeError(f"{'--lit' if args.lit is not None else '--all-on'} needs --size RxC")
+        shape = size
+        rows = (textgrid.parse_lit(args.lit, shape) if args.lit is not None
+                else [shape.row_mask] * shape.rows)
+        where = "--lit" if args.lit is not None else "--all-on"
+    else:
+        if args.file is None and sys.stdin.isatty():
+            raise CountloError("no start given: pass FILE, '-' for stdin, --lit or --all-on")
+        where = "stdin" if args.file in (None, "-") else args.file
+        shape, rows = textgrid.parse_grid(_read(args.file), where)
+        if size is not None and size != shape:
+            raise BoardFormatError(f"{where} holds a {shape} board but --size says {size}")
+    start = rows
+    if args.to is not None:
+        tshape, target = textgrid.parse_grid(_read(args.to), args.to)
+        if tshape != shape:
+            raise BoardFormatError(f"--to {args.to} holds a {tshape} board, the start is {shape}")
+        rows = [a ^ b for a, b in zip(rows, target)]
+
+    sol = solve_rows(shape, rows)
+    report = _Report(shape, start, rows, args)
+    if not sol.solvable:
+        report.unsolvable(sol)
+        return 1
+    presses, exact = sol.presses, None
+    extra: dict = {}
+    if args.min or args.all or args.classes:
+        bits = shape.from_rows(rows)
+        if args.min:
+            from countlo.classic.minpress import fewest_presses
+
+            best, exact = fewest_presses(shape, bits)
+            presses = shape.to_rows(best)
+        elif args.all:
+            extra["solutions"] = _all(shape, bits, sol.nullity, args.limit)
+        else:
+            from countlo.classic.classes import classes, fixing
+
+            extra["classes"] = [(shape.to_rows(rep), size) for rep, size in classes(shape, bits)]
+            extra["group"] = [s.name for s in fixing(shape, bits)]
+    if args.out:
+        _write(args.out, textgrid.format_rows(presses, shape.cols))
+    report.solved(presses, sol.nullity, exact, extra)
+    return 0
+
+
+def _read(path: str | None) -> str:
+    from countlo.errors import BoardFormatError
+
+    if path in (None, "-"):
+        return sys.stdin.read()
+    try:
+        with open(path, encoding="utf-8") as f:
+            return f.read()
+    except (OSError, UnicodeDecodeError) as e:
+        raise BoardFormatError(f"cannot read {path}: {getattr(e, 'strerror', None) or e}") from None
+
+
+def _write(path: str, text: str) -> None:
+    from countlo.errors import CountloError
+
+    try:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+    except OSError as e:
+        raise CountloError(f"cannot write {path}: {e.strerror}") from None
+
+
+def _all(shape, bits: int, nullity: int, limit: int | None) -> list[list[int]]:
+    from countlo.errors import CountloError
+    from countlo.classic.minpress import all_solutions
+
+    total = 1 << nullity
+    if limit is None and total > ALL_LIMIT:
+        raise CountloError(f"the {shape} start has 2^{nullity} = {total} solutions; "
+                           f"pass --limit N to list N of them")
+    return [shape.to_rows(x) for x in all_solutions(shape, bits, limit)]
+
+
+class _Report:
+    """Prints results as text or JSON."""
+
+    def __init__(self, shape, start, to_clear, args):
+        self.shape, self.start, self.target_rows, self.args = shape, start, to_clear, args
+        self.big = not args.full and (shape.rows > GRID_LIMIT or shape.cols > GRID_LIMIT)
+
+    def _names(self, rows) -> str:
+        from countlo.formats.textgrid import cell_names
+
+        return " ".join(cell_names(self.shape, rows)) or "(none)"
+
+    def _grids(self, title: str, rows, on: str) -> str:
+        from countlo.formats.textgrid import side_by_side
+
+        return side_by_side(self.shape, [("start", self.start, "#", "."), (title, rows, on, ".")])
+
+    def unsolvable(self, sol) -> None:
+        from countlo.formats.textgrid import cell_pairs
+
+        if self.args.json:
+            self._json(solvable=False, nullity=sol.nullity, presses=None, count=None,
+                       witness=cell_pairs(sol.witness))
+            return
+        w = sol.witness
+        lit = sum((a & b).bit_count() for a, b in zip(w, self.target_rows))
+        print(f"{self.shape} board: unsolvable (nullity {sol.nullity}).")
+        if self.args.to is None:
+            print(f"Proof: every press toggles an even number of the cells marked Q, so the number "
+                  f"of lit Q cells never changes parity; it is {lit} now, odd, so it never reaches 0.")
+        else:
+            print(f"Proof: every press toggles an even number of the cells marked Q, so the number "
+                  f"of Q cells differing from the target never changes parity; it is {lit} now, "
+                  "odd, so it never reaches 0.")
+        if not self.big:
+            print(self._grids("quiet pattern", w, "Q"), end="")
+            print(f"quiet pattern: {self._names(w)}")
+        else:
+            print(f"(board larger than {GRID_LIMIT}x{GRID_LIMIT}: pass --full to print it)")
+
+    def solved(self, presses, nullity: int, exact, extra: dict) -> None:
+        from countlo.formats.textgrid import cell_pairs
+
+        count = sum(r.bit_count() for r in presses)
+        if self.args.json:
+            out = dict(solvable=True, nullity=nullity, presses=cell_pairs(presses), count=count)
+            if exact is not None:
+                out["exact"] = exact
+            if "solutions" in extra:
+                out["solutions"] = [cell_pairs(x) for x in extra["solutions"]]
+            if "classes" in extra:
+                out["classes"] = [{"presses": cell_pairs(r), "size": s} for r, s in extra["classes"]]
+                out["symmetries"] = extra["group"]
+            self._json(**out)
+            return
+        sols = 1 << min(nullity, 20)
+        kind = "fewest presses" if exact is not None else "presses"
+        note = {True: " (exact minimum)", False: " (best found; not proven minimal)"}.get(exact, "")
+        many = ("the only solution" if nullity == 0 else
+                f"{sols} solutions" if nullity <= 20 else f"2^{nullity} solutions")
+        print(f"{self.shape} board: solvable, {count} {kind}{note}; nullity {nullity} ({many}).")
+        if self.big:
+            print(f"(board larger than {GRID_LIMIT}x{GRID_LIMIT}: pass --full to print the grid "
+                  "and press list, or --out FILE to save the press grid)")
+        else:
+            print(self._grids("presses", presses, "X"), end="")
+            print(f"presses: {self._names(presses)}")
+        if "solutions" in extra:
+            n = len(extra["solutions"])
+            print(f"{'all' if nullity < 63 and n == 1 << nullity else 'the first'} {n} solutions:")
+            for i, x in enumerate(extra["solutions"], 1):
+                names = "" if self.big else f": {self._names(x)}"
+                print(f"{i:>4}. {sum(r.bit_count() for r in x)} presses{names}")
+        if "classes" in extra:
+            print(f"{len(extra['classes'])} classes under the {len(extra['group'])} symmetries "
+                  f"fixing the start ({', '.join(extra['group'])}):")
+            for i, (rep, size) in enumerate(extra["classes"], 1):
+                names = "" if self.big else f": {self._names(rep)}"
+                print(f"{i:>4}. class of {size}, {sum(r.bit_count() for r in rep)} presses{names}")
+
+    def _json(self, **fields) -> None:
+        print(json.dumps({"rows": self.shape.rows, "cols": self.shape.cols, **fields}))

@@ -1,0 +1,257 @@
+"""The documented hand-written formats, imported as they are, and telling the formats apart.
+
+- ``rows``: the starting count on the first line, then R lines of C counts: the count read
+  after clicking each cell once, in reading order, never clicking back. The board size is the
+  shape of the table.
+- ``restore``: the starting count, then one line per cell in reading order holding two counts:
+  after clicking the cell, and after clicking it back. Clicking back restores the board, so
+  every second count repeats the starting count.
+
+Both allow ``#`` comments, and an optional ``# size: RxC`` line (needed by ``restore`` when
+the number of cells is not a square). Both import as a Transcript whose steps carry the line
+they were read from.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from pathlib import Path
+
+from countlo.board import Shape
+from countlo.errors import CountloError, TranscriptError
+from countlo.formats.transcript import (
+    Event, Header, ImpossibleCountsError, Kind, Tape, Transcript, TranscriptFileError,
+    count_problems, from_tape, read,
+)
+from countlo.hidden.record import Step
+
+FORMATS = ("countlo", "rows", "restore")
+_SIZE_COMMENT = re.compile(r"^#\s*size\s*:\s*(.*?)\s*$", re.IGNORECASE)
+_NUMBER = re.compile(r"^[0-9]{1,9}$")
+_LETTER = re.compile(r"[A-Za-z]")
+_MAGIC = re.compile(r"^\s*#\s*countlo\s+transcript\b", re.IGNORECASE)
+
+
+def read_text(path: str | Path) -> str:
+    """The UTF-8 text of a file (a leading byte-order mark dropped)."""
+    try:
+        data = Path(path).read_bytes()
+    except OSError as e:
+        raise TranscriptFileError(f"cannot read {path}: {e.strerror or e}") from None
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        line = data[: e.start].count(b"\n") + 1
+        raise TranscriptError([(line, "not UTF-8 text (save the file as UTF-8)")], str(path)) from None
+
+
+def _data_lines(text: str) -> tuple[list[tuple[int, list[str]]], list[tuple[int, str]]]:
+    """(line number, tokens) of every line with something before '#', and the '# size:' comments."""
+    rows, sizes = [], []
+    for n, raw in enumerate(text.split("\n"), 1):
+        code, _, comment = raw.partition("#")
+        m = _SIZE_COMMENT.match("#" + comment) if not code.strip() else None
+        if m:
+            sizes.append((n, m.group(1)))
+        tokens = code.replace(",", " ").replace(";", " ").split()
+        if tokens:
+            rows.append((n, tokens))
+    return rows, sizes
+
+
+def detect(text: str, source: str = "transcript") -> str:
+    """The format of `text`: "countlo", "rows" or "restore"; raises TranscriptError when unsure.
+
+    countlo: the first non-blank line is '# countlo transcript', or some line holds a word or a
+    cell name (letters). Otherwise only numbers. Lines of two numbers are restore or the rows
+    of a board two columns wide: a '# size:' line decides; else restore when one number is the
+    second number of at least half the lines, and of two or more (clicking back restores the
+    starting count, even when the starting count itself was mistyped), rows when the starting
+    count is never a second number, and an error in between. Any other table of numbers is rows.
+    """
+    first = next((ln for ln in text.split("\n") if ln.strip()), "")
+    if _MAGIC.match(first):
+        return "countlo"
+    rows, sizes = _data_lines(text)
+    if any(_LETTER.search(" ".join(t)) for _, t in rows):
+        return "countlo"
+    if not rows:
+        raise TranscriptError([(1, "nothing to read: expected a transcript, or counts in the "
+                                   "'rows' or 'restore' format")], source)
+    body = rows[1:]
+    if not body or any(len(t) != 2 for _, t in body):
+        return "rows"
+    shape = _size_from_comment(sizes, [], source)
+    if shape is not None:
+        if shape.cols == 2 and shape.rows == len(body):
+            return "rows"
+        return "restore"
+    seconds = [t[1] for _, t in body]
+    most = max(seconds.count(x) for x in set(seconds))
+    if (2 * most >= len(body) and most >= 2) or set(seconds) == {rows[0][1][0]}:
+        return "restore"
+    if rows[0][1][0] not in seconds:
+        return "rows"
+    raise TranscriptError([(rows[1][0], (
+        "cannot tell the format: lines of two counts are either 'restore' (after the click, "
+        "after clicking back) or 'rows' of a board two columns wide; say which with "
+        "--format restore or --format rows, or add a '# size: RxC' line"))], source)
+
+
+def _size_from_comment(sizes, problems, source) -> Shape | None:
+    if not sizes:
+        return None
+    n, text = sizes[0]
+    try:
+        return Shape.parse(text)
+    except (CountloError, ValueError):
+        problems.append((n, f"bad board size {text!r}: expected ROWSxCOLS like 6x6"))
+        return None
+
+
+def _numbers(rows, problems) -> list[tuple[int, list[int | None]]]:
+    out = []
+    for n, tokens in rows:
+        values = []
+        for t in tokens:
+            if _NUMBER.match(t):
+                values.append(int(t))
+            else:
+                problems.append((n, f"expected counts (whole numbers), found {t!r}"))
+                values.append(None)
+        out.append((n, values))
+    return out
+
+
+def _finish(shape: Shape, steps: list[tuple[int, int, int]], start: int, start_line: int,
+            problems: list, source: str, fmt: str, strategy: str) -> Transcript:
+    """Build and check the transcript of (cell, count, line) steps; raise on any problem."""
+    tape = Tape(shape, start, tuple(Step(c, k) for c, k, _ in steps), start_line,
+                tuple(n for _, _, n in steps), (start_line,) + tuple(n for _, _, n in steps))
+    bad = count_problems(tape)
+    if problems:
+        raise TranscriptError(sorted(problems + bad), source)
+    if bad:
+        raise ImpossibleCountsError(bad, source, tape)
+    events = (Event(Kind.NOTE, text=f"imported from the '{fmt}' format", line=0),
+              Event(Kind.START, count=start, line=start_line)) + tuple(
+        Event(Kind.STEP, cell=c, count=k, line=n) for c, k, n in steps)
+    return from_tape(Header(shape, strategy=strategy), events, tape, source, fmt)
+
+
+def _start(table, problems) -> tuple[int, int]:
+    n, values = table[0]
+    if len(values) != 1:
+        problems.append((n, f"expected the starting count alone on the first line, found "
+                            f"{len(values)} numbers"))
+    return (values[0] if values else None), n
+
+
+def read_rows(text: str, source: str = "transcript") -> Transcript:
+    """Import the 'rows' format: start count, then the count after each cell clicked in reading order."""
+    problems: list[tuple[int, str]] = []
+    rows, sizes = _data_lines(text)
+    if not rows:
+        raise TranscriptError([(1, "no counts: expected the starting count, then one line "
+                                   "of counts per board row")], source)
+    table = _numbers(rows, problems)
+    start, start_line = _start(table, problems)
+    body = table[1:]
+    if not body:
+        raise TranscriptError([(start_line, "expected lines of counts after the starting "
+                                            "count, one line per board row")], source)
+    cols = len(body[0][1])
+    for n, values in body[1:]:
+        if len(values) != cols:
+            problems.append((n, f"expected {cols} counts like the first row (line "
+                                f"{body[0][0]}), found {len(values)}"))
+    declared = _size_from_comment(sizes, problems, source)
+    try:
+        shape = Shape(len(body), cols)
+    except CountloError as e:
+        raise TranscriptError([(body[0][0], str(e))], source) from None
+    if declared is not None and declared != shape:
+        problems.append((sizes[0][0], f"'# size: {declared}' but the table is {shape}"))
+    steps = []  # a missing or unreadable count stays as None, so later changes are still checked
+    for r, (n, values) in enumerate(body):
+        padded = (values + [None] * cols)[:cols]
+        steps += [(r * cols + c, v, n) for c, v in enumerate(padded)]
+    return _finish(shape, steps, start, start_line, problems, source, "rows", "sequential")
+
+
+def read_restore(text: str, source: str = "transcript", shape: Shape | None = None) -> Transcript:
+    """Import the 'restore' format: the start count, then per cell the counts after clicking it
+    and after clicking it back (two steps of the record, both at that line)."""
+    problems: list[tuple[int, str]] = []
+    rows, sizes = _data_lines(text)
+    if not rows:
+        raise TranscriptError([(1, "no counts: expected the starting count, then two counts "
+                                   "a line (after the click, after clicking back)")], source)
+    table = _numbers(rows, problems)
+    start, start_line = _start(table, problems)
+    body = table[1:]
+    for n, values in body:
+        if len(values) != 2:
+            problems.append((n, f"expected two counts (after the click, after clicking back), "
+                                f"found {len(values)}"))
+    declared = _size_from_comment(sizes, problems, source)
+    shape = shape or declared
+    if shape is None:
+        side = math.isqrt(len(body))
+        if side * side != len(body) or side == 0:
+            raise TranscriptError(sorted(problems + [(start_line, (
+                f"{len(body)} cells is not a square board: add a line '# size: RxC'"))]), source)
+        shape = Shape(side, side)
+    if len(body) != shape.cells:
+        where = body[-1][0] if body else start_line
+        problems.append((where, f"a {shape} board has {shape.cells} cells, one line each; "
+                                f"found {len(body)} lines"))
+    steps = []  # a missing or unreadable count stays as None, so later changes are still checked
+    for k, (n, values) in enumerate(body[: shape.cells]):
+        steps += [(k, v, n) for v in (values + [None, None])[:2]]
+    return _finish(shape, steps, start, start_line, problems, source, "restore", "restore")
+
+
+def parse(text: str, source: str = "transcript", fmt: str | None = None) -> Transcript:
+    """The transcript in `text`, in format `fmt` (detected when None)."""
+    fmt = fmt or detect(text, source)
+    if fmt == "countlo":
+        return read(text, source)
+    if fmt == "rows":
+        return read_rows(text, source)
+    if fmt == "restore":
+        return read_restore(text, source)
+    raise TranscriptFileError(f"unknown format {fmt!r}: choose one of {', '.join(FORMATS)}")
+
+
+def load(path: str | Path, fmt: str | None = None) -> Transcript:
+    """The transcript in the file at `path`, in any format (detected when `fmt` is None)."""
+    return parse(read_text(path), str(path), fmt)
+
+
+def dumps_rows(record) -> str:
+    """The 'rows' text of a record that clicks every cell once in reading order."""
+    shape = record.shape
+    if [s.cell for s in record.steps] != list(range(shape.cells)):
+        raise TranscriptFileError("the 'rows' format needs every cell clicked once in reading order")
+    counts = [s.count for s in record.steps]
+    width = len(str(shape.cells))
+    size = [f"# size: {shape}"] if shape.cols == 2 else []  # two columns could pass for 'restore'
+    lines = size + [str(record.start)] + [
+        " ".join(f"{c:>{width}}" for c in counts[r * shape.cols:(r + 1) * shape.cols])
+        for r in range(shape.rows)]
+    return "\n".join(lines) + "\n"
+
+
+def dumps_restore(record) -> str:
+    """The 'restore' text of a record that clicks each cell, then clicks it back, in reading order."""
+    shape = record.shape
+    if [s.cell for s in record.steps] != [k for k in range(shape.cells) for _ in (0, 1)]:
+        raise TranscriptFileError("the 'restore' format needs each cell clicked and clicked back, "
+                                  "in reading order")
+    size = "" if shape.is_square else f"# size: {shape}\n"
+    width = len(str(shape.cells))
+    pairs = [record.steps[i:i + 2] for i in range(0, len(record.steps), 2)]
+    return size + f"{record.start}\n" + "".join(
+        f"{a.count:>{width}} {b.count:>{width}}\n" for a, b in pairs)

@@ -1,0 +1,504 @@
+"""The countlo transcript: a forgiving reader and a canonical, crash-safe appending writer.
+
+A transcript is plain UTF-8 text. Its header is the first paragraph of ``# key: value``
+lines (``# countlo transcript 1``, ``# size: 6x6``, date, strategy, seed, engine, and any
+other keys, kept as they are). Then one event a line: ``start COUNT``, a click ``CELL COUNT``
+(A1 name or 1-based "row col", then the count shown after it), ``undo`` (takes the last
+click back out of the record), ``fix STEP COUNT`` (step STEP's count was really COUNT;
+step 0 is the starting count), or a ``# note``. Anything after ``#`` on a line is a comment.
+See transcripts/README.md.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from enum import Enum
+
+from countlo.board import Shape
+from countlo.errors import BadCountError, CountloError, TranscriptError
+from countlo.hidden.record import Record, Step, check_start, check_step
+
+VERSION = 1
+MAGIC = "countlo transcript"
+MAX_COUNT_DIGITS = 9
+
+_MAGIC_LINE = re.compile(r"^#\s*countlo\s+transcript\b\s*(.*?)\s*$", re.IGNORECASE)
+_FIELD = re.compile(r"^#\s*([A-Za-z][A-Za-z0-9_-]*)\s*:\s*(.*?)\s*$")
+_NUMBER = re.compile(r"^[0-9]+$")
+_KNOWN = ("size", "date", "strategy", "seed", "engine")
+
+
+class TranscriptFileError(CountloError):
+    """A transcript file that cannot be created, opened or decoded."""
+
+
+class ImpossibleCountsError(TranscriptError):
+    """A transcript that parses but whose counts no board can show (a typo); keeps the raw tape."""
+
+    exit_code = 1
+
+    def __init__(self, problems: list[tuple[int, str]], source: str, tape: Tape):
+        super().__init__(problems, source)
+        self.tape = tape
+
+
+class Kind(str, Enum):
+    START = "start"
+    STEP = "step"
+    UNDO = "undo"
+    FIX = "fix"
+    NOTE = "note"
+
+
+@dataclass(frozen=True)
+class Event:
+    """One line of a transcript body. `text` is the note, or the comment after a step."""
+
+    kind: Kind
+    cell: int | None = None
+    count: int | None = None
+    step: int | None = None
+    text: str | None = None
+    line: int = field(default=0, compare=False)
+
+
+@dataclass(frozen=True)
+class Header:
+    """The header: board shape, format version, and the optional keys (unknown ones in `extra`)."""
+
+    shape: Shape
+    version: int = VERSION
+    date: str | None = None
+    strategy: str | None = None
+    seed: int | None = None
+    engine: str | None = None
+    extra: tuple[tuple[str, str], ...] = ()
+
+    @classmethod
+    def new(cls, shape: Shape, strategy: str | None = None, seed: int | None = None,
+            engine: str | None = None, **extra: str) -> Header:
+        """A header dated now (UTC, to the second)."""
+        date = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+        return cls(shape, VERSION, date, strategy, seed, engine, tuple(extra.items()))
+
+    def lines(self) -> list[str]:
+        """The header in canonical form, one line each."""
+        out = [f"# {MAGIC} {self.version}", f"# size: {self.shape}"]
+        for key in ("date", "strategy", "seed", "engine"):
+            value = getattr(self, key)
+            if value is not None:
+                out.append(f"# {key}: {value}")
+        out += [f"# {k}: {_one_line(v)}" for k, v in self.extra]
+        return out
+
+
+@dataclass(frozen=True)
+class Tape:
+    """The events applied (undo and fix done), counts not yet checked; lines say where each came from."""
+
+    shape: Shape
+    start: int | None
+    steps: tuple[Step, ...]
+    start_line: int
+    step_lines: tuple[int, ...]   # the line of each click
+    count_lines: tuple[int, ...]  # where each count was last written: [0] the start, [i] step i
+
+
+@dataclass(frozen=True)
+class Transcript:
+    """A read transcript: header, what was written (events), and the game record they make.
+
+    `record` is None until a start count is written. Line numbers are where things were
+    read from; they are not part of equality (a canonical rewrite moves them).
+    """
+
+    header: Header
+    events: tuple[Event, ...]
+    record: Record | None
+    line_of_step: tuple[int, ...] = field(default=(), compare=False)
+    count_lines: tuple[int, ...] = field(default=(), compare=False)
+    source: str = field(default="transcript", compare=False)
+    format: str = field(default="countlo", compare=False)
+
+    @property
+    def shape(self) -> Shape:
+        return self.header.shape
+
+    def line_of_count(self, step: int) -> int:
+        """The line where the count of `step` was written (step 0: the starting count)."""
+        return self.count_lines[step] if step < len(self.count_lines) else 0
+
+    @property
+    def notes(self) -> list[str]:
+        return [e.text or "" for e in self.events if e.kind is Kind.NOTE]
+
+
+# --- reading -------------------------------------------------------------------------------
+
+def _count(token: str, what: str, problems: list, line: int) -> int | None:
+    if _NUMBER.match(token) and len(token) <= MAX_COUNT_DIGITS:
+        return int(token)
+    problems.append((line, f"expected {what} (a whole number), found {token!r}"))
+    return None
+
+
+def _split_comment(raw: str) -> tuple[str, str | None]:
+    """The code before '#' and the comment after it (None if there is none or it is blank)."""
+    code, _, comment = raw.partition("#")
+    return code.strip(), (_one_line(comment) or None)
+
+
+def _parse_header(lines: list[str], problems: list) -> tuple[dict, int, list[Event]]:
+    """Header fields, the index of the first body line, and comments in the header as notes."""
+    fields: dict = {"extra": []}
+    seen: set[str] = set()
+    notes: list[Event] = []
+    i = 0
+    while i < len(lines) and not lines[i].strip():
+        i += 1
+    while i < len(lines) and lines[i].lstrip().startswith("#"):
+        n, text = i + 1, lines[i].strip()
+        i += 1
+        magic, match = _MAGIC_LINE.match(text), _FIELD.match(text)
+        if magic:
+            fields["magic"] = n
+            version = magic.group(1)
+            if not (_NUMBER.match(version) and len(version) < 6):
+                problems.append((n, f"expected '# {MAGIC} {VERSION}', found version {version!r}"))
+            elif int(version) > VERSION:
+                problems.append((n, f"written by a newer countlo (format {version}); "
+                                    f"this one reads format {VERSION}"))
+            else:
+                fields["version"] = int(version)
+        elif match:
+            key, value = match.group(1).lower(), _one_line(match.group(2))
+            if key in seen:
+                problems.append((n, f"header key {key!r} given twice"))
+                continue
+            seen.add(key)
+            if key == "size":
+                try:
+                    fields["shape"] = Shape.parse(value)
+                except (CountloError, ValueError) as e:
+                    problems.append((n, str(e) if isinstance(e, CountloError) else
+                                     f"bad board size {value!r}"))
+                    fields["shape"] = None
+            elif key == "seed":
+                if re.match(r"^-?[0-9]{1,30}$", value):
+                    fields["seed"] = int(value)
+                else:
+                    problems.append((n, f"expected the seed as a whole number, found {value!r}"))
+            elif key in _KNOWN:
+                fields[key] = value
+            else:
+                fields["extra"].append((key, value))
+        else:
+            notes.append(Event(Kind.NOTE, text=_one_line(text[1:]), line=n))
+    return fields, i, notes
+
+
+def _late_size(lines: list[str], first: int, problems: list) -> Shape | None:
+    """The size from a '# size:' comment after the header paragraph but before the first event
+    (a header split by a blank line), or None."""
+    for i in range(first, len(lines)):
+        text = lines[i].strip()
+        if text and not text.startswith("#"):
+            return None
+        m = _FIELD.match(text)
+        if m and m.group(1).lower() == "size":
+            try:
+                return Shape.parse(m.group(2))
+            except (CountloError, ValueError):
+                problems.append((i + 1, f"bad board size {m.group(2)!r}: expected ROWSxCOLS"))
+                return None
+    return None
+
+
+def _parse_body(lines: list[str], first: int, shape: Shape | None, problems: list) -> list[Event]:
+    """One Event per meaningful body line; syntax problems are appended to `problems`."""
+    events = []
+    for i in range(first, len(lines)):
+        n, raw = i + 1, lines[i]
+        code, comment = _split_comment(raw)
+        if not code:
+            if raw.lstrip().startswith("#"):
+                events.append(Event(Kind.NOTE, text=comment or "", line=n))
+            continue
+        tokens = [t.rstrip(":") for t in code.replace(",", " ").split()]
+        tokens = [t for t in tokens if t not in ("", "->", "=", "=>")]
+        word = tokens[0].lower() if tokens else ""
+        rest = tokens[1:]
+        if word == "start":
+            c = None
+            if len(rest) != 1:
+                problems.append((n, "expected 'start COUNT', the count shown before any click"))
+            else:
+                c = _count(rest[0], "the starting count", problems, n)
+            events.append(Event(Kind.START, count=c, text=comment, line=n))
+        elif word == "undo":
+            if rest:
+                problems.append((n, "expected 'undo' alone on its line"))
+            events.append(Event(Kind.UNDO, text=comment, line=n))
+        elif word == "fix":
+            if len(rest) != 2:
+                problems.append((n, "expected 'fix STEP COUNT' (step 0 is the starting count)"))
+                continue
+            s = _count(rest[0], "the step number", problems, n)
+            c = _count(rest[1], "the corrected count", problems, n)
+            if s is not None and c is not None:
+                events.append(Event(Kind.FIX, step=s, count=c, text=comment, line=n))
+        else:
+            # a click line that does not parse still counts as a click (cell and count None),
+            # so later undo and fix lines keep their meaning and their problems are real
+            cell = c = None
+            if len(tokens) < 2:
+                problems.append((n, f"expected a clicked cell and the count after it, like "
+                                    f"'C4 17', found {code!r}"))
+            else:
+                c = _count(tokens[-1], "the count after the click", problems, n)
+                try:
+                    cell = shape.parse_cell(" ".join(tokens[:-1])) if shape else None
+                except (CountloError, ValueError) as e:
+                    problems.append((n, str(e) if isinstance(e, CountloError) else
+                                     f"bad cell name {' '.join(tokens[:-1])!r}"))
+            events.append(Event(Kind.STEP, cell=cell, count=c, text=comment, line=n))
+    return events
+
+
+def apply_events(shape: Shape, events: list[Event] | tuple[Event, ...], problems: list) -> Tape:
+    """The events with undo and fix applied; order problems (undo of nothing, ...) go to `problems`."""
+    start, start_line, started = None, 0, False
+    steps: list[list[int]] = []  # [cell, count, step line, count line]
+    for e in events:
+        if e.kind is Kind.START:
+            if started:
+                problems.append((e.line, f"a second 'start' (the first was on line {start_line})"))
+                continue
+            start, start_line, started = e.count, e.line, True
+        elif e.kind is Kind.STEP:
+            if not started:
+                problems.append((e.line, "expected 'start COUNT' before the first click"))
+                continue
+            steps.append([e.cell, e.count, e.line, e.line])
+        elif e.kind is Kind.UNDO:
+            if not steps:
+                problems.append((e.line, "'undo' with no click to take back"))
+                continue
+            steps.pop()
+        elif e.kind is Kind.FIX:
+            if not started or e.step > len(steps):
+                have = "no start yet" if not started else f"steps are 0..{len(steps)}"
+                problems.append((e.line, f"'fix {e.step}' names no step ({have}; 0 is the start)"))
+                continue
+            if e.step == 0:
+                start, start_line = e.count, e.line
+            else:
+                steps[e.step - 1][1] = e.count
+                steps[e.step - 1][3] = e.line
+    return Tape(
+        shape, start, tuple(Step(s[0], s[1]) for s in steps), start_line,
+        tuple(s[2] for s in steps), (start_line,) + tuple(s[3] for s in steps),
+    )
+
+
+def count_problems(tape: Tape) -> list[tuple[int, str]]:
+    """Every count change no board can show, at the line its count was written (check_step)."""
+    out: list[tuple[int, str]] = []
+    shape, before = tape.shape, tape.start
+    if before is not None:
+        try:
+            check_start(shape, before)
+        except CountloError as e:
+            out.append((tape.count_lines[0], str(e)))
+            before = None
+    for i, s in enumerate(tape.steps, 1):
+        if None in (before, s.cell, s.count):  # after a line that did not parse
+            before = s.count if s.count is not None and 0 <= s.count <= shape.cells else None
+            continue
+        try:
+            check_step(shape, s.cell, before, s.count, where=f"step {i}: ")
+        except CountloError as e:
+            out.append((tape.count_lines[i], str(e)))
+        before = s.count if 0 <= s.count <= shape.cells else None
+    return out
+
+
+def read(text: str, source: str = "transcript") -> Transcript:
+    """The transcript in `text`; raises TranscriptError listing every problem with its line."""
+    problems: list[tuple[int, str]] = []
+    lines = [ln.rstrip("\r") for ln in text.split("\n")]
+    if lines and lines[0].startswith("\ufeff"):
+        lines[0] = lines[0][1:]
+    if not text.strip():
+        raise TranscriptError([(1, f"empty: expected '# {MAGIC} {VERSION}', a '# size: RxC' "
+                                   "line, then 'start COUNT'")], source)
+    fields, first, notes = _parse_header(lines, problems)
+    if "shape" not in fields:
+        known = len(problems)
+        fields["shape"] = _late_size(lines, first, problems)
+        if fields["shape"] is None and len(problems) == known:
+            problems.append((fields.get("magic", 1), "missing the board size: expected a "
+                                                     "header line like '# size: 6x6'"))
+    shape = fields["shape"]
+    events = notes + _parse_body(lines, first, shape, problems)
+    if shape is None:
+        raise TranscriptError(sorted(problems), source)
+    tape = apply_events(shape, events, problems)
+    bad = count_problems(tape)
+    if problems:
+        raise TranscriptError(sorted(problems + bad), source)
+    if bad:
+        raise ImpossibleCountsError(bad, source, tape)
+    header = Header(shape, fields.get("version", VERSION), fields.get("date"),
+                    fields.get("strategy"), fields.get("seed"), fields.get("engine"),
+                    tuple(fields["extra"]))
+    return from_tape(header, tuple(events), tape, source, "countlo")
+
+
+def from_tape(header: Header, events: tuple[Event, ...], tape: Tape, source: str,
+              fmt: str) -> Transcript:
+    """The Transcript of a checked tape (its counts must all be possible)."""
+    record = None if tape.start is None else Record(tape.shape, tape.start, tape.steps)
+    return Transcript(header, events, record, tape.step_lines, tape.count_lines, source, fmt)
+
+
+# --- writing -------------------------------------------------------------------------------
+
+def _one_line(text: str) -> str:
+    return " ".join(str(text).split())
+
+
+def event_line(event: Event, shape: Shape) -> str:
+    """The canonical line of one event."""
+    k = event.kind
+    if k is Kind.NOTE:
+        return f"# {_one_line(event.text or '')}".rstrip()
+    if k is Kind.START:
+        body = f"start {event.count}"
+    elif k is Kind.STEP:
+        body = f"{shape.name(event.cell)} {event.count}"
+    elif k is Kind.UNDO:
+        body = "undo"
+    else:
+        body = f"fix {event.step} {event.count}"
+    return f"{body}  # {_one_line(event.text)}" if event.text else body
+
+
+def dumps(transcript: Transcript) -> str:
+    """The transcript as canonical text: header, a blank line, one line per event."""
+    shape = transcript.header.shape
+    body = [event_line(e, shape) for e in transcript.events]
+    return "\n".join(transcript.header.lines() + [""] + body) + "\n"
+
+
+def load(path: str) -> Transcript:
+    """The countlo transcript in the file at `path` (see formats.load for every format)."""
+    from countlo.formats.hand import read_text
+
+    return read(read_text(path), source=str(path))
+
+
+class Writer:
+    """Appends a transcript one line at a time; each line is flushed and fsync'd when written."""
+
+    def __init__(self, path: str, header: Header, events: list[Event], handle):
+        self.path = str(path)
+        self.header = header
+        self.events = events
+        self._handle = handle
+
+    @classmethod
+    def create(cls, path: str, header: Header) -> Writer:
+        """A new transcript at `path` with `header` written; refuses to overwrite a file."""
+        try:
+            handle = open(path, "x", encoding="utf-8", newline="\n")
+        except FileExistsError:
+            raise TranscriptFileError(
+                f"{path} already exists: resume it or choose another name") from None
+        except OSError as e:
+            raise TranscriptFileError(f"cannot create {path}: {e.strerror}") from None
+        w = cls(path, header, [], handle)
+        w._append("\n".join(header.lines()) + "\n\n")
+        try:
+            fd = os.open(os.path.dirname(os.path.abspath(path)), os.O_RDONLY)
+            try:
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+        except OSError:
+            pass
+        return w
+
+    @classmethod
+    def resume(cls, path: str) -> tuple[Writer, Transcript]:
+        """The writer reopened for appending, and what the file holds; an unfinished last line
+        (a crash mid-write) is cut off and named in a note."""
+        from countlo.formats.hand import read_text
+
+        text = read_text(path)
+        dropped = None
+        if text and not text.endswith("\n"):
+            dropped = text[text.rfind("\n") + 1:]
+            with open(path, "r+b") as f:
+                data = f.read()
+                f.truncate(data.rfind(b"\n") + 1)
+                f.flush()
+                os.fsync(f.fileno())
+            text = read_text(path)
+        transcript = read(text, source=str(path))
+        handle = open(path, "a", encoding="utf-8", newline="\n")
+        w = cls(path, transcript.header, list(transcript.events), handle)
+        if dropped is not None and dropped.strip():
+            w.note(f"resumed: set aside an unfinished last line {dropped.strip()!r}")
+            transcript = read(read_text(path), source=str(path))
+        return w, transcript
+
+    def _append(self, text: str) -> None:
+        self._handle.write(text)
+        self._handle.flush()
+        os.fsync(self._handle.fileno())
+
+    def _add(self, event: Event) -> None:
+        problems: list = []
+        tape = apply_events(self.header.shape, self.events + [event], problems)
+        if problems:
+            raise TranscriptFileError(f"{self.path}: {problems[-1][1]}")
+        bad = count_problems(tape)
+        if bad:
+            raise BadCountError(bad[-1][1])
+        self.events.append(event)
+        self._append(event_line(event, self.header.shape) + "\n")
+
+    def start(self, count: int) -> None:
+        self._add(Event(Kind.START, count=count))
+
+    def step(self, cell: int, count: int, comment: str | None = None) -> None:
+        self._add(Event(Kind.STEP, cell=cell, count=count, text=comment or None))
+
+    def undo(self) -> None:
+        self._add(Event(Kind.UNDO))
+
+    def fix(self, step: int, count: int) -> None:
+        self._add(Event(Kind.FIX, step=step, count=count))
+
+    def note(self, text: str) -> None:
+        self._add(Event(Kind.NOTE, text=_one_line(text)))
+
+    @property
+    def record(self) -> Record | None:
+        """The game record written so far."""
+        tape = apply_events(self.header.shape, self.events, [])
+        return None if tape.start is None else Record(tape.shape, tape.start, tape.steps)
+
+    def close(self) -> None:
+        if not self._handle.closed:
+            self._handle.close()
+
+    def __enter__(self) -> Writer:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()

@@ -1,0 +1,459 @@
+"""The companion's state machine: starting count, advice, observations, undo, the finishing plan.
+
+Shared by `simulate`, `play` and the tests. While the hidden start is unknown the guide asks the
+strategy for a probe; once exactly one start fits the record it plans the fewest presses that
+clear the lights now (clicks commute over GF(2), and clicks already made are part of the state),
+each with the count it should show, so every finishing click doubles as a check on earlier counts.
+A count that contradicts the record is diagnosed: a single possible typo is corrected, several
+leave the guide STUCK with the fixes listed.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import OrderedDict
+from dataclasses import dataclass
+from enum import Enum
+
+from countlo.board import Shape, iter_bits, press_masks
+from countlo.errors import BadCountError, CountloError
+from countlo.hidden.record import Record, Step, check_start
+from countlo.play.strategy import Knowledge, best_informative, make_strategy, press_set
+
+ENGINES = ("exact", "linear", "z3")
+CACHE = 96  # posteriors and knowledge kept, one per record seen (undo and re-plans hit them)
+WITNESS_LIMIT = 256  # list the possible starts to look for a common unclearability proof
+
+
+class GuideError(CountloError):
+    """The guide was asked something its state cannot answer (e.g. a count before the start)."""
+
+
+class Phase(str, Enum):
+    START = "start"
+    PROBE = "probe"
+    FINISH = "finish"
+    DONE = "done"
+    STUCK = "stuck"
+
+
+@dataclass(frozen=True)
+class Advice:
+    """What to do next. FINISH: `expected` is the count this click should show."""
+
+    phase: Phase
+    cell: int | None
+    expected: int | None
+    possible: tuple[int, ...]  # counts still possible after that click (START: 0..R*C)
+    plan: tuple[tuple[int, int], ...]  # FINISH: remaining (cell, expected count), in order
+    message: str
+    witness: int | None = None  # STUCK on lights that cannot be cleared: the quiet pattern proving it
+    unclearable: bool = False  # STUCK because no start still possible can be cleared
+
+
+@dataclass(frozen=True)
+class Progress:
+    clicks: int
+    probes: int
+    possible: int
+    bits_known: float
+    strategy: str
+    phase: Phase
+
+
+@dataclass(frozen=True)
+class Learned:
+    """What one observation taught; `fixes` lists diagnose.Fix when the count contradicted the record."""
+
+    step: int
+    cell: int
+    count: int
+    possible_before: int
+    possible_after: int
+    message: str
+    fixes: tuple = ()
+
+
+@dataclass(frozen=True)
+class _State:
+    record: Record | None
+    probes: int
+    stuck: str | None
+    fixes: tuple
+    corrections: tuple
+
+
+class Guide:
+    """The companion for one game on `shape` (see module docstring)."""
+
+    def __init__(self, shape: Shape, strategy: str = "adaptive", engine: str = "exact", seed: int = 0,
+                 max_clicks: int | None = None, counts: bool = True):
+        """`counts=False` leaves Advice.possible empty while probing (simulations need no prompt)."""
+        engine = str(getattr(engine, "value", engine)).strip().lower()
+        if engine not in ENGINES:
+            raise GuideError(f"unknown engine {engine!r}: choose one of {', '.join(ENGINES)}")
+        self.shape = shape
+        self.strategy = str(getattr(strategy, "value", strategy)).strip().lower()
+        self._strategy = make_strategy(self.strategy, shape)
+        self.engine = engine
+        self.seed = seed
+        self.max_clicks = max_clicks if max_clicks is not None else 10 * shape.cells + 20
+        self.counts = counts
+        self.record: Record | None = None
+        self.probes = 0
+        self.corrections: tuple = ()  # diagnose.Fix applied so far
+        self._stuck: str | None = None
+        self._fixes: tuple = ()
+        self._history: list[_State] = []
+        self._posteriors: OrderedDict = OrderedDict()
+        self._knowledge: OrderedDict = OrderedDict()
+        self._advice: tuple | None = None
+
+    # --- caches -----------------------------------------------------------------------------
+    def _posterior(self, record: Record):
+        post = self._posteriors.get(record)
+        if post is None:
+            from countlo.hidden.posterior import Posterior
+
+            post = Posterior(record)
+            self._posteriors[record] = post
+            if len(self._posteriors) > CACHE:
+                self._posteriors.popitem(last=False)
+        else:
+            self._posteriors.move_to_end(record)
+        return post
+
+    def knowledge(self, record: Record | None = None) -> Knowledge:
+        """What `record` (the current one by default) tells, cached per record."""
+        record = record or self._require()
+        k = self._knowledge.get(record)
+        if k is None:
+            parent = self._knowledge.get(record.undo()) if record.steps else None
+            prior = parent.__dict__.get("counted") if parent is not None else None
+            k = Knowledge(record, self.engine, self.seed, posterior_of=self._posterior, prior=prior)
+            self._knowledge[record] = k
+            if len(self._knowledge) > CACHE:
+                self._knowledge.popitem(last=False)
+        return k
+
+    def _require(self) -> Record:
+        if self.record is None:
+            raise GuideError("no starting count yet: type the count the game shows before any click")
+        return self.record
+
+    def _save(self) -> None:
+        self._history.append(_State(self.record, self.probes, self._stuck, self._fixes, self.corrections))
+        self._advice = None
+
+    # --- the game ---------------------------------------------------------------------------
+    def start(self, count: int) -> None:
+        """Begin with the starting count; BadCountError if no board shows it."""
+        check_start(self.shape, count)
+        self._save()
+        self.record = Record(self.shape, count)
+
+    @property
+    def done(self) -> bool:
+        """True when the lights are all out."""
+        return self.record is not None and self.record.count == 0
+
+    def known(self) -> int | None:
+        """The hidden start, when the record determines it."""
+        if self.record is None:
+            return None
+        return self.knowledge().board
+
+    def possible_counts(self, cell: int) -> tuple[int, ...]:
+        """Counts a click on `cell` now would show on some still-consistent board."""
+        self.shape.cell(cell)
+        dist = self.knowledge().distribution(cell)
+        return tuple(sorted(c for c, w in dist.items() if w))
+
+    def marginals(self) -> list[float]:
+        """P(cell lit now) for every cell: 0 or 1 once the board is known."""
+        k = self.knowledge()
+        board = k.board
+        if board is not None:
+            lights = board ^ k.record.flips()
+            return [float(lights >> j & 1) for j in range(self.shape.cells)]
+        return list(k.posterior.light_marginals())
+
+    def plan(self) -> list[tuple[int, int]]:
+        """The finishing clicks with the count each should show, when the board is known."""
+        adv = self.advice()
+        return list(adv.plan) if adv.phase == Phase.FINISH else []
+
+    def finish_plan(self, start: int, record: Record) -> tuple[tuple[int, int], ...] | None:
+        """Fewest presses clearing the lights of `start` after `record`, in reading order, with counts."""
+        lights = start ^ record.flips()
+        presses = press_set(self.shape, lights)
+        if presses is None:
+            return None
+        masks, out = press_masks(self.shape), []
+        for k in iter_bits(presses):
+            lights ^= masks[k]
+            out.append((k, lights.bit_count()))
+        return tuple(out)
+
+    def advice(self) -> Advice:
+        """What to do next (cached until the record changes)."""
+        key = (self.record, self._stuck)
+        if self._advice is None or self._advice[0] != key:
+            self._advice = (key, self._advise())
+        return self._advice[1]
+
+    def _advise(self) -> Advice:
+        if self.record is None:
+            n = self.shape.cells
+            return Advice(Phase.START, None, None, tuple(range(n + 1)), (),
+                          f"Type the starting count (0-{n})")
+        record = self.record
+        if record.count == 0:
+            return Advice(Phase.DONE, None, None, (), (),
+                          f"All lights out after {len(record.steps)} clicks")
+        if self._stuck:
+            return Advice(Phase.STUCK, None, None, (), (), self._stuck)
+        if len(record.steps) >= self.max_clicks:
+            return Advice(Phase.STUCK, None, None, (), (),
+                          f"Gave up after {len(record.steps)} clicks without clearing the board")
+        k = self.knowledge()
+        if k.possible == 0:
+            return Advice(Phase.STUCK, None, None, (), (), "No board fits these counts")
+        if k.board is not None:
+            return self._finish(k.board, record, "Board known")
+        stop = self._all_unclearable(k)
+        if stop is not None:
+            return stop
+        cell = self._strategy.next_click(record, k)
+        note = ""
+        if cell is None and getattr(self._strategy, "asks", False):
+            return Advice(Phase.PROBE, None, None, (), (),
+                          f"{k.possible:,} boards possible: click any cell, then type its count")
+        if cell is None:
+            cell = best_informative(k)
+            note = f" ({self.strategy} has no more clicks; {k.possible:,} boards still fit)"
+        if cell is None:
+            start = k.posterior.sample(1, k.rng)[0]
+            return self._finish(start, record,
+                                f"{k.possible:,} boards fit and no click tells them apart; for one of them")
+        possible = self.possible_counts(cell) if self.counts else ()
+        return Advice(Phase.PROBE, cell, None, possible, (), f"Click {self.shape.name(cell)}{note}")
+
+    def _all_unclearable(self, k: Knowledge) -> Advice | None:
+        """STUCK advice if no start still possible can be cleared (checked when few enough to list).
+
+        Clicks never change whether the lights can be cleared (see common_witness), so probing
+        further cannot help; a quiet pattern common to all of them is shown when one exists.
+        """
+        from countlo.classic.solver import quiet_patterns
+
+        quiet = _quiet(self.shape, quiet_patterns)
+        if not quiet or k.possible > WITNESS_LIMIT:
+            return None
+        starts = k.posterior.boards(WITNESS_LIMIT) or []
+        if not starts or any(all((q & b).bit_count() % 2 == 0 for q in quiet) for b in starts):
+            return None
+        n = f"{k.possible:,} boards" if k.possible > 1 else "board"
+        witness = common_witness(quiet, starts)
+        if witness is None:
+            why = f"each meets one of the {len(quiet)} independent quiet patterns in an odd number of cells"
+        else:
+            cells = " ".join(self.shape.name(j) for j in iter_bits(witness))
+            why = f"each meets the quiet pattern {cells} in an odd number of cells"
+        return Advice(Phase.STUCK, None, None, (), (),
+                      f"None of the {n} still possible can be cleared: {why}", witness, True)
+
+    def _finish(self, start: int, record: Record, lead: str) -> Advice:
+        plan = self.finish_plan(start, record)
+        if plan is None:
+            from countlo.classic.solver import solve
+
+            witness = solve(self.shape, start ^ record.flips()).witness
+            cells = " ".join(self.shape.name(j) for j in iter_bits(witness or 0))
+            return Advice(Phase.STUCK, None, None, (), (),
+                          f"{lead}, but these lights cannot be cleared: they meet the quiet pattern "
+                          f"{cells} in an odd number of cells", witness, True)
+        steps = ", ".join(f"{self.shape.name(c)} ({n})" for c, n in plan)
+        return Advice(Phase.FINISH, plan[0][0], plan[0][1], (plan[0][1],), plan,
+                      f"{lead}: {len(plan)} clicks to go: {steps}")
+
+    def observe(self, cell: int, count: int, force: bool = False) -> Learned:
+        """Add one click and the count it showed.
+
+        PROBE: a count no consistent board would show raises BadCountError unless `force`.
+        FINISH: any count the click can physically show is accepted; one that contradicts the
+        record is diagnosed (the new count taken as read): one fix is applied, several leave
+        the guide STUCK with `fixes` listed.
+        """
+        record = self._require()
+        self.shape.cell(cell)
+        adv = self.advice()
+        new = record.then(cell, count)  # BadCountError if no board at all could show it
+        before = self.knowledge().possible
+        if adv.phase == Phase.PROBE and not force and self.knowledge(new).possible == 0:
+            ok = self.possible_counts(cell)
+            if count not in ok:
+                listed = ", ".join(map(str, ok))
+                raise BadCountError(
+                    f"count {count} after clicking {self.shape.name(cell)} fits none of the "
+                    f"{before:,} boards still possible (they show {listed})", ok)
+        self._save()
+        if self.knowledge().board is None:
+            self.probes += 1
+        self.record = new
+        fixes = self._settle(trust_last=True)
+        after = self.knowledge().possible
+        msg = f"{self.shape.name(cell)} showed {count}: {_boards(before)} -> {_boards(after)}"
+        if fixes and len(fixes) == 1:
+            f = fixes[0]
+            msg += f"; {_where(f.step)} must have been {f.suggested}, not {f.written}: corrected"
+        elif fixes:
+            msg += "; " + self._stuck
+        elif self._stuck:
+            msg += "; " + self._stuck
+        return Learned(len(new.steps), cell, count, before, after, msg, tuple(fixes))
+
+    def _settle(self, trust_last: bool, auto: bool = True) -> tuple:
+        """If the record is contradictory, diagnose it: apply a single fix, else go STUCK."""
+        self._stuck, self._fixes = None, ()
+        if self.knowledge().possible != 0:
+            return ()
+        from countlo.hidden.diagnose import diagnose
+
+        record = self.record
+        fixes = [f for f in diagnose(record) if not (trust_last and f.step == len(record.steps))]
+        if auto and len(fixes) == 1:
+            self.record = _replace(record, fixes[0].step, fixes[0].suggested)
+            self.corrections = self.corrections + (fixes[0],)
+            return tuple(fixes)
+        self._fixes = tuple(fixes)
+        if fixes:
+            listed = "; ".join(f"{_where(f.step)} {f.written} -> {f.suggested}" for f in fixes)
+            self._stuck = f"These counts contradict each other; one of these typos explains it: {listed}"
+        else:
+            self._stuck = "These counts contradict each other and no single typo explains it"
+        return tuple(fixes)
+
+    @property
+    def fixes(self) -> tuple:
+        """The candidate typo fixes while STUCK on a contradiction."""
+        return self._fixes
+
+    def correct(self, step: int, count: int) -> None:
+        """Replace the count of `step` (0 = the starting count), e.g. to apply a diagnose.Fix."""
+        record = self._require()
+        if not 0 <= step <= len(record.steps):
+            raise GuideError(f"no step {step}: the record has steps 0-{len(record.steps)}")
+        new = _replace(record, step, count)  # BadCountError if it breaks a neighbouring step
+        from countlo.hidden.diagnose import Fix
+
+        self._save()
+        self.record = new
+        self.corrections = self.corrections + (Fix(step, record.counts[step], count),)
+        self._settle(trust_last=False, auto=False)
+
+    def undo(self) -> Step | None:
+        """Take back the last observation (with its correction) or correction; the step taken back.
+
+        None if there is nothing to undo (or the undone change was a starting-count correction).
+        """
+        if len(self._history) <= 1 or self.record is None:
+            return None
+        current = self.record
+        s = self._history.pop()
+        self.record, self.probes, self._stuck = s.record, s.probes, s.stuck
+        self._fixes, self.corrections = s.fixes, s.corrections
+        self._advice = None
+        if len(current.steps) > len(s.record.steps):
+            return current.steps[-1]
+        changed = [i for i, (a, b) in enumerate(zip(current.steps, s.record.steps)) if a != b]
+        return current.steps[changed[0]] if changed else None
+
+    def progress(self) -> Progress:
+        """Clicks, probes, boards still possible and bits known so far."""
+        phase = self.advice().phase
+        if self.record is None:
+            return Progress(0, 0, 1 << self.shape.cells, 0.0, self.strategy, phase)
+        possible = self.knowledge().possible
+        bits = self.shape.cells - math.log2(possible) if possible > 0 else float(self.shape.cells)
+        return Progress(len(self.record.steps), self.probes, possible, bits, self.strategy, phase)
+
+    @classmethod
+    def from_record(cls, record: Record, strategy: str = "adaptive", engine: str = "exact",
+                    seed: int = 0) -> Guide:
+        """A guide resumed from a saved record; probes = steps before the start became known."""
+        g = cls(record.shape, strategy, engine, seed)
+        g.start(record.start)
+        g.record = record
+        g._settle(trust_last=False, auto=False)
+        if g._stuck or not g.knowledge().known:
+            g.probes = len(record.steps)
+        else:
+            lo, hi = 0, len(record.steps)  # knowing is monotone in the prefix length
+            while lo < hi:
+                mid = (lo + hi) // 2
+                if g.knowledge(record.prefix(mid)).known:
+                    hi = mid
+                else:
+                    lo = mid + 1
+            g.probes = lo
+        return g
+
+
+_QUIET: dict[Shape, tuple[int, ...]] = {}
+
+
+def _quiet(shape: Shape, quiet_patterns) -> tuple[int, ...]:
+    if shape not in _QUIET:
+        _QUIET[shape] = tuple(quiet_patterns(shape))
+    return _QUIET[shape]
+
+
+def common_witness(quiet: tuple[int, ...] | list[int], starts: list[int]) -> int | None:
+    """A combination q of the quiet basis with |q & b| odd for every start b, or None.
+
+    Presses are orthogonal to quiet patterns over GF(2) (A is symmetric), so |q & lights| has
+    the parity of |q & start| whatever was clicked: such a q proves no start can be cleared.
+    Finding it is a linear system over GF(2) in the d coefficients, one equation per start.
+    """
+    if not starts:
+        return None
+    d = len(quiet)
+    rows = {sum(((q & b).bit_count() & 1) << i for i, q in enumerate(quiet)) | (1 << d) for b in starts}
+    pivots: dict[int, int] = {}  # pivot bit -> row, rows reduced by the earlier pivots
+    for r in rows:
+        for bit, p in pivots.items():
+            if r >> bit & 1:
+                r ^= p
+        low = r & ((1 << d) - 1)
+        if not low:
+            if r:  # 0 = 1: no combination works
+                return None
+            continue
+        bit = low.bit_length() - 1
+        for b2 in list(pivots):
+            if pivots[b2] >> bit & 1:
+                pivots[b2] ^= r
+        pivots[bit] = r
+    coeffs = sum(1 << bit for bit, r in pivots.items() if r >> d & 1)
+    q = 0
+    for i in range(d):
+        if coeffs >> i & 1:
+            q ^= quiet[i]
+    return q
+
+
+def _replace(record: Record, step: int, count: int) -> Record:
+    if step == 0:
+        return Record(record.shape, count, record.steps)
+    steps = list(record.steps)
+    steps[step - 1] = Step(steps[step - 1].cell, count)
+    return Record(record.shape, record.start, tuple(steps))
+
+
+def _where(step: int) -> str:
+    return "the starting count" if step == 0 else f"step {step}"
+
+
+def _boards(n: int) -> str:
+    return "1 board" if n == 1 else f"{n:,} boards"

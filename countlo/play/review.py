@@ -1,0 +1,253 @@
+"""What `countlo replay` finds in a record: the hidden start and when it became known, the
+finishing plan with the count each click should show, what each count implied, and which typo
+most likely broke a contradictory record. Plus the board pictures it prints.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from countlo.board import Shape, column_letters, iter_bits, popcount, press_masks
+from countlo.hidden.record import Record, Step, possible_after
+
+
+def percent_grid(shape: Shape, probabilities: list[float]) -> list[str]:
+    """Per-cell probabilities as whole percentages, columns lettered and rows numbered."""
+    label = len(str(shape.rows))
+    out = [" " * (label + 1) + "".join(column_letters(c).rjust(4) for c in range(shape.cols))]
+    for r in range(shape.rows):
+        row = probabilities[r * shape.cols:(r + 1) * shape.cols]
+        out.append(f"{r + 1:>{label}} " + "".join(f"{round(100 * p):>4}" for p in row))
+    return out
+
+
+@dataclass(frozen=True)
+class FinishStep:
+    """One click of the finishing plan and the count it should show."""
+
+    cell: int
+    count: int
+
+
+def finish_plan(shape: Shape, lights: int, presses: int) -> list[FinishStep]:
+    """The presses in reading order, each with the count after it (clicking k flips N(k))."""
+    masks = press_masks(shape)
+    out = []
+    for k in iter_bits(presses):
+        lights ^= masks[k]
+        out.append(FinishStep(k, popcount(lights)))
+    return out
+
+
+EXACT_SIDE = 8  # the exact engine answers in well under a second up to this width
+
+
+def choose_engine(shape: Shape, engine: str = "auto") -> str:
+    """`engine`, or for "auto" the exact engine on boards up to 8 wide and the linear one beyond
+    (the exact count's row states grow with the width; the linear engine stays fast)."""
+    if engine != "auto":
+        return engine
+    return "exact" if min(shape.rows, shape.cols) <= EXACT_SIDE else "linear"
+
+
+@dataclass(frozen=True)
+class StepNote:
+    """What one count said: lit cells of N(cell) before the click, and boards left after it."""
+
+    step: int
+    cell: int | None
+    count: int
+    change: int | None
+    lit_before: int | None
+    around: int | None
+    possible: int
+    possible_exact: bool = True
+    known: int | None = None
+
+
+def step_notes(record: Record, engine: str = "exact") -> list[StepNote]:
+    """Per step: lit in N(k) before = (|N(k)| - change) / 2, the boards left after it (exactly
+    with the exact engine; the others count up to their limit) and, with the exact engine, the
+    cells whose start is known (lit in all boards left, or in none)."""
+    from countlo.hidden.reconstruct import reconstruct
+
+    shape = record.shape
+
+    def left(n: int) -> tuple[int, bool, int | None]:
+        if engine == "exact":
+            from countlo.hidden.posterior import Posterior
+
+            p = Posterior(record.prefix(n))
+            known = sum(m in (0.0, 1.0) for m in p.start_marginals()) if p.count else None
+            return p.count, True, known
+        r = reconstruct(record.prefix(n), engine)
+        return r.possible, r.possible_exact, None
+
+    notes = [StepNote(0, None, record.start, None, None, None, *left(0))]
+    before = record.start
+    for i, s in enumerate(record.steps, 1):
+        n = len(shape.neighbours(s.cell))
+        change = s.count - before
+        notes.append(StepNote(i, s.cell, s.count, change, (n - change) // 2, n, *left(i)))
+        before = s.count
+    return notes
+
+
+def typo_likeness(written: int, suggested: int) -> tuple[int, int]:
+    """Sort key of a suggested correction: one-keystroke slips first, then the smaller change."""
+    a, b = str(written), str(suggested)
+    one_key = (
+        (len(a) == len(b) and sum(x != y for x, y in zip(a, b)) == 1)
+        or (len(a) == len(b) == 2 and a == b[::-1])
+        or (abs(len(a) - len(b)) == 1 and (a in b or b in a))
+    )
+    return (0 if one_key else 1, abs(written - suggested))
+
+
+@dataclass(frozen=True)
+class Typo:
+    """A single count change that makes the record consistent, at the line it was written."""
+
+    line: int
+    step: int
+    written: int
+    suggested: int
+
+
+@dataclass
+class Replay:
+    """Everything replay reports about one record. `counts[0]` is the starting count;
+    `count_lines[i]` is where count i was written. When some count is impossible (`impossible`),
+    `record` holds only the steps before it (None if the starting count itself is impossible)."""
+
+    shape: Shape
+    cells: tuple[int, ...]
+    counts: tuple[int, ...]
+    count_lines: tuple[int, ...]
+    record: Record | None
+    status: str
+    start: int | None = None
+    determined_after: int | None = None
+    possible: int = 0
+    possible_exact: bool = True
+    marginals: list[float] | None = None
+    engine: str = "exact"
+    lights: int | None = None
+    finish: list[FinishStep] = field(default_factory=list)
+    finish_exact: bool = True
+    clearable: bool | None = None
+    witness: int | None = None
+    stops_at: int | None = None
+    impossible: bool = False
+    typos: list[Typo] = field(default_factory=list)
+    corrected: Replay | None = None  # the replay with the most likely typo put right
+
+
+def replay(record: Record, count_lines: tuple[int, ...], engine: str = "auto") -> Replay:
+    """The reconstruction of `record`, when it became known, and the finishing plan."""
+    from countlo.hidden.reconstruct import Status, determined_after, reconstruct
+
+    engine = choose_engine(record.shape, engine)
+    rec = reconstruct(record, engine)
+    out = Replay(record.shape, tuple(s.cell for s in record.steps), tuple(record.counts),
+                 tuple(count_lines), record, rec.status.value, engine=engine)
+    if rec.status is Status.CONTRADICTORY:
+        from countlo.hidden.diagnose import diagnose
+
+        out.stops_at = first_contradiction(record, engine)
+        out.typos = ranked([(f.step, f.written, f.suggested) for f in diagnose(record)],
+                           out.count_lines, out.stops_at)
+        out.corrected = _corrected(out)
+    elif rec.status is Status.AMBIGUOUS:
+        out.possible, out.possible_exact = rec.possible, rec.possible_exact
+        if engine == "exact":
+            from countlo.hidden.posterior import Posterior
+
+            p = Posterior(record)
+            out.possible, out.possible_exact, out.marginals = p.count, True, p.start_marginals()
+    else:
+        out.start, out.possible = rec.board, 1
+        out.determined_after = determined_after(record, engine)
+        out.lights = record.lights(rec.board)
+        _plan_finish(out)
+    return out
+
+
+def replay_impossible(shape: Shape, cells: list[int], counts: list[int],
+                      count_lines: tuple[int, ...]) -> Replay:
+    """Counts where some click shows a count no board can: the first such step, and every single
+    count change that makes all the counts fit one board (diagnose on the raw record)."""
+    from countlo.hidden.diagnose import diagnose
+
+    bad = first_impossible(shape, cells, counts)
+    fixes = diagnose((shape, counts[0], [(c, n) for c, n in zip(cells, counts[1:])]))
+    prefix = None
+    if bad > 0:
+        prefix = Record(shape, counts[0], tuple(Step(c, n) for c, n in zip(cells, counts[1:bad])))
+    out = Replay(shape, tuple(cells), tuple(counts), tuple(count_lines), prefix, "contradictory",
+                 stops_at=bad, impossible=True, engine=choose_engine(shape))
+    out.typos = ranked([(f.step, f.written, f.suggested) for f in fixes], out.count_lines, bad)
+    out.corrected = _corrected(out)
+    return out
+
+
+def _corrected(out: Replay) -> Replay | None:
+    """The replay of the record with its most likely typo put right (None if there is none)."""
+    if not out.typos:
+        return None
+    t = out.typos[0]
+    counts = list(out.counts)
+    counts[t.step] = t.suggested
+    record = Record(out.shape, counts[0], tuple(Step(c, n) for c, n in zip(out.cells, counts[1:])))
+    return replay(record, out.count_lines, out.engine)
+
+
+def _plan_finish(out: Replay) -> None:
+    """The fewest presses clearing the lights now, or the quiet pattern proving none do."""
+    from countlo.classic.solver import solve
+    from countlo.classic.minpress import fewest_presses
+
+    found = fewest_presses(out.shape, out.lights)
+    if found is None:
+        out.clearable = False
+        out.witness = solve(out.shape, out.lights).witness
+    else:
+        out.clearable = True
+        out.finish = finish_plan(out.shape, out.lights, found[0])
+        out.finish_exact = found[1]
+
+
+def first_contradiction(record: Record, engine: str = "exact") -> int:
+    """The fewest steps whose counts already contradict (binary search: contradiction persists)."""
+    from countlo.hidden.reconstruct import Status, reconstruct
+
+    lo, hi = 0, len(record.steps)
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if reconstruct(record.prefix(mid), engine).status is Status.CONTRADICTORY:
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
+
+
+def first_impossible(shape: Shape, cells: list[int], counts: list[int]) -> int:
+    """The first step whose count no click could show after the count before it (0: the start)."""
+    if not 0 <= counts[0] <= shape.cells:
+        return 0
+    for i, cell in enumerate(cells, 1):
+        if counts[i] not in possible_after(shape, cell, counts[i - 1]):
+            return i
+    return len(cells)
+
+
+def ranked(fixes: list[tuple[int, int, int]], count_lines: tuple[int, ...],
+           stops_at: int | None) -> list[Typo]:
+    """Corrections (step, written, suggested), most likely first: one-keystroke slips, then small
+    changes, then those nearest the step where the counts stopped fitting."""
+    def key(f):
+        step, written, suggested = f
+        return typo_likeness(written, suggested) + (abs((stops_at or 0) - step), step)
+
+    return [Typo(count_lines[s] if s < len(count_lines) else 0, s, w, v)
+            for s, w, v in sorted(fixes, key=key)]

@@ -1,0 +1,114 @@
+"""The two front ends of a guided session: a prompt_toolkit prompt, or plain lines for pipes.
+
+In a terminal the prompt's message is the whole picture (last step, board, advice, question),
+so the board always sits directly above the input line and each accepted prompt is erased and
+replaced by a one-line log of the step: the scrollback holds the game's history, the screen's
+bottom the live board. Impossible counts are refused by a Validator before Enter takes them.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import TextIO
+
+from countlo.ui.picture import STYLE, Fragments, plain, shade_styles
+from countlo.ui.screen import UNDO_KEYS
+from countlo.ui.session import Session
+
+
+def wants_colour(stream: TextIO, environ: dict[str, str] | None = None) -> bool:
+    """True unless NO_COLOR is set (to anything non-empty) or `stream` is not a terminal."""
+    env = os.environ if environ is None else environ
+    if env.get("NO_COLOR"):
+        return False
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def interactive(stdin: TextIO, stdout: TextIO) -> bool:
+    """True when both ends are terminals, so the prompt_toolkit front end can run."""
+    try:
+        return stdin.isatty() and stdout.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def run_terminal(session: Session, input=None, output=None, colour: bool = True) -> None:
+    """Run the session behind a prompt_toolkit prompt until it is over or the player leaves."""
+    from prompt_toolkit import PromptSession, print_formatted_text
+    from prompt_toolkit.completion import WordCompleter
+    from prompt_toolkit.formatted_text import FormattedText
+    from prompt_toolkit.history import InMemoryHistory
+    from prompt_toolkit.key_binding import KeyBindings
+    from prompt_toolkit.output import ColorDepth
+    from prompt_toolkit.styles import Style
+    from prompt_toolkit.validation import ValidationError, Validator
+
+    style = Style.from_dict({**STYLE, **shade_styles()})
+    depth = None if colour else ColorDepth.DEPTH_1_BIT
+
+    class CountValidator(Validator):
+        def validate(self, document) -> None:
+            reason = session.check(document.text)
+            if reason is not None:
+                raise ValidationError(message=reason, cursor_position=len(document.text))
+
+    keys = KeyBindings()
+
+    @keys.add("f2")
+    @keys.add("escape", "u")
+    def _undo(event) -> None:
+        buffer = event.app.current_buffer
+        buffer.text = "undo"
+        buffer.validate_and_handle()
+
+    prompt = PromptSession(
+        input=input, output=output, style=style, color_depth=depth, key_bindings=keys,
+        validator=CountValidator(), validate_while_typing=False,
+        completer=WordCompleter(session.words(), ignore_case=True), complete_while_typing=False,
+        reserve_space_for_menu=0, history=InMemoryHistory(), erase_when_done=True,
+    )
+
+    def say(fragments: Fragments) -> None:
+        if fragments:
+            print_formatted_text(FormattedText(fragments), style=style, output=output,
+                                 color_depth=depth, end="")
+
+    say(session.greeting())
+    while not session.over:
+        message, toolbar = FormattedText(session.prompt()), FormattedText(session.toolbar())
+        try:
+            text = prompt.prompt(message, bottom_toolbar=toolbar)
+        except (KeyboardInterrupt, EOFError):
+            say(session.leave())
+            break
+        say(session.handle(text))
+
+
+def run_lines(session: Session, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> None:
+    """Run the session over plain lines: prompt, read a line, refuse or apply it, repeat."""
+    stdout.write(plain(session.greeting()))
+    while not session.over:
+        stdout.write(plain(session.prompt(status=True)))
+        stdout.flush()
+        try:
+            line = stdin.readline()
+        except KeyboardInterrupt:
+            line = ""
+        if not line:
+            stdout.write("\n" + plain(session.leave()))
+            break
+        if not stdin.isatty():
+            stdout.write(line if line.endswith("\n") else line + "\n")  # echo what a pipe typed
+        reason = session.check(line)
+        if reason is not None:
+            stdout.write(f"! {reason}\n")
+            continue
+        stdout.write(plain(session.handle(line)))
+    stdout.flush()
+
+
+__all__ = ["UNDO_KEYS", "interactive", "run_lines", "run_terminal", "wants_colour"]
