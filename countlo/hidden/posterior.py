@@ -310,3 +310,16 @@ def _draw_many(weights: list[int], n: int, rng: random.Random) -> list[int]:
         acc += v
         cum.append(acc)
     return [bisect_right(cum, rng.randrange(acc)) for _ in range(n)]
+
+
+FRONTIER_CELLS = 50  # from this many cells on, the frontier engine (measured: bench_posterior.py)
+
+
+def posterior_of(record: Record):
+    """The exact posterior of `record` by the engine that suits its board: the window programme
+    above up to 7 x 7, the frontier programme (countlo.hidden.frontier) on bigger boards."""
+    if record.shape.cells >= FRONTIER_CELLS:
+        from countlo.hidden.frontier import FrontierPosterior
+
+        return FrontierPosterior(record)
+    return Posterior(record)

@@ -83,10 +83,10 @@ def reconstruct(record: Record, engine: Engine | str = Engine.EXACT, limit: int 
         from countlo.hidden import smt
 
         return smt.reconstruct(record, limit or smt.LIMIT)
-    from countlo.hidden.posterior import Posterior
+    from countlo.hidden.posterior import posterior_of
 
-    p = Posterior(record)
-    return from_count(p.count, p.board, exact=True)
+    p = posterior_of(record)
+    return from_count(p.count, p.board, exact=getattr(p, "count_exact", True))
 
 
 def determined_after(record: Record, engine: Engine | str = Engine.EXACT) -> int | None:

@@ -37,6 +37,7 @@ from countlo.hidden.row_sampler import RowSampler, fits
 from countlo.play.strategy import register
 
 SLOW_SAMPLES = 64  # posterior samples (drawn in Python) on boards too wide for the row sampler
+EXACT_LAWS = 64  # cells up to which decisions use the exact next-count laws (bench_adaptive.py)
 
 
 @dataclass(frozen=True)
@@ -188,12 +189,17 @@ class Adaptive:
             lights = self._list(record, knowledge, total, flips)
             return View(lights, total, True)
         rng = np.random.default_rng(knowledge.rng.getrandbits(64))
+        post = knowledge.posterior
         if fits(self.shape):
             starts = self._sampler(record).sample(t.samples, rng)
+        elif hasattr(post, "sample_matrix"):  # the frontier engine draws samples fast
+            starts = post.sample_matrix(t.samples, rng)
         else:
             n = min(t.samples, SLOW_SAMPLES)
-            starts = bit_rows(knowledge.posterior.sample(n, knowledge.rng), self.shape.cells)
-        return View(starts ^ flips, total, False, knowledge.count_distributions)
+            starts = bit_rows(post.sample(n, knowledge.rng), self.shape.cells)
+        # exact laws cost one side pass per cell: above EXACT_LAWS cells the samples' do
+        counts = knowledge.count_distributions if self.shape.cells <= EXACT_LAWS else None
+        return View(starts ^ flips, total, False, counts)
 
     def _list(self, record: Record, knowledge, total: int, flips: np.ndarray) -> np.ndarray:
         """Lights now of every consistent start: the parent's list filtered by the last count if known."""

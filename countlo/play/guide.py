@@ -22,6 +22,7 @@ from countlo.play.strategy import Knowledge, best_informative, make_strategy, pr
 
 ENGINES = ("exact", "linear", "z3")
 CACHE = 96  # posteriors and knowledge kept, one per record seen (undo and re-plans hit them)
+POSTERIOR_BYTES = 192 << 20  # at most this much of cached posterior tables (see _evict_posteriors)
 WITNESS_LIMIT = 256  # list the possible starts to look for a common unclearability proof
 
 
@@ -113,15 +114,26 @@ class Guide:
     def _posterior(self, record: Record):
         post = self._posteriors.get(record)
         if post is None:
-            from countlo.hidden.posterior import Posterior
+            from countlo.hidden.posterior import posterior_of
 
-            post = Posterior(record)
+            post = posterior_of(record)
             self._posteriors[record] = post
-            if len(self._posteriors) > CACHE:
-                self._posteriors.popitem(last=False)
+            self._evict_posteriors()
         else:
             self._posteriors.move_to_end(record)
         return post
+
+    def _evict_posteriors(self) -> None:
+        """Keep at most CACHE posteriors and POSTERIOR_BYTES of their tables (big boards' tables
+        run to tens of MB each); knowledge of an evicted record rebuilds it when asked again."""
+        def held() -> int:
+            return sum(getattr(p, "nbytes", 0) for p in self._posteriors.values())
+
+        while len(self._posteriors) > 1 and (len(self._posteriors) > CACHE or held() > POSTERIOR_BYTES):
+            _, gone = self._posteriors.popitem(last=False)
+            for k in self._knowledge.values():
+                if k.__dict__.get("posterior") is gone:
+                    del k.__dict__["posterior"]
 
     def knowledge(self, record: Record | None = None) -> Knowledge:
         """What `record` (the current one by default) tells, cached per record."""
@@ -307,9 +319,7 @@ class Guide:
         if fixes and len(fixes) == 1:
             f = fixes[0]
             msg += f"; {_where(f.step)} must have been {f.suggested}, not {f.written}: corrected"
-        elif fixes:
-            msg += "; " + self._stuck
-        elif self._stuck:
+        elif fixes or self._stuck:
             msg += "; " + self._stuck
         return Learned(len(new.steps), cell, count, before, after, msg, tuple(fixes))
 

@@ -75,11 +75,11 @@ def step_notes(record: Record, engine: str = "exact") -> list[StepNote]:
 
     def left(n: int) -> tuple[int, bool, int | None]:
         if engine == "exact":
-            from countlo.hidden.posterior import Posterior
+            from countlo.hidden.posterior import posterior_of
 
-            p = Posterior(record.prefix(n))
+            p = posterior_of(record.prefix(n))
             known = sum(m in (0.0, 1.0) for m in p.start_marginals()) if p.count else None
-            return p.count, True, known
+            return p.count, getattr(p, "count_exact", True), known
         r = reconstruct(record.prefix(n), engine)
         return r.possible, r.possible_exact, None
 
@@ -161,10 +161,11 @@ def replay(record: Record, count_lines: tuple[int, ...], engine: str = "auto") -
     elif rec.status is Status.AMBIGUOUS:
         out.possible, out.possible_exact = rec.possible, rec.possible_exact
         if engine == "exact":
-            from countlo.hidden.posterior import Posterior
+            from countlo.hidden.posterior import posterior_of
 
-            p = Posterior(record)
-            out.possible, out.possible_exact, out.marginals = p.count, True, p.start_marginals()
+            p = posterior_of(record)
+            out.possible, out.possible_exact = p.count, getattr(p, "count_exact", True)
+            out.marginals = p.start_marginals()
     else:
         out.start, out.possible = rec.board, 1
         out.determined_after = determined_after(record, engine)

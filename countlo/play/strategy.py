@@ -60,9 +60,9 @@ class Knowledge:
         """The exact posterior over hidden starts (countlo.hidden.posterior.Posterior)."""
         if self._posterior_of is not None:
             return self._posterior_of(self.record)
-        from countlo.hidden.posterior import Posterior
+        from countlo.hidden.posterior import posterior_of
 
-        return Posterior(self.record)
+        return posterior_of(self.record)
 
     @cached_property
     def counted(self) -> tuple[int, int | None]:
