@@ -54,6 +54,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--timeout", type=_seconds, default=5.0, metavar="SECONDS",
                    help="how long to wait for each answer of the game program (default 5)")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
+    p.add_argument("--jobs", type=_positive, metavar="N",
+                   help="play games in N worker processes (default: the cores available; the same "
+                        "games and summary as one process)")
+    p.add_argument("--records", metavar="FILE",
+                   help="write one JSON line per game to FILE as soon as it finishes")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -66,15 +71,18 @@ def run(args: argparse.Namespace) -> int:
     make_strategy(args.strategy, shape)  # unknown names fail before any game
     if args.engine.strip().lower() not in ENGINES:
         raise CountloError(f"unknown engine {args.engine!r}: choose one of {', '.join(ENGINES)}")
-    _warm_up(shape, args)
+    from countlo.cli.workers import available_cores
+
     seeds = range(args.seed, args.seed + args.games)
-    results, records = [], []
-    for seed, (result, hidden) in zip(seeds, _games(args, shape, seeds)):
-        results.append(result)
-        records.append(_record(shape, seed, result, hidden))
+    jobs = min(args.jobs or available_cores(), args.games)
+    finished, interrupted = _play_all(args, shape, seeds, jobs)
+    order = sorted(finished)
+    results = [finished[seed][0] for seed in order]
+    records = [finished[seed][1] for seed in order]
     s = summarize(results)
     if args.json:
         out = {
+            "partial": interrupted, "games_asked": args.games,
             "size": str(shape), "strategy": args.strategy, "engine": args.engine,
             "oracle": args.oracle_cmd or "simulated", "density": args.density,
             "games": s.games, "solved": s.solved, "unsolvable": s.unsolvable, "failed": s.failed,
@@ -86,11 +94,40 @@ def run(args: argparse.Namespace) -> int:
         }
         print(json.dumps(out, indent=1))
     else:
-        print(_table(args, shape, s, records))
+        print(_table(args, shape, s, records, interrupted))
+    if interrupted:
+        return 130
     return 1 if s.failed else 0
 
 
-def _warm_up(shape, args) -> None:
+def _play_all(args, shape, seeds, jobs: int) -> tuple[dict[int, tuple], bool]:
+    """{seed: (GameResult, JSON record)} of every finished game, and whether Ctrl-C cut the run
+    short (the games finished by then are kept; with --records each is on disk already)."""
+    finished: dict[int, tuple] = {}
+    stream = None
+    if args.records:
+        try:
+            stream = open(args.records, "w", encoding="utf-8")
+        except OSError as e:
+            raise CountloError(f"cannot write --records {args.records}: {e.strerror}") from None
+    games = _games(args, shape, seeds, jobs)
+    try:
+        for seed, result, hidden in games:
+            record = _record(shape, seed, result, hidden)
+            finished[seed] = (result, record)
+            if stream is not None:
+                stream.write(json.dumps(record) + "\n")
+                stream.flush()
+    except KeyboardInterrupt:
+        return finished, True
+    finally:
+        games.close()  # ends the workers, if any
+        if stream is not None:
+            stream.close()
+    return finished, False
+
+
+def warm_up(shape, args) -> None:
     """One untimed decision, so one-off costs (imports, per-shape tables) stay out of the times."""
     from countlo.play.guide import Guide
 
@@ -99,22 +136,34 @@ def _warm_up(shape, args) -> None:
     guide.advice()
 
 
-def _games(args, shape, seeds):
-    """(GameResult, hidden start or None) per seed, with a progress bar on a terminal."""
-    if sys.stderr.isatty():
-        from prompt_toolkit.output import create_output
-        from prompt_toolkit.shortcuts import ProgressBar
+def _games(args, shape, seeds, jobs: int):
+    """(seed, GameResult, hidden start or None) per finished game, in this process or in `jobs`
+    workers (then in the order they finish), with a progress bar on a terminal."""
+    from countlo.cli.workers import play_in_process, play_in_workers
 
-        with ProgressBar(title=f"{args.strategy} on {shape}",
-                         output=create_output(stdout=sys.stderr)) as bar:
-            for seed in bar(seeds):
-                yield _one(args, shape, seed)
+    if jobs > 1:
+        source = play_in_workers(args, seeds, jobs)
     else:
-        for seed in seeds:
-            yield _one(args, shape, seed)
+        warm_up(shape, args)
+        source = play_in_process(lambda seed: play_one(args, shape, seed), seeds)
+    try:
+        if sys.stderr.isatty():
+            from prompt_toolkit.output import create_output
+            from prompt_toolkit.shortcuts import ProgressBar
+
+            with ProgressBar(title=f"{args.strategy} on {shape}",
+                             output=create_output(stdout=sys.stderr)) as bar:
+                counter = bar(total=len(seeds))
+                for game in source:
+                    yield game
+                    counter.item_completed()
+        else:
+            yield from source
+    finally:
+        source.close()
 
 
-def _one(args, shape, seed):
+def play_one(args, shape, seed):
     from countlo.play.game import play_game
     from countlo.play.oracle import SimulatedOracle
     from countlo.play.program import ProgramOracle
@@ -147,15 +196,18 @@ def _r(x):
     return None if x is None else round(x, 3)
 
 
-def _table(args, shape, s, records) -> str:
+def _table(args, shape, s, records, interrupted: bool = False) -> str:
     def num(x, digits=1):
         return "-" if x is None else (f"{x:.{digits}f}" if isinstance(x, float) else str(x))
 
     against = f"program {args.oracle_cmd!r}" if args.oracle_cmd else f"density {args.density:g}"
     last = args.seed + s.games - 1
+    seeds = f"seeds {args.seed}-{last}"
+    if interrupted:
+        seeds = f"interrupted: {s.games} of {args.games} games finished (partial), seeds from {args.seed}"
     lines = [
         f"{s.games} games on {shape}, strategy {args.strategy}, engine {args.engine}, "
-        f"seeds {args.seed}-{last}, {against}",
+        f"{seeds}, {against}",
         f"  games              {s.games}",
         f"  solved             {s.solved}",
     ]

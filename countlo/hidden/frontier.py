@@ -1,5 +1,4 @@
-"""The `frontier` engine: the posterior over hidden starts on big boards (docs/MATH.md, "The frontier
-programme").
+"""The `frontier` engine: the posterior over hidden starts on big boards (docs/MATH.md §17).
 
 Cells are assigned one at a time in reading order along the shorter side. Instead of a window of
 raw cells, the state is the pending residual of every click equation that is open (some but not
