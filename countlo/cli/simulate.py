@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import Any
 
 from countlo.errors import CountloError
 
@@ -107,7 +108,7 @@ def _play_all(args, shape, seeds, jobs: int) -> tuple[dict[int, tuple], bool]:
     stream = None
     if args.records:
         try:
-            stream = open(args.records, "w", encoding="utf-8")
+            stream = open(args.records, "w", encoding="utf-8")  # noqa: SIM115 (closed below)
         except OSError as e:
             raise CountloError(f"cannot write --records {args.records}: {e.strerror}") from None
     games = _games(args, shape, seeds, jobs)
@@ -153,7 +154,7 @@ def _games(args, shape, seeds, jobs: int):
 
             with ProgressBar(title=f"{args.strategy} on {shape}",
                              output=create_output(stdout=sys.stderr)) as bar:
-                counter = bar(total=len(seeds))
+                counter: Any = bar(total=len(seeds))
                 for game in source:
                     yield game
                     counter.item_completed()

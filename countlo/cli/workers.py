@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import os
 import signal
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable
 from typing import Any
 
 Game = tuple[int, Any, Any]  # (seed, GameResult, hidden start or None)
@@ -25,7 +25,8 @@ def available_cores() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def play_in_process(play: Callable[[int], tuple[Any, Any]], seeds: Iterable[int]) -> Iterator[Game]:
+def play_in_process(play: Callable[[int], tuple[Any, Any]],
+                    seeds: Iterable[int]) -> Generator[Game, None, None]:
     """Games one after another in this process."""
     for seed in seeds:
         result, hidden = play(seed)
@@ -54,7 +55,8 @@ def _play_seed(seed: int) -> Game:
     return seed, result, hidden
 
 
-def play_in_workers(args: argparse.Namespace, seeds: Iterable[int], jobs: int) -> Iterator[Game]:
+def play_in_workers(args: argparse.Namespace, seeds: Iterable[int],
+                    jobs: int) -> Generator[Game, None, None]:
     """Games in `jobs` worker processes, yielded as they finish (not in seed order).
 
     At most 2 * jobs games are handed out ahead, so a long run holds little in flight; closing
