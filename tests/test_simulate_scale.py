@@ -11,6 +11,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from countlo.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -98,3 +100,25 @@ def test_a_10x10_game_through_the_command_line(capsys):
             board = shape.press(board, shape.parse_cell(name))
             assert board.bit_count() == count
         assert board == 0
+
+
+@pytest.mark.parametrize("command", [
+    ["simulate", "--size", "17x17", "--games", "1"],
+    ["simulate", "--size", "3x1000"],
+    ["play", "--sim", "--size", "20x20", "--plain"],
+], ids=lambda c: " ".join(c[:3]))
+def test_boards_beyond_the_engine_are_refused_up_front_in_one_line(capsys, tmp_path, monkeypatch, command):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    code = main(command)
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1
+    assert "at most 1000 cells whose shorter side is at most 16 (the largest square is 16x16)" in err
+    assert not any(tmp_path.rglob("*"))  # no transcript was started
+
+
+def test_replay_with_the_exact_engine_refuses_a_board_beyond_it(capsys, tmp_path):
+    tape = tmp_path / "big.txt"
+    tape.write_text("# countlo transcript 1\n# size: 20x20\n\nstart 7\n")
+    code = main(["replay", str(tape), "--engine", "exact"])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and "largest square is 16x16" in err

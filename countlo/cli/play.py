@@ -80,6 +80,7 @@ def _replay(oracle, record) -> None:
 def open_session(args: argparse.Namespace):
     """The Session the options describe, with its transcript open (new or resumed)."""
     from countlo.board import Shape
+    from countlo.hidden.frontier import check_supported
     from countlo.play.guide import Guide
     from countlo.play.oracle import SimulatedOracle
     from countlo.ui.session import Session
@@ -92,6 +93,7 @@ def open_session(args: argparse.Namespace):
     if args.resume:
         writer, transcript = Writer.resume(args.resume)
         header = transcript.header
+        check_supported(header.shape)
         if args.size and Shape.parse(args.size) != header.shape:
             raise PlayOptionError(f"{args.resume} is a {header.shape} game, not {args.size}")
         simulated = dict(header.extra).get("game", "").startswith("simulated")
@@ -112,6 +114,7 @@ def open_session(args: argparse.Namespace):
         label = f"simulated game, seed {oracle.seed}" if oracle else ""
         return Session(guide, writer, oracle, where=str(args.resume), label=label), writer
     shape = Shape.parse(args.size or "6x6")
+    check_supported(shape)
     strategy, engine = args.strategy or "adaptive", args.engine or "exact"
     guide = Guide(shape, strategy, engine)
     oracle = None

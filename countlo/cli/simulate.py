@@ -64,11 +64,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from countlo.board import Shape
+    from countlo.hidden.frontier import check_supported
     from countlo.play.game import summarize
     from countlo.play.guide import ENGINES
     from countlo.play.strategy import make_strategy
 
     shape = Shape.parse(args.size)
+    check_supported(shape)
     make_strategy(args.strategy, shape)  # unknown names fail before any game
     if args.engine.strip().lower() not in ENGINES:
         raise CountloError(f"unknown engine {args.engine!r}: choose one of {', '.join(ENGINES)}")

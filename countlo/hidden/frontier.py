@@ -30,12 +30,22 @@ from functools import cached_property
 import numpy as np
 
 from countlo.board import Shape
-from countlo.errors import CountloError
+from countlo.errors import BadSizeError, CountloError
 from countlo.hidden.record import Record
 
 KEY_BITS = 62  # bits of a state key (int64, sign bit unused)
 QUERY_BITS = 4  # bits of the side pass's extra residual (a neighbourhood of up to 15 cells)
 MAX_CELLS = 1000  # float64 holds every count below 2^1000 with room for the sums
+MAX_NARROW = 16  # shorter side: 2 x 16 open equations fit a key with room (docs/MATH.md §17)
+
+
+def check_supported(shape: Shape) -> None:
+    """Refuse up front, in one line, a board beyond the hidden-game engine (BadSizeError)."""
+    if shape.cells > MAX_CELLS or min(shape.rows, shape.cols) > MAX_NARROW:
+        raise BadSizeError(
+            f"the hidden game is played on boards of at most {MAX_CELLS} cells whose shorter side "
+            f"is at most {MAX_NARROW} (the largest square is {MAX_NARROW}x{MAX_NARROW}); "
+            f"{shape} is beyond that")
 
 
 class TooWide(CountloError, ValueError):

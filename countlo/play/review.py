@@ -149,6 +149,10 @@ def replay(record: Record, count_lines: tuple[int, ...], engine: str = "auto") -
     from countlo.hidden.reconstruct import Status, determined_after, reconstruct
 
     engine = choose_engine(record.shape, engine)
+    if engine == "exact":
+        from countlo.hidden.frontier import check_supported
+
+        check_supported(record.shape)
     rec = reconstruct(record, engine)
     out = Replay(record.shape, tuple(s.cell for s in record.steps), tuple(record.counts),
                  tuple(count_lines), record, rec.status.value, engine=engine)
