@@ -15,6 +15,7 @@ from functools import lru_cache
 import numpy as np
 
 from countlo.board import Shape, iter_bits, press_masks
+from countlo.classic.solver import elimination
 
 MAX_COSET_BITS = 10
 
@@ -52,37 +53,11 @@ def row_ints(matrix: np.ndarray) -> list[int]:
 
 @lru_cache(maxsize=16)
 def algebra(shape: Shape) -> PressAlgebra:
-    """The press algebra of `shape`, from one GF(2) elimination of A (rows as int bitsets)."""
+    """The press algebra of `shape` as 0/1 matrices (countlo.classic.solver.elimination)."""
     n = shape.cells
     masks = press_masks(shape)
-    rows = [(masks[k], 1 << k) for k in range(n)]
-    pivots: list[int] = []
-    r = 0
-    for col in range(n):
-        hit = next((i for i in range(r, n) if rows[i][0] >> col & 1), None)
-        if hit is None:
-            continue
-        rows[r], rows[hit] = rows[hit], rows[r]
-        pa, pb = rows[r]
-        for i in range(n):
-            if i != r and rows[i][0] >> col & 1:
-                rows[i] = (rows[i][0] ^ pa, rows[i][1] ^ pb)
-        pivots.append(col)
-        r += 1
-    solution = [0] * n
-    for i, col in enumerate(pivots):
-        solution[col] = rows[i][1]
-    checks = [rows[i][1] for i in range(r, n)]
-    pivot_set = set(pivots)
-    quiet = []
-    for f in range(n):
-        if f in pivot_set:
-            continue
-        q = 1 << f
-        for i, col in enumerate(pivots):
-            if rows[i][0] >> f & 1:
-                q |= 1 << col
-        quiet.append(q)
+    el = elimination(shape)
+    solution, checks, quiet = list(el.solution), list(el.checks), list(el.quiet)
     Q = bit_rows(quiet, n)
     if len(quiet) <= MAX_COSET_BITS:
         span = [0]

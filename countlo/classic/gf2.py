@@ -6,7 +6,7 @@ A vector is an int bitset; a matrix is a list of row bitsets.
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 Poly = int
 

@@ -7,7 +7,7 @@ code visits them with one xor per step. Finding the lightest is a minimum-weight
 from __future__ import annotations
 
 import random
-from typing import Iterator
+from collections.abc import Iterator
 
 from countlo.board import Shape
 from countlo.classic.solver import quiet_patterns, solve

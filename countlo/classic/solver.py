@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Iterator, Sequence
 
+from countlo.board import Shape, press_masks
 from countlo.classic import gf2
-from countlo.board import Shape
 
 Rows = list[int]
 SMALL = 1 << 16  # boards up to this many cells keep their quiet patterns cached
@@ -276,3 +276,65 @@ def rows_clear(board: Sequence[int], presses: Sequence[int], cols: int) -> bool:
         if row:
             return False
     return True
+
+
+@dataclass(frozen=True)
+class Elimination:
+    """One Gauss-Jordan elimination of the press matrix A over GF(2), as int bitsets.
+
+    solution[j]: the cells of s whose parity gives press j of a particular solution x = M s
+    (for solvable s); checks: s is solvable iff s . c is even for every c (the left kernel);
+    quiet: a basis of the quiet patterns (the kernel of A). docs/MATH.md §3.
+    """
+
+    solution: tuple[int, ...]
+    checks: tuple[int, ...]
+    quiet: tuple[int, ...]
+
+
+@lru_cache(maxsize=16)
+def elimination(shape: Shape) -> Elimination:
+    """The elimination of `shape`'s press matrix: rows (A row, identity row) reduced together,
+    so the identity half records which lights each reduced row combines."""
+    n = shape.cells
+    masks = press_masks(shape)
+    rows = [(masks[k], 1 << k) for k in range(n)]
+    pivots: list[int] = []
+    r = 0
+    for col in range(n):
+        hit = next((i for i in range(r, n) if rows[i][0] >> col & 1), None)
+        if hit is None:
+            continue
+        rows[r], rows[hit] = rows[hit], rows[r]
+        pa, pb = rows[r]
+        for i in range(n):
+            if i != r and rows[i][0] >> col & 1:
+                rows[i] = (rows[i][0] ^ pa, rows[i][1] ^ pb)
+        pivots.append(col)
+        r += 1
+    solution = [0] * n
+    for i, col in enumerate(pivots):
+        solution[col] = rows[i][1]
+    pivot_set = set(pivots)
+    quiet = []
+    for f in range(n):
+        if f in pivot_set:
+            continue
+        q = 1 << f
+        for i, col in enumerate(pivots):
+            if rows[i][0] >> f & 1:
+                q |= 1 << col
+        quiet.append(q)
+    return Elimination(tuple(solution), tuple(rows[i][1] for i in range(r, n)), tuple(quiet))
+
+
+@lru_cache(maxsize=16)
+def inverse_columns(shape: Shape) -> tuple[int, ...] | None:
+    """Columns of A^-1 over GF(2) (column j: the presses clearing the single light j), or None
+    when A is singular; any board's unique press set is then an xor of columns (docs/MATH.md §3).
+    A is symmetric, so the columns are the rows of the elimination's solution map."""
+    if nullity(shape):
+        return None
+    rows = elimination(shape).solution
+    return tuple(sum(1 << i for i in range(shape.cells) if rows[i] >> j & 1)
+                 for j in range(shape.cells))

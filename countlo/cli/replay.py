@@ -11,7 +11,7 @@ import json
 import sys
 
 from countlo.errors import TranscriptError
-
+from countlo.hidden.result import engine_names
 
 
 def add_arguments(parser) -> None:
@@ -19,7 +19,7 @@ def add_arguments(parser) -> None:
                         "documented 'rows' or 'restore' format ('-' reads standard input)")
     parser.add_argument("--format", choices=("countlo", "rows", "restore"),
                         help="the file's format (default: recognised from the text)")
-    parser.add_argument("--engine", choices=("auto", "exact", "linear", "z3"), default="auto",
+    parser.add_argument("--engine", type=str.lower, choices=("auto", *engine_names()), default="auto",
                         help="reconstruction engine (default auto: exact on boards up to 8 wide, "
                         "which also gives per-cell chances; linear on wider boards)")
     parser.add_argument("--explain", action="store_true",
@@ -28,9 +28,9 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
-    from countlo.play import review as explain
     from countlo.formats import hand as formats
     from countlo.formats.transcript import ImpossibleCountsError
+    from countlo.play import review as explain
 
     try:
         if args.file == "-":

@@ -18,7 +18,8 @@ from datetime import datetime, timezone
 from enum import Enum
 
 from countlo.board import Shape
-from countlo.errors import BadCountError, CountloError, TranscriptError
+from countlo.errors import BadCountError, CountloError, TranscriptError, TranscriptFileError
+from countlo.formats.text import read_text
 from countlo.hidden.record import Record, Step, check_start, check_step
 
 VERSION = 1
@@ -29,10 +30,6 @@ _MAGIC_LINE = re.compile(r"^#\s*countlo\s+transcript\b\s*(.*?)\s*$", re.IGNORECA
 _FIELD = re.compile(r"^#\s*([A-Za-z][A-Za-z0-9_-]*)\s*:\s*(.*?)\s*$")
 _NUMBER = re.compile(r"^[0-9]+$")
 _KNOWN = ("size", "date", "strategy", "seed", "engine")
-
-
-class TranscriptFileError(CountloError):
-    """A transcript file that cannot be created, opened or decoded."""
 
 
 class ImpossibleCountsError(TranscriptError):
@@ -396,8 +393,6 @@ def dumps(transcript: Transcript) -> str:
 
 def load(path: str) -> Transcript:
     """The countlo transcript in the file at `path` (see formats.load for every format)."""
-    from countlo.formats.hand import read_text
-
     return read(read_text(path), source=str(path))
 
 
@@ -414,7 +409,7 @@ class Writer:
     def create(cls, path: str, header: Header) -> Writer:
         """A new transcript at `path` with `header` written; refuses to overwrite a file."""
         try:
-            handle = open(path, "x", encoding="utf-8", newline="\n")
+            handle = open(path, "x", encoding="utf-8", newline="\n")  # noqa: SIM115 (kept open: the Writer appends)
         except FileExistsError:
             raise TranscriptFileError(
                 f"{path} already exists: resume it or choose another name") from None
@@ -436,8 +431,6 @@ class Writer:
     def resume(cls, path: str) -> tuple[Writer, Transcript]:
         """The writer reopened for appending, and what the file holds; an unfinished last line
         (a crash mid-write) is cut off and named in a note."""
-        from countlo.formats.hand import read_text
-
         text = read_text(path)
         dropped = None
         if text and not text.endswith("\n"):
@@ -449,7 +442,7 @@ class Writer:
                 os.fsync(f.fileno())
             text = read_text(path)
         transcript = read(text, source=str(path))
-        handle = open(path, "a", encoding="utf-8", newline="\n")
+        handle = open(path, "a", encoding="utf-8", newline="\n")  # noqa: SIM115 (kept open: the Writer appends)
         w = cls(path, transcript.header, list(transcript.events), handle)
         if dropped is not None and dropped.strip():
             w.note(f"resumed: set aside an unfinished last line {dropped.strip()!r}")

@@ -10,15 +10,15 @@ when the equations leave cells free.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence, Union
 
 from countlo.board import Shape, popcount, press_masks
 from countlo.errors import BadCellError
 from countlo.hidden.linear import Elimination
 from countlo.hidden.record import Record, Step, possible_after
 
-RawRecord = tuple[Shape, int, Sequence[Union[Step, tuple[int, int]]]]
+RawRecord = tuple[Shape, int, Sequence[Step | tuple[int, int]]]
 """A record as typed, possibly failing the entry checks: (shape, starting count, (cell, count)s)."""
 
 

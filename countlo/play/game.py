@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import contextlib
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
-from typing import Callable
+from statistics import mean, median
 
 from countlo.errors import BadCountError, OracleError
-from countlo.play.guide import Guide, Phase
 from countlo.hidden.record import Record
+from countlo.play.guide import Guide, Phase
 from countlo.play.oracle import Oracle
 
 
@@ -69,10 +71,8 @@ def play_game(oracle: Oracle, strategy: str = "adaptive", engine: str = "exact",
     def result(outcome: Outcome, reason: str, last: tuple[int, int] | None = None) -> GameResult:
         r = guide.record
         if last is not None and r is not None:
-            try:
+            with contextlib.suppress(BadCountError):
                 r = r.then(*last)
-            except BadCountError:
-                pass
         return GameResult(outcome, reason, guide.probes, len(r.steps) if r else 0, tuple(times), r,
                           guide.corrections)
 
@@ -133,8 +133,6 @@ class Summary:
 
 def summarize(results: list[GameResult]) -> Summary:
     """Means, medians and maxima of probes, total clicks and decision times."""
-    from statistics import mean, median
-
     won = [r for r in results if r.solved]
     probes = [r.probes for r in won]
     clicks = [r.clicks for r in won]

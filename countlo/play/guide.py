@@ -11,16 +11,21 @@ leave the guide STUCK with the fixes listed.
 from __future__ import annotations
 
 import math
-from collections import OrderedDict
 from dataclasses import dataclass
 from enum import Enum
 
 from countlo.board import Shape, iter_bits, press_masks
+from countlo.classic.solver import quiet_patterns, solve
 from countlo.errors import BadCountError, CountloError
+from countlo.hidden.diagnose import Fix, diagnose
+from countlo.hidden.posterior import Posterior
 from countlo.hidden.record import Record, Step, check_start
-from countlo.play.strategy import Knowledge, best_informative, make_strategy, press_set
+from countlo.hidden.result import engine_of
+from countlo.lru import LRU
+from countlo.play.knowledge import Knowledge, press_set
+from countlo.play.registry import make_strategy
+from countlo.play.strategy import best_informative
 
-ENGINES = ("exact", "linear", "z3")
 CACHE = 96  # posteriors and knowledge kept, one per record seen (undo and re-plans hit them)
 WITNESS_LIMIT = 256  # list the possible starts to look for a common unclearability proof
 
@@ -89,9 +94,7 @@ class Guide:
     def __init__(self, shape: Shape, strategy: str = "adaptive", engine: str = "exact", seed: int = 0,
                  max_clicks: int | None = None, counts: bool = True):
         """`counts=False` leaves Advice.possible empty while probing (simulations need no prompt)."""
-        engine = str(getattr(engine, "value", engine)).strip().lower()
-        if engine not in ENGINES:
-            raise GuideError(f"unknown engine {engine!r}: choose one of {', '.join(ENGINES)}")
+        engine = engine_of(engine).value
         self.shape = shape
         self.strategy = str(getattr(strategy, "value", strategy)).strip().lower()
         self._strategy = make_strategy(self.strategy, shape)
@@ -105,23 +108,14 @@ class Guide:
         self._stuck: str | None = None
         self._fixes: tuple = ()
         self._history: list[_State] = []
-        self._posteriors: OrderedDict = OrderedDict()
-        self._knowledge: OrderedDict = OrderedDict()
+        self._posteriors: LRU[Record, Posterior] = LRU(CACHE)
+        self._knowledge: LRU[Record, Knowledge] = LRU(CACHE)
         self._advice: tuple | None = None
 
     # --- caches -----------------------------------------------------------------------------
-    def _posterior(self, record: Record):
-        post = self._posteriors.get(record)
-        if post is None:
-            from countlo.hidden.posterior import Posterior
-
-            post = Posterior(record)
-            self._posteriors[record] = post
-            if len(self._posteriors) > CACHE:
-                self._posteriors.popitem(last=False)
-        else:
-            self._posteriors.move_to_end(record)
-        return post
+    def _posterior(self, record: Record) -> Posterior:
+        found = self._posteriors.get(record)
+        return found if found is not None else self._posteriors.put(record, Posterior(record))
 
     def knowledge(self, record: Record | None = None) -> Knowledge:
         """What `record` (the current one by default) tells, cached per record."""
@@ -130,10 +124,8 @@ class Guide:
         if k is None:
             parent = self._knowledge.get(record.undo()) if record.steps else None
             prior = parent.__dict__.get("counted") if parent is not None else None
-            k = Knowledge(record, self.engine, self.seed, posterior_of=self._posterior, prior=prior)
-            self._knowledge[record] = k
-            if len(self._knowledge) > CACHE:
-                self._knowledge.popitem(last=False)
+            k = self._knowledge.put(record, Knowledge(
+                record, self.engine, self.seed, posterior_of=self._posterior, prior=prior))
         return k
 
     def _require(self) -> Record:
@@ -245,8 +237,6 @@ class Guide:
         Clicks never change whether the lights can be cleared (see common_witness), so probing
         further cannot help; a quiet pattern common to all of them is shown when one exists.
         """
-        from countlo.classic.solver import quiet_patterns
-
         quiet = _quiet(self.shape, quiet_patterns)
         if not quiet or k.possible > WITNESS_LIMIT:
             return None
@@ -266,8 +256,6 @@ class Guide:
     def _finish(self, start: int, record: Record, lead: str) -> Advice:
         plan = self.finish_plan(start, record)
         if plan is None:
-            from countlo.classic.solver import solve
-
             witness = solve(self.shape, start ^ record.flips()).witness
             cells = " ".join(self.shape.name(j) for j in iter_bits(witness or 0))
             return Advice(Phase.STUCK, None, None, (), (),
@@ -307,9 +295,7 @@ class Guide:
         if fixes and len(fixes) == 1:
             f = fixes[0]
             msg += f"; {_where(f.step)} must have been {f.suggested}, not {f.written}: corrected"
-        elif fixes:
-            msg += "; " + self._stuck
-        elif self._stuck:
+        elif fixes or self._stuck:
             msg += "; " + self._stuck
         return Learned(len(new.steps), cell, count, before, after, msg, tuple(fixes))
 
@@ -318,8 +304,6 @@ class Guide:
         self._stuck, self._fixes = None, ()
         if self.knowledge().possible != 0:
             return ()
-        from countlo.hidden.diagnose import diagnose
-
         record = self.record
         fixes = [f for f in diagnose(record) if not (trust_last and f.step == len(record.steps))]
         if auto and len(fixes) == 1:
@@ -345,8 +329,6 @@ class Guide:
         if not 0 <= step <= len(record.steps):
             raise GuideError(f"no step {step}: the record has steps 0-{len(record.steps)}")
         new = _replace(record, step, count)  # BadCountError if it breaks a neighbouring step
-        from countlo.hidden.diagnose import Fix
-
         self._save()
         self.record = new
         self.corrections = self.corrections + (Fix(step, record.counts[step], count),)

@@ -8,7 +8,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from countlo.board import Shape, column_letters, iter_bits, popcount, press_masks
-from countlo.hidden.record import Record, Step, possible_after
+from countlo.classic.minpress import fewest_presses
+from countlo.classic.solver import solve
+from countlo.hidden.diagnose import diagnose
+from countlo.hidden.posterior import Posterior
+from countlo.hidden.reconstruct import Status, determined_after, reconstruct
+from countlo.hidden.record import Record, Step, first_prefix, possible_after
 
 
 def percent_grid(shape: Shape, probabilities: list[float]) -> list[str]:
@@ -69,14 +74,10 @@ def step_notes(record: Record, engine: str = "exact") -> list[StepNote]:
     """Per step: lit in N(k) before = (|N(k)| - change) / 2, the boards left after it (exactly
     with the exact engine; the others count up to their limit) and, with the exact engine, the
     cells whose start is known (lit in all boards left, or in none)."""
-    from countlo.hidden.reconstruct import reconstruct
-
     shape = record.shape
 
     def left(n: int) -> tuple[int, bool, int | None]:
         if engine == "exact":
-            from countlo.hidden.posterior import Posterior
-
             p = Posterior(record.prefix(n))
             known = sum(m in (0.0, 1.0) for m in p.start_marginals()) if p.count else None
             return p.count, True, known
@@ -145,15 +146,11 @@ class Replay:
 
 def replay(record: Record, count_lines: tuple[int, ...], engine: str = "auto") -> Replay:
     """The reconstruction of `record`, when it became known, and the finishing plan."""
-    from countlo.hidden.reconstruct import Status, determined_after, reconstruct
-
     engine = choose_engine(record.shape, engine)
     rec = reconstruct(record, engine)
     out = Replay(record.shape, tuple(s.cell for s in record.steps), tuple(record.counts),
                  tuple(count_lines), record, rec.status.value, engine=engine)
     if rec.status is Status.CONTRADICTORY:
-        from countlo.hidden.diagnose import diagnose
-
         out.stops_at = first_contradiction(record, engine)
         out.typos = ranked([(f.step, f.written, f.suggested) for f in diagnose(record)],
                            out.count_lines, out.stops_at)
@@ -161,8 +158,6 @@ def replay(record: Record, count_lines: tuple[int, ...], engine: str = "auto") -
     elif rec.status is Status.AMBIGUOUS:
         out.possible, out.possible_exact = rec.possible, rec.possible_exact
         if engine == "exact":
-            from countlo.hidden.posterior import Posterior
-
             p = Posterior(record)
             out.possible, out.possible_exact, out.marginals = p.count, True, p.start_marginals()
     else:
@@ -177,8 +172,6 @@ def replay_impossible(shape: Shape, cells: list[int], counts: list[int],
                       count_lines: tuple[int, ...]) -> Replay:
     """Counts where some click shows a count no board can: the first such step, and every single
     count change that makes all the counts fit one board (diagnose on the raw record)."""
-    from countlo.hidden.diagnose import diagnose
-
     bad = first_impossible(shape, cells, counts)
     fixes = diagnose((shape, counts[0], [(c, n) for c, n in zip(cells, counts[1:])]))
     prefix = None
@@ -204,9 +197,6 @@ def _corrected(out: Replay) -> Replay | None:
 
 def _plan_finish(out: Replay) -> None:
     """The fewest presses clearing the lights now, or the quiet pattern proving none do."""
-    from countlo.classic.solver import solve
-    from countlo.classic.minpress import fewest_presses
-
     found = fewest_presses(out.shape, out.lights)
     if found is None:
         out.clearable = False
@@ -219,16 +209,8 @@ def _plan_finish(out: Replay) -> None:
 
 def first_contradiction(record: Record, engine: str = "exact") -> int:
     """The fewest steps whose counts already contradict (binary search: contradiction persists)."""
-    from countlo.hidden.reconstruct import Status, reconstruct
-
-    lo, hi = 0, len(record.steps)
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if reconstruct(record.prefix(mid), engine).status is Status.CONTRADICTORY:
-            hi = mid
-        else:
-            lo = mid + 1
-    return lo
+    return first_prefix(len(record.steps), lambda n: reconstruct(
+        record.prefix(n), engine).status is Status.CONTRADICTORY)
 
 
 def first_impossible(shape: Shape, cells: list[int], counts: list[int]) -> int:

@@ -9,14 +9,16 @@ or plain lines.
 
 from __future__ import annotations
 
-from typing import Callable, Protocol
+from collections.abc import Callable
+from typing import Protocol
 
 from countlo.board import Shape
-from countlo.ui.entry import Entry, EntryError, Verb, parse_entry
 from countlo.errors import BadCountError, CountloError
 from countlo.hidden.record import possible_after
+from countlo.ui.entry import Entry, EntryError, Verb, parse_entry
 from countlo.ui.picture import Fragments
 from countlo.ui.screen import Screen, line, plural, typo_found
+
 
 class Writer(Protocol):
     def start(self, count: int) -> None: ...

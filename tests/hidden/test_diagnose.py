@@ -2,13 +2,14 @@ import random
 from collections import defaultdict
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from countlo.board import Shape
-from countlo.hidden.diagnose import Fix, diagnose, explain
 from countlo.errors import BadCellError
-from countlo.hidden.record import Record, Step, possible_after, record_of
+from countlo.hidden.diagnose import Fix, diagnose, explain
 from countlo.hidden.reconstruct import Status, reconstruct
+from countlo.hidden.record import Record, Step, possible_after, record_of
 
 
 def raw(shape, clicks, counts):

@@ -2,13 +2,12 @@ import random
 import subprocess
 import sys
 from collections import defaultdict
-from conftest import ROOT
 
 import pytest
+from conftest import ROOT
 
-from countlo.hidden import linear
-from countlo.hidden import smt
 from countlo.board import Shape
+from countlo.hidden import linear, smt
 from countlo.hidden.record import Record, Step, possible_after, record_of
 
 

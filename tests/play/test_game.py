@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
-
 from brute import brute_press_sets
+
 from countlo.board import Shape
-from countlo.play.game import Outcome, play_game, summarize
 from countlo.hidden.record import record_of
+from countlo.play.game import Outcome, play_game, summarize
 from countlo.play.oracle import ScriptedOracle, SimulatedOracle
 
 STRATEGIES = ["restore", "sequential", "fixed", "adaptive", "greedy", "manual"]

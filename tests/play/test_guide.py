@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import pytest
+from brute import BrutePosterior, brute_diagnose, brute_fewest, brute_press_sets
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from brute import BrutePosterior, brute_diagnose, brute_fewest, brute_press_sets
 from countlo.board import Shape, press_masks
 from countlo.errors import BadCountError
-from countlo.play.guide import Guide, GuideError, Phase, common_witness
 from countlo.hidden.record import Record, Step, record_of
+from countlo.hidden.result import UnknownEngineError
+from countlo.play.guide import Guide, GuideError, Phase, common_witness
 from countlo.play.oracle import SimulatedOracle
 
 S33, S23 = Shape(3, 3), Shape(2, 3)
@@ -176,7 +177,7 @@ def test_a_typo_caught_while_finishing_is_corrected_or_listed():
             assert g.record.counts[step] == real and adv.phase in (Phase.PROBE, Phase.FINISH, Phase.DONE)
             follow(g, oracle)
             if g.advice().phase == Phase.FINISH:
-                for cell, expected in g.plan():
+                for cell, _expected in g.plan():
                     g.observe(cell, oracle.click(cell))
             assert oracle.lights == 0 and g.done
         else:
@@ -252,7 +253,7 @@ def test_the_click_bound_stops_a_game_that_never_ends():
 
 
 def test_unknown_engine_is_refused():
-    with pytest.raises(GuideError, match="unknown engine 'magic'"):
+    with pytest.raises(UnknownEngineError, match="unknown engine 'magic'"):
         Guide(S33, "sequential", engine="magic")
 
 

@@ -1,8 +1,8 @@
 import pytest
 
 from countlo.board import Shape
-from countlo.ui.entry import Entry, EntryError, Verb, parse_entry
 from countlo.errors import BadCellError, CountloError
+from countlo.ui.entry import Entry, EntryError, Verb, parse_entry
 
 S = Shape(6, 6)
 
