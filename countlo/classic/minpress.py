@@ -23,7 +23,7 @@ def all_solutions(shape: Shape, board: int, limit: int | None = None) -> Iterato
     Gray code over the quiet basis: step i flips basis[lowest set bit of i].
     """
     sol = solve(shape, board)
-    if not sol.solvable:
+    if sol.presses is None:
         return
     total = 1 << sol.nullity
     if limit is not None:
@@ -53,7 +53,7 @@ def fewest_presses(
     proof of minimality.
     """
     sol = solve(shape, board)
-    if not sol.solvable:
+    if sol.presses is None:
         return None
     if sol.nullity == 0:
         return sol.presses, True

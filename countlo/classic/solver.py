@@ -27,17 +27,27 @@ SMALL = 1 << 16  # boards up to this many cells keep their quiet patterns cached
 
 @dataclass(frozen=True)
 class Solution:
-    """Result of solving one start.
+    """Result of solving one start given as a bitset.
 
-    `presses` clears the start (a bitset, or a list of row ints from `solve_rows`); None when
-    unsolvable. `witness` is a quiet pattern with odd overlap with the start (same form), which
-    proves unsolvability; None when solvable.
+    `presses` clears the start; None when unsolvable. `witness` is a quiet pattern with odd
+    overlap with the start, which proves unsolvability (docs/MATH.md §3); None when solvable.
     """
 
     solvable: bool
-    presses: int | Rows | None
+    presses: int | None
     nullity: int
-    witness: int | Rows | None
+    witness: int | None
+
+
+@dataclass(frozen=True)
+class RowsSolution:
+    """The same as Solution with the press set and the witness as lists of row ints (for boards
+    too large to hold comfortably as one bitset)."""
+
+    solvable: bool
+    presses: Rows | None
+    nullity: int
+    witness: Rows | None
 
 
 @dataclass(frozen=True)
@@ -228,7 +238,7 @@ def _witness_rows(shape: Shape, rows: Sequence[int]) -> Rows:
 # --- solving -------------------------------------------------------------------------------
 
 
-def solve_rows(shape: Shape, rows: Sequence[int]) -> Solution:
+def solve_rows(shape: Shape, rows: Sequence[int]) -> RowsSolution:
     """Solve the start given as R row ints; presses and witness come back as rows."""
     if len(rows) != shape.rows:
         raise ValueError(f"expected {shape.rows} rows, got {len(rows)}")
@@ -238,18 +248,18 @@ def solve_rows(shape: Shape, rows: Sequence[int]) -> Solution:
     c = residual(rows, 0, shape.cols)
     first = _first_row(plan, c) if c else 0
     if first is None:
-        return Solution(False, None, plan.nullity, _witness_rows(shape, rows))
+        return RowsSolution(False, None, plan.nullity, _witness_rows(shape, rows))
     presses, last = chase(rows, first, shape.cols)
     assert last == 0, "the first row from A Y = c failed to clear the board"
-    return Solution(True, presses, plan.nullity, None)
+    return RowsSolution(True, presses, plan.nullity, None)
 
 
 def solve(shape: Shape, board: int) -> Solution:
     """Solve the start `board` (bitset): one press set, the nullity, or a witness."""
     sol = solve_rows(shape, shape.to_rows(board))
-    if sol.solvable:
+    if sol.presses is not None:
         return Solution(True, shape.from_rows(sol.presses), sol.nullity, None)
-    return Solution(False, None, sol.nullity, shape.from_rows(sol.witness))
+    return Solution(False, None, sol.nullity, shape.from_rows(sol.witness or []))
 
 
 def transform(shape: Shape, p: int, b: int) -> Solution:

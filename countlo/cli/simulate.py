@@ -124,10 +124,12 @@ def _one(args, shape, seed):
 
 
 def _record(shape, seed, r, hidden) -> dict:
+    from countlo.ui.wording import ending_text
+
     rec = r.record
     out = {
         "seed": seed, "outcome": r.outcome.value, "solved": r.solved, "probes": r.probes,
-        "clicks": r.clicks, "reason": r.reason,
+        "clicks": r.clicks, "reason": ending_text(shape, r.ending),
         "start": rec.start if rec else None,
         "steps": [[shape.name(s.cell), s.count] for s in rec.steps] if rec else [],
         "decision_ms_mean": _r(1000 * sum(r.decision_times) / len(r.decision_times)) if r.decision_times else None,

@@ -137,10 +137,3 @@ def diagnose(record: Record | RawRecord) -> list[Fix]:
     ]
     fixes.sort(key=lambda f: (abs(f.written - f.suggested), -f.step))
     return fixes
-
-
-def explain(fix: Fix, record: Record | RawRecord) -> str:
-    """One line for a person, e.g. "step 14 (C3): you typed 17; 15 makes every count consistent"."""
-    shape, cells, _ = _raw(record)
-    where = "the starting count" if fix.step == 0 else f"step {fix.step} ({shape.name(cells[fix.step - 1])})"
-    return f"{where}: you typed {fix.written}; {fix.suggested} makes every count consistent"

@@ -183,6 +183,4 @@ def press_set(shape: Shape, lights: int) -> int | None:
             p ^= columns[j]
         return p
     found = fewest_presses(shape, lights)
-    if isinstance(found, tuple):  # (bitset, exact)
-        found = found[0]
-    return found
+    return None if found is None else found[0]

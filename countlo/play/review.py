@@ -7,13 +7,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from countlo.board import Shape, column_letters, iter_bits, popcount, press_masks
+from countlo.board import Shape, column_letters
 from countlo.classic.minpress import fewest_presses
 from countlo.classic.solver import solve
 from countlo.hidden.diagnose import diagnose
 from countlo.hidden.posterior import Posterior
 from countlo.hidden.reconstruct import Status, determined_after, reconstruct
 from countlo.hidden.record import Record, Step, first_prefix, possible_after
+from countlo.play.finish import Plan, finish_plan
 
 
 def percent_grid(shape: Shape, probabilities: list[float]) -> list[str]:
@@ -23,24 +24,6 @@ def percent_grid(shape: Shape, probabilities: list[float]) -> list[str]:
     for r in range(shape.rows):
         row = probabilities[r * shape.cols:(r + 1) * shape.cols]
         out.append(f"{r + 1:>{label}} " + "".join(f"{round(100 * p):>4}" for p in row))
-    return out
-
-
-@dataclass(frozen=True)
-class FinishStep:
-    """One click of the finishing plan and the count it should show."""
-
-    cell: int
-    count: int
-
-
-def finish_plan(shape: Shape, lights: int, presses: int) -> list[FinishStep]:
-    """The presses in reading order, each with the count after it (clicking k flips N(k))."""
-    masks = press_masks(shape)
-    out = []
-    for k in iter_bits(presses):
-        lights ^= masks[k]
-        out.append(FinishStep(k, popcount(lights)))
     return out
 
 
@@ -134,7 +117,7 @@ class Replay:
     marginals: list[float] | None = None
     engine: str = "exact"
     lights: int | None = None
-    finish: list[FinishStep] = field(default_factory=list)
+    finish: Plan = ()
     finish_exact: bool = True
     clearable: bool | None = None
     witness: int | None = None

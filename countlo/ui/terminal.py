@@ -13,8 +13,8 @@ import sys
 from typing import TextIO
 
 from countlo.ui.picture import STYLE, Fragments, plain, shade_styles
-from countlo.ui.screen import UNDO_KEYS
 from countlo.ui.session import Session
+from countlo.ui.wording import UNDO_KEYS
 
 
 def wants_colour(stream: TextIO, environ: dict[str, str] | None = None) -> bool:

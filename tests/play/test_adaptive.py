@@ -202,7 +202,7 @@ def _check_game(shape: Shape, seed: int):
     if result.outcome == Outcome.SOLVED:
         assert oracle.lights == 0 and record.count == 0
     else:
-        assert result.outcome == Outcome.UNSOLVABLE, result.reason
+        assert result.outcome == Outcome.UNSOLVABLE, result.ending
         assert not solve(shape, oracle.lights).solvable
     # probing stops at the first step after which one start fits; the rest is the finish
     known_at = next((i for i in range(len(record.steps) + 1) if Posterior(record.prefix(i)).count == 1), None)

@@ -13,9 +13,9 @@ from countlo.formats.transcript import Header, Writer, load
 from countlo.play.guide import Guide
 from countlo.play.oracle import SimulatedOracle
 from countlo.ui.picture import plain
-from countlo.ui.screen import amount, boards
 from countlo.ui.session import Session
 from countlo.ui.terminal import run_lines, run_terminal, wants_colour
+from countlo.ui.wording import amount, boards
 
 SHAPE = Shape(3, 4)  # nullity 0: every start can be cleared
 SIX = Shape(6, 6)
