@@ -84,7 +84,7 @@ def solvable(alg: PressAlgebra, lights: np.ndarray) -> np.ndarray:
     """Boolean per board: True iff its lights can be cleared (orthogonal to every quiet pattern)."""
     if alg.checks.shape[0] == 0:
         return np.ones(lights.shape[0], dtype=bool)
-    return ~((_times(lights, alg.checks) & 1).any(axis=1))
+    return np.asarray(~((_times(lights, alg.checks) & 1).any(axis=1)))
 
 
 def fewest_press_sets(alg: PressAlgebra, lights: np.ndarray) -> np.ndarray:

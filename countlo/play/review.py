@@ -143,11 +143,11 @@ def replay(record: Record, count_lines: tuple[int, ...], engine: str = "auto") -
         if engine == "exact":
             p = Posterior(record)
             out.possible, out.possible_exact, out.marginals = p.count, True, p.start_marginals()
-    else:
+    elif rec.board is not None:
         out.start, out.possible = rec.board, 1
         out.determined_after = determined_after(record, engine)
         out.lights = record.lights(rec.board)
-        _plan_finish(out)
+        _plan_finish(out, out.lights)
     return out
 
 
@@ -178,15 +178,15 @@ def _corrected(out: Replay) -> Replay | None:
     return replay(record, out.count_lines, out.engine)
 
 
-def _plan_finish(out: Replay) -> None:
+def _plan_finish(out: Replay, lights: int) -> None:
     """The fewest presses clearing the lights now, or the quiet pattern proving none do."""
-    found = fewest_presses(out.shape, out.lights)
+    found = fewest_presses(out.shape, lights)
     if found is None:
         out.clearable = False
-        out.witness = solve(out.shape, out.lights).witness
+        out.witness = solve(out.shape, lights).witness
     else:
         out.clearable = True
-        out.finish = finish_plan(out.shape, out.lights, found[0])
+        out.finish = finish_plan(out.shape, lights, found[0])
         out.finish_exact = found[1]
 
 

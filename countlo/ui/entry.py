@@ -90,15 +90,15 @@ def parse_entry(line: str, shape: Shape) -> Entry:
     m = _CELL_COUNT.match(text)
     if m:
         cell = shape.parse_cell(m.group(1))
-        count = int(m.group(2)) if m.group(2) is not None else None
-        return Entry(Verb.CLICK, cell=cell, count=count, force=force and count is not None)
+        typed = int(m.group(2)) if m.group(2) is not None else None
+        return Entry(Verb.CLICK, cell=cell, count=typed, force=force and typed is not None)
     if _NUMBERS.match(text):
         numbers = [int(n) for n in re.split(r"\s*[,\s]\s*", text)]
         if len(numbers) == 1:
             return Entry(Verb.COUNT, count=numbers[0], force=force)
         if len(numbers) in (2, 3):
             cell = shape.parse_cell(f"{numbers[0]} {numbers[1]}")
-            count = numbers[2] if len(numbers) == 3 else None
-            return Entry(Verb.CLICK, cell=cell, count=count, force=force and count is not None)
+            third = numbers[2] if len(numbers) == 3 else None
+            return Entry(Verb.CLICK, cell=cell, count=third, force=force and third is not None)
         raise EntryError(f"{text!r}: too many numbers; type a count, or 'row col count'")
     raise EntryError(f"{text!r} is not a count, a cell like C4, or a command (type help)")
