@@ -1,6 +1,6 @@
 """What a record tells about the hidden start, computed lazily and cached per decision.
 
-`Knowledge` gives strategies the exact posterior (docs/MATH.md §5), the reconstruction by the
+`Knowledge` gives strategies the exact posterior (docs/MATH.md §9), the reconstruction by the
 chosen engine, press-set probabilities over consistent starts and a seeded rng, so a strategy
 pays only for what it reads.
 """
