@@ -18,7 +18,7 @@ from countlo.classic.solver import quiet_patterns, solve
 from countlo.errors import BadCountError, CountloError
 from countlo.hidden.diagnose import Fix, diagnose
 from countlo.hidden.posterior import Posterior
-from countlo.hidden.record import Record, Step, check_start
+from countlo.hidden.record import Record, Step, check_start, first_prefix
 from countlo.hidden.result import engine_of
 from countlo.lru import LRU
 from countlo.play.advice import (
@@ -314,14 +314,8 @@ class Guide:
         if g._stuck or not g.knowledge().known:
             g.probes = len(record.steps)
         else:
-            lo, hi = 0, len(record.steps)  # knowing is monotone in the prefix length
-            while lo < hi:
-                mid = (lo + hi) // 2
-                if g.knowledge(record.prefix(mid)).known:
-                    hi = mid
-                else:
-                    lo = mid + 1
-            g.probes = lo
+            # knowing is monotone in the prefix length
+            g.probes = first_prefix(len(record.steps), lambda n: g.knowledge(record.prefix(n)).known)
         return g
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from countlo.board import Shape, column_letters
+from countlo.board import Shape
 from countlo.classic.minpress import fewest_presses
 from countlo.classic.solver import solve
 from countlo.hidden.diagnose import diagnose
@@ -15,17 +15,6 @@ from countlo.hidden.posterior import Posterior
 from countlo.hidden.reconstruct import Status, determined_after, reconstruct
 from countlo.hidden.record import Record, Step, first_prefix, possible_after
 from countlo.play.finish import Plan, finish_plan
-
-
-def percent_grid(shape: Shape, probabilities: list[float]) -> list[str]:
-    """Per-cell probabilities as whole percentages, columns lettered and rows numbered."""
-    label = len(str(shape.rows))
-    out = [" " * (label + 1) + "".join(column_letters(c).rjust(4) for c in range(shape.cols))]
-    for r in range(shape.rows):
-        row = probabilities[r * shape.cols:(r + 1) * shape.cols]
-        out.append(f"{r + 1:>{label}} " + "".join(f"{round(100 * p):>4}" for p in row))
-    return out
-
 
 EXACT_SIDE = 8  # the exact engine answers in well under a second up to this width
 

@@ -23,7 +23,7 @@ from countlo.ui.entry import Click, Command, Count, Entry, EntryError, FixCount,
 from countlo.ui.modes import Mode, RealGame, SimulatedGame
 from countlo.ui.picture import Fragments
 from countlo.ui.screen import Screen, line
-from countlo.ui.wording import plural, typo_found
+from countlo.ui.wording import plural, typo_found, where
 
 
 def sync(writer: Writer, record: Record | None, comment: str | None = None) -> None:
@@ -300,8 +300,7 @@ class Session:
         self._seen.clear()
         self.guide.correct(entry.step, entry.count)
         self._sync()
-        what = "starting count" if entry.step == 0 else f"step {entry.step}"
-        return line(("class:note", f"   fixed: {what} is {entry.count}"))
+        return line(("class:note", f"   fixed: {where(entry.step)} is {entry.count}"))
 
     def leave(self) -> Fragments:
         """End the session early (quit, Ctrl-C, Ctrl-D): say where the transcript is."""
