@@ -34,7 +34,7 @@ class PressAlgebra:
 
     @property
     def invertible(self) -> bool:
-        return self.quiet.shape[0] == 0
+        return bool(self.quiet.shape[0] == 0)
 
 
 def bit_rows(ints: list[int], width: int) -> np.ndarray:
@@ -78,7 +78,8 @@ def algebra(shape: Shape) -> PressAlgebra:
 
 def _times(lights: np.ndarray, matrix: np.ndarray) -> np.ndarray:
     """lights @ matrix.T over the integers (float32 products: exact, sums stay below 2^24)."""
-    return (lights.astype(np.float32) @ matrix.T.astype(np.float32)).astype(np.int32)
+    product: np.ndarray = (lights.astype(np.float32) @ matrix.T.astype(np.float32)).astype(np.int32)
+    return product
 
 
 def solvable(alg: PressAlgebra, lights: np.ndarray) -> np.ndarray:
@@ -100,7 +101,8 @@ def fewest_press_sets(alg: PressAlgebra, lights: np.ndarray) -> np.ndarray:
         return x
     cand = x[:, None, :] ^ alg.coset[None, :, :]
     best = cand.sum(axis=2).argmin(axis=1)
-    return cand[np.arange(x.shape[0]), best]
+    chosen: np.ndarray = cand[np.arange(x.shape[0]), best]
+    return chosen
 
 
 def neighbourhood_lit(alg: PressAlgebra, lights: np.ndarray) -> np.ndarray:

@@ -11,6 +11,7 @@ leave the guide STUCK with the fixes listed.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from countlo.board import Shape
@@ -88,7 +89,7 @@ class Guide:
         self._history: list[_State] = []
         self._posteriors: LRU[Record, Posterior] = LRU(CACHE)
         self._knowledge: LRU[Record, Knowledge] = LRU(CACHE)
-        self._advice: tuple | None = None
+        self._advice: tuple[tuple[Record | None, Stuck | None], Advice] | None = None
 
     # --- caches -----------------------------------------------------------------------------
     def _posterior(self, record: Record) -> Posterior:
@@ -322,7 +323,7 @@ class Guide:
 _QUIET: dict[Shape, tuple[int, ...]] = {}
 
 
-def _quiet(shape: Shape, quiet_patterns) -> tuple[int, ...]:
+def _quiet(shape: Shape, quiet_patterns: Callable[[Shape], list[int]]) -> tuple[int, ...]:
     if shape not in _QUIET:
         _QUIET[shape] = tuple(quiet_patterns(shape))
     return _QUIET[shape]

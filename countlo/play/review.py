@@ -12,8 +12,9 @@ from countlo.classic.minpress import fewest_presses
 from countlo.classic.solver import solve
 from countlo.hidden.diagnose import diagnose
 from countlo.hidden.posterior import Posterior
-from countlo.hidden.reconstruct import Status, determined_after, reconstruct
+from countlo.hidden.reconstruct import determined_after, reconstruct
 from countlo.hidden.record import Record, Step, first_prefix, possible_after
+from countlo.hidden.result import Status
 from countlo.play.finish import Plan, finish_plan
 
 EXACT_SIDE = 8  # the exact engine answers in well under a second up to this width
@@ -200,7 +201,7 @@ def ranked(fixes: list[tuple[int, int, int]], count_lines: tuple[int, ...],
            stops_at: int | None) -> list[Typo]:
     """Corrections (step, written, suggested), most likely first: one-keystroke slips, then small
     changes, then those nearest the step where the counts stopped fitting."""
-    def key(f):
+    def key(f: tuple[int, int, int]) -> tuple[int, ...]:
         step, written, suggested = f
         return typo_likeness(written, suggested) + (abs((stops_at or 0) - step), step)
 
