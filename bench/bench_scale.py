@@ -24,10 +24,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # as the command line does (countlo.cli.threads)
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
-from countlo.board import Shape  # noqa: E402
-from countlo.play.game import play_game  # noqa: E402
-from countlo.play.oracle import SimulatedOracle  # noqa: E402
-from countlo.play.strategy import press_set  # noqa: E402
+from countlo.board import Shape
+from countlo.play.game import play_game
+from countlo.play.oracle import SimulatedOracle
+from countlo.play.strategy import press_set
 
 
 def solvable_seeds(shape: Shape, first: int, games: int) -> list[int]:

@@ -30,9 +30,10 @@ from math import comb
 import numpy as np
 
 from countlo.board import Shape
-from countlo.hidden.record import Equation, Record, Step
+from countlo.hidden.frontier import FrontierPosterior
 from countlo.hidden.posterior_dp import Tables, dense_size, lit_values, plan_for
 from countlo.hidden.posterior_sparse import Inexact, SparseTables, binom
+from countlo.hidden.record import Equation, Record, Step
 
 DENSE_CELLS = 66  # dense tables need float64/int64 counts (see posterior_dp)
 DENSE_SWITCH = 0.08  # dense next-count pass when the sparse one looks this large relative to it
@@ -314,14 +315,13 @@ def _draw_many(weights: list[int], n: int, rng: random.Random) -> list[int]:
     return [bisect_right(cum, rng.randrange(acc)) for _ in range(n)]
 
 
+AnyPosterior = Posterior | FrontierPosterior
 FRONTIER_CELLS = 50  # from this many cells on, the frontier engine (measured: bench_posterior.py)
 
 
-def posterior_of(record: Record):
+def posterior_of(record: Record) -> AnyPosterior:
     """The exact posterior of `record` by the engine that suits its board: the window programme
     above up to 7 x 7, the frontier programme (countlo.hidden.frontier) on bigger boards."""
     if record.shape.cells >= FRONTIER_CELLS:
-        from countlo.hidden.frontier import FrontierPosterior
-
         return FrontierPosterior(record)
     return Posterior(record)
