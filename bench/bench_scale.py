@@ -26,8 +26,8 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 from countlo.board import Shape
 from countlo.play.game import play_game
+from countlo.play.knowledge import press_set
 from countlo.play.oracle import SimulatedOracle
-from countlo.play.strategy import press_set
 
 
 def solvable_seeds(shape: Shape, first: int, games: int) -> list[int]:
