@@ -1,0 +1,215 @@
+"""The lightest member of a coset x0 + span(basis) of GF(2)^n, proven, with bounds when stopped.
+
+Generic: cells are bits of Python ints, so any click rule or topology that yields one solution
+and a quiet-pattern basis can use it (docs/MATH.md, "Fewest presses").
+
+Method: split the quiet coordinates into `hi` (walked in Gray-code order, one chunk each) and
+`lo` (at most LO_BITS of them). Within a chunk every cell is e_j xor a_j . z_lo, so the weight
+of all 2^lo members at once is (n - H(z_lo)) / 2 where H is the Walsh-Hadamard transform of
+the +-1 cell signs binned by a_j: one bincount and lo in-place butterfly passes in numpy.
+That is lo cheap operations per member instead of one n-bit popcount each.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+LO_BITS = 22  # 2^22 int16 sums = 8 MiB per chunk
+GRAY_MAX = 10  # below this the pure-int Gray walk beats numpy's set-up cost
+REGION_RANK = 24  # regions whose projected quiet space is larger add nothing to the bound
+
+
+@dataclass(frozen=True)
+class Lightest:
+    """A lightest member found and a proven lower bound on every member's weight."""
+
+    member: int
+    lower_bound: int
+    stopped: bool = False  # True when the time limit or an interrupt ended the search
+
+    @property
+    def weight(self) -> int:
+        return self.member.bit_count()
+
+    @property
+    def exact(self) -> bool:
+        return self.weight <= self.lower_bound
+
+
+@dataclass(frozen=True)
+class Status:
+    """Progress of a running search, for a status line."""
+
+    done: int  # members examined
+    total: int  # members in the coset
+    best: int  # weight of the lightest member so far
+    elapsed: float  # seconds of wall time
+
+
+Progress = Callable[[Status], None]
+
+
+def reduce_basis(basis: Sequence[int]) -> list[int]:
+    """An independent basis of span(basis) in reduced echelon form: each vector's lowest set bit
+    (its pivot) is clear in every other vector. Dependent inputs are dropped."""
+    out: list[int] = []
+    for v in basis:
+        for b in out:
+            if v & (b & -b):
+                v ^= b
+        if v:
+            p = v & -v
+            out = [b ^ v if b & p else b for b in out]
+            out.append(v)
+    return out
+
+
+def reduce_member(x: int, basis: Sequence[int]) -> int:
+    """The member of x + span(basis) with every pivot of the reduced basis clear."""
+    for b in basis:
+        if x & (b & -b):
+            x ^= b
+    return x
+
+
+def lightest(
+    x0: int,
+    basis: Sequence[int],
+    cells: int,
+    *,
+    time_limit: float | None = None,
+    regions: Sequence[Sequence[int]] = (),
+    progress: Progress | None = None,
+    progress_every: float = 0.5,
+) -> Lightest:
+    """The lightest member of x0 + span(basis) over `cells` bits.
+
+    Exact unless `time_limit` (seconds of wall time) runs out or the user interrupts: then the
+    lightest member seen and a proven lower bound (from `regions`, disjoint cell masks whose
+    projected cosets are small enough to minimise exactly; the best of several such tilings
+    counts; docs/MATH.md) come back.
+    """
+    red = reduce_basis(basis)
+    x = reduce_member(x0, red)
+    d = len(red)
+    if d == 0:
+        return Lightest(x, x.bit_count())
+    if d <= GRAY_MAX:
+        best = _gray(x, red)
+        return Lightest(best, best.bit_count())
+    return _Walsh(x, red, cells, time_limit, regions, progress, progress_every).run()
+
+
+def _gray(x: int, basis: Sequence[int]) -> int:
+    """The lightest member of x + span(basis) by a Gray-code walk (2^d xors and popcounts)."""
+    best, best_w = x, x.bit_count()
+    for i in range(1, 1 << len(basis)):
+        x ^= basis[(i & -i).bit_length() - 1]
+        w = x.bit_count()
+        if w < best_w:
+            best, best_w = x, w
+    return best
+
+
+def bits_of(v: int, cells: int) -> np.ndarray:
+    """The `cells` low bits of v as a uint8 array (bit j at index j)."""
+    raw = np.frombuffer(v.to_bytes((cells + 7) // 8, "little"), dtype=np.uint8)
+    return np.unpackbits(raw, bitorder="little")[:cells]
+
+
+def fwht(a: np.ndarray) -> None:
+    """In-place Walsh-Hadamard transform: a[z] <- sum_y a[y] (-1)^popcount(y & z)."""
+    n, h = a.shape[-1], 1
+    while h < n:
+        v = a.reshape(-1, 2, h)
+        lo, hi = v[:, 0, :], v[:, 1, :]
+        t = lo - hi
+        lo += hi
+        hi[...] = t
+        h *= 2
+
+
+class _Walsh:
+    """Chunked Walsh-Hadamard search (see the module docstring)."""
+
+    def __init__(self, x: int, basis: list[int], cells: int, time_limit: float | None,
+                 regions: Sequence[Sequence[int]], progress: Progress | None, every: float):
+        self.x, self.cells, self.regions = x, cells, regions
+        self.k = min(len(basis), LO_BITS)
+        self.lo, self.hi = basis[: self.k], basis[self.k:]
+        self.start = time.monotonic()
+        self.deadline = None if time_limit is None else self.start + time_limit
+        self.progress, self.every = progress, every
+        self.dtype = np.int16 if cells < 1 << 15 else np.int32
+
+    def run(self) -> Lightest:
+        k, cells = self.k, self.cells
+        index = np.zeros(cells, dtype=np.int32)
+        for i, b in enumerate(self.lo):
+            index |= bits_of(b, cells).astype(np.int32) << i
+        flips = [bits_of(b, cells) for b in self.hi]
+        e = bits_of(self.x, cells)  # cell values at z_lo = 0 in the current chunk
+        xh = self.x
+        best, best_w = self.x, self.x.bit_count()
+        chunks = 1 << len(self.hi)
+        size = 1 << k
+        last = self.start
+        done = 0
+        stopped = False
+        try:
+            for i in range(chunks):
+                if i:
+                    j = (i & -i).bit_length() - 1
+                    e ^= flips[j]
+                    xh ^= self.hi[j]
+                sums = (np.bincount(index, weights=1.0 - 2.0 * e, minlength=size)
+                        .astype(self.dtype))
+                fwht(sums)
+                z = int(np.argmax(sums))
+                w = (cells - int(sums[z])) // 2
+                if w < best_w:
+                    best, best_w = xh ^ _combine(self.lo, z), w
+                done = i + 1
+                now = time.monotonic()
+                if self.progress is not None and now - last >= self.every:
+                    last = now
+                    self.progress(Status(done * size, chunks * size, best_w, now - self.start))
+                if self.deadline is not None and now >= self.deadline and done < chunks:
+                    stopped = True
+                    break
+        except KeyboardInterrupt:
+            stopped = done < chunks
+        if not stopped:
+            return Lightest(best, best_w)
+        basis = self.lo + self.hi
+        rest = max((region_bound(self.x, basis, cells, r) for r in self.regions), default=0)
+        return Lightest(best, min(best_w, rest), stopped=True)
+
+
+def _combine(basis: Sequence[int], z: int) -> int:
+    out = 0
+    for i, b in enumerate(basis):
+        if z >> i & 1:
+            out ^= b
+    return out
+
+
+def region_bound(x: int, basis: Sequence[int], cells: int, regions: Sequence[int]) -> int:
+    """A lower bound on every member's weight: the sum over disjoint `regions` of the exact
+    minimum weight of the coset projected onto the region (docs/MATH.md, "Fewest presses").
+    Regions whose projected quiet space has rank above REGION_RANK count 0."""
+    total = 0
+    for mask in regions:
+        proj = reduce_basis([b & mask for b in basis])
+        if len(proj) > REGION_RANK:
+            continue
+        y = reduce_member(x & mask, proj)
+        if len(proj) <= GRAY_MAX:
+            total += _gray(y, proj).bit_count()
+        else:
+            total += _Walsh(y, proj, cells, None, (), None, 1.0).run().weight
+    return total
