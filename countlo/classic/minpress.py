@@ -37,6 +37,7 @@ def all_solutions(shape: Shape, board: int, limit: int | None = None) -> Iterato
         total = min(total, limit)
     basis = quiet_patterns(shape, (total - 1).bit_length())  # only the ones the walk will use
     x = sol.presses
+    assert isinstance(x, int)
     for i in range(total):
         if i:
             x ^= basis[(i & -i).bit_length() - 1]
