@@ -122,15 +122,27 @@ def bits_of(v: int, cells: int) -> np.ndarray:
 
 
 def fwht(a: np.ndarray) -> None:
-    """In-place Walsh-Hadamard transform: a[z] <- sum_y a[y] (-1)^popcount(y & z)."""
+    """In-place Walsh-Hadamard transform: a[z] <- sum_y a[y] (-1)^popcount(y & z).
+
+    Radix 4 (two butterfly levels per pass over memory), one radix-2 level first when the
+    length is an odd power of two."""
     n, h = a.shape[-1], 1
-    while h < n:
-        v = a.reshape(-1, 2, h)
+    if (n.bit_length() - 1) % 2:
+        v = a.reshape(-1, 2, 1)
         lo, hi = v[:, 0, :], v[:, 1, :]
         t = lo - hi
         lo += hi
         hi[...] = t
-        h *= 2
+        h = 2
+    while h < n:
+        v = a.reshape(-1, 4, h)
+        a0, a1, a2, a3 = v[:, 0, :], v[:, 1, :], v[:, 2, :], v[:, 3, :]
+        s0, d0, s1, d1 = a0 + a1, a0 - a1, a2 + a3, a2 - a3
+        np.add(s0, s1, out=a0)
+        np.add(d0, d1, out=a1)
+        np.subtract(s0, s1, out=a2)
+        np.subtract(d0, d1, out=a3)
+        h *= 4
 
 
 class _Walsh:
@@ -166,8 +178,8 @@ class _Walsh:
                     j = (i & -i).bit_length() - 1
                     e ^= flips[j]
                     xh ^= self.hi[j]
-                sums = (np.bincount(index, weights=1.0 - 2.0 * e, minlength=size)
-                        .astype(self.dtype))
+                sums = np.zeros(size, dtype=self.dtype)
+                np.add.at(sums, index, 1 - 2 * e.astype(self.dtype))
                 fwht(sums)
                 z = int(np.argmax(sums))
                 w = (cells - int(sums[z])) // 2
@@ -188,6 +200,14 @@ class _Walsh:
         basis = self.lo + self.hi
         rest = max((region_bound(self.x, basis, cells, r) for r in self.regions), default=0)
         return Lightest(best, min(best_w, rest), stopped=True)
+
+
+def span_members(basis: Sequence[int]) -> list[int]:
+    """Every member of span(basis) (2^len(basis) of them)."""
+    out = [0]
+    for b in basis:
+        out += [v ^ b for v in out]
+    return out
 
 
 def _combine(basis: Sequence[int], z: int) -> int:
