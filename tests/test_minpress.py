@@ -13,7 +13,7 @@ from countlo.board import Shape, press_masks
 from countlo.classic import coset
 from countlo.classic.coset import lightest, reduce_basis, region_bound
 from countlo.classic.minpress import fewest, tiles
-from countlo.classic.solver import clears, nullity, quiet_patterns
+from countlo.classic.solver import clears, nullity, quiet_patterns, solve
 
 
 def table(name: str) -> dict[int, int]:
@@ -177,8 +177,15 @@ def test_stopped_search_brackets_the_published_minimum(n):
     f = fewest(shape, shape.full, time_limit=0.0)
     assert f is not None and f.stopped and not f.exact
     assert clears(shape, shape.full, f.presses)
-    assert f.lower_bound <= A075464[n] <= f.count
-    assert f.lower_bound > 0.4 * A075464[n]  # the tiles bound says something
+    assert 0 < f.lower_bound <= A075464[n] <= f.count
+
+
+def test_the_7x7_tiles_bound_on_47x47_is_sound_and_says_something():
+    shape = Shape(47, 47)
+    quiet = reduce_basis(quiet_patterns(shape))
+    x = solve(shape, shape.full).presses
+    bound = region_bound(x, quiet, shape.cells, tiles(shape, 7))
+    assert 0.4 * A075464[47] < bound <= A075464[47]
 
 
 def test_tiles_partition_the_board():

@@ -1,7 +1,7 @@
 """The lightest member of a coset x0 + span(basis) of GF(2)^n, proven, with bounds when stopped.
 
 Generic: cells are bits of Python ints, so any click rule or topology that yields one solution
-and a quiet-pattern basis can use it (docs/MATH.md, "Fewest presses").
+and a quiet-pattern basis can use it (docs/MATH.md §6).
 
 Method: split the quiet coordinates into `hi` (walked in Gray-code order, one chunk each) and
 `lo` (at most LO_BITS of them). Within a chunk every cell is e_j xor a_j . z_lo, so the weight
@@ -21,6 +21,7 @@ import numpy as np
 LO_BITS = 22  # 2^22 int16 sums = 8 MiB per chunk
 GRAY_MAX = 10  # below this the pure-int Gray walk beats numpy's set-up cost
 REGION_RANK = 24  # regions whose projected quiet space is larger add nothing to the bound
+BOUND_TIME, BOUND_SHARE = 1.0, 0.1  # the bound after a stop may take max(1 s, 10 % of the run)
 
 
 @dataclass(frozen=True)
@@ -91,7 +92,7 @@ def lightest(
     Exact unless `time_limit` (seconds of wall time) runs out or the user interrupts: then the
     lightest member seen and a proven lower bound (from `regions`, disjoint cell masks whose
     projected cosets are small enough to minimise exactly; the best of several such tilings
-    counts; docs/MATH.md) come back.
+    counts; docs/MATH.md §6) come back.
     """
     red = reduce_basis(basis)
     x = reduce_member(x0, red)
@@ -198,7 +199,10 @@ class _Walsh:
         if not stopped:
             return Lightest(best, best_w)
         basis = self.lo + self.hi
-        rest = max((region_bound(self.x, basis, cells, r) for r in self.regions), default=0)
+        spent = time.monotonic() - self.start
+        until = time.monotonic() + max(BOUND_TIME, BOUND_SHARE * spent)
+        rest = max((region_bound(self.x, basis, cells, r, until) for r in self.regions),
+                   default=0)
         return Lightest(best, min(best_w, rest), stopped=True)
 
 
@@ -218,12 +222,16 @@ def _combine(basis: Sequence[int], z: int) -> int:
     return out
 
 
-def region_bound(x: int, basis: Sequence[int], cells: int, regions: Sequence[int]) -> int:
+def region_bound(x: int, basis: Sequence[int], cells: int, regions: Sequence[int],
+                 deadline: float | None = None) -> int:
     """A lower bound on every member's weight: the sum over disjoint `regions` of the exact
-    minimum weight of the coset projected onto the region (docs/MATH.md, "Fewest presses").
-    Regions whose projected quiet space has rank above REGION_RANK count 0."""
+    minimum weight of the coset projected onto the region (docs/MATH.md §6).
+    Regions whose projected quiet space has rank above REGION_RANK count 0, and so do those
+    left when the `deadline` (time.monotonic) passes: every partial sum is a bound too."""
     total = 0
     for mask in regions:
+        if deadline is not None and time.monotonic() > deadline:
+            break
         proj = reduce_basis([b & mask for b in basis])
         if len(proj) > REGION_RANK:
             continue

@@ -2,7 +2,7 @@
 
 The solutions are one solution xor the span of the quiet patterns (2^nullity of them); a Gray
 code visits them with one xor per step. Finding the lightest is a minimum-weight coset problem,
-solved by countlo.classic.coset (docs/MATH.md, "Fewest presses").
+solved by countlo.classic.coset (docs/MATH.md §6).
 """
 
 from __future__ import annotations

@@ -5,10 +5,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-
+import time
 
 GRID_LIMIT = 64  # larger boards print a summary unless --full
 ALL_LIMIT = 4096  # --all lists at most this many solutions unless --limit is given
+MIN_TIME = 60.0  # --min stops after this many seconds unless --time-limit says otherwise
+MOST_TIME = 10.0  # --most searches this long for bounds beyond the exact cases
 
 
 EPILOG = """\
@@ -18,6 +20,9 @@ with '#' is a comment; blank lines are skipped.
 --lit numbers cells 1..R*C in reading order: cell k is row (k-1)//C+1, column (k-1)%C+1.
 Boards above 64x64 print a summary; --full prints everything, --out saves the press grid,
 --json lists presses as 1-based [row, column] pairs. Exit 0 solved, 1 unsolvable, 2 bad input.
+--min is proven unless stopped (--time-limit, default 60 s, or Ctrl-C): then it prints the best
+found and a proven lower bound ("exact": false and "lower_bound" in JSON).
+--most --size RxC: the most presses any solvable start of that size needs, and such a start.
 """
 
 
@@ -35,9 +40,15 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     what = p.add_mutually_exclusive_group()
     what.add_argument("--all", action="store_true", help="list every solution")
     what.add_argument("--min", action="store_true", help="a solution with the fewest presses")
+    what.add_argument("--most", action="store_true",
+                      help="the most presses any solvable start of this size needs, and one such "
+                      "start (needs only --size)")
     what.add_argument("--classes", action="store_true",
                       help="solutions grouped up to the rotations/reflections fixing the start")
     p.add_argument("--limit", type=_positive, metavar="N", help="with --all: list at most N")
+    p.add_argument("--time-limit", type=_seconds, metavar="SECONDS",
+                   help=f"with --min (default {MIN_TIME:g}) or --most (default {MOST_TIME:g}): "
+                   "stop after this long with the best found and a proven bound")
     p.add_argument("--full", action="store_true",
                    help=f"print grids and press lists even above {GRID_LIMIT}x{GRID_LIMIT}")
     p.add_argument("--out", metavar="FILE", help="write the press pattern as a 1/0 grid")
@@ -50,10 +61,20 @@ def _positive(text: str) -> int:
     return int(text)
 
 
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, not {text!r}")
+    return value
+
+
 def run(args: argparse.Namespace) -> int:
     from countlo.board import Shape
-    from countlo.errors import BadSizeError, BoardFormatError, CountloError
     from countlo.classic.solver import solve_rows
+    from countlo.errors import BadSizeError, BoardFormatError, CountloError
     from countlo.formats import textgrid
 
     sources = [name for name, given in (("FILE", args.file is not None),
@@ -63,7 +84,15 @@ def run(args: argparse.Namespace) -> int:
         raise CountloError(f"give one start, not {' and '.join(sources)}")
     if args.limit is not None and not args.all:
         raise CountloError("--limit only applies with --all")
+    if args.time_limit is not None and not (args.min or args.most):
+        raise CountloError("--time-limit only applies with --min or --most")
     size = Shape.parse(args.size) if args.size is not None else None
+    if args.most:
+        if sources or args.to is not None:
+            raise CountloError("--most is about every start of one size: give only --size RxC")
+        if size is None:
+            raise BadSizeError("--most needs --size RxC")
+        return _most(size, args)
 
     if args.lit is not None or args.all_on:
         if size is None:
@@ -96,10 +125,17 @@ def run(args: argparse.Namespace) -> int:
     if args.min or args.all or args.classes:
         bits = shape.from_rows(rows)
         if args.min:
-            from countlo.classic.minpress import fewest_presses
+            from countlo.classic.minpress import fewest
 
-            best, exact = fewest_presses(shape, bits)
-            presses = shape.to_rows(best)
+            limit = MIN_TIME if args.time_limit is None else args.time_limit
+            began = time.monotonic()
+            found = fewest(shape, bits, time_limit=limit, progress=_status_line(sol.nullity))
+            _clear_status()
+            assert found is not None
+            presses, exact = shape.to_rows(found.presses), found.exact
+            extra["lower_bound"] = found.lower_bound
+            spent = time.monotonic() - began
+            extra["stopped"] = f"best found in {spent:.0f} s" if found.stopped else ""
         elif args.all:
             extra["solutions"] = _all(shape, bits, sol.nullity, args.limit)
         else:
@@ -110,6 +146,71 @@ def run(args: argparse.Namespace) -> int:
     if args.out:
         _write(args.out, textgrid.format_rows(presses, shape.cols))
     report.solved(presses, sol.nullity, exact, extra)
+    return 0
+
+
+def _status_line(nullity: int):  # type: ignore[no-untyped-def]
+    """A progress callback writing one self-overwriting line to stderr, when it is a terminal."""
+    if not sys.stderr.isatty():
+        return None
+
+    def show(st) -> None:  # type: ignore[no-untyped-def]
+        frac = st.done / st.total
+        left = st.elapsed * (1 - frac) / frac if frac else 0.0
+        sys.stderr.write(f"\r\x1b[Ksearching 2^{nullity} solutions: {100 * frac:.1f}% done, "
+                         f"best {st.best} presses, {st.elapsed:.0f} s, about {left:.0f} s left "
+                         "(Ctrl-C stops with the best so far)")
+        sys.stderr.flush()
+
+    return show
+
+
+def _clear_status() -> None:
+    if sys.stderr.isatty():
+        sys.stderr.write("\r\x1b[K")
+        sys.stderr.flush()
+
+
+def _most(shape, args: argparse.Namespace) -> int:  # type: ignore[no-untyped-def]
+    """`--most`: the covering radius of the quiet patterns, and a start needing it."""
+    from countlo.board import press_masks
+    from countlo.classic.most import hardest
+    from countlo.classic.solver import quiet_patterns
+    from countlo.formats.textgrid import cell_pairs
+
+    limit = MOST_TIME if args.time_limit is None else args.time_limit
+    quiet = quiet_patterns(shape)
+    h = hardest(quiet, shape.cells, time_limit=limit)
+    start = 0
+    masks = press_masks(shape)
+    for k in range(shape.cells):
+        if h.presses >> k & 1:
+            start ^= masks[k]
+    start_rows, press_rows = shape.to_rows(start), shape.to_rows(h.presses)
+    if args.out:
+        from countlo.formats import textgrid
+
+        _write(args.out, textgrid.format_rows(start_rows, shape.cols))
+    if args.json:
+        print(json.dumps({"rows": shape.rows, "cols": shape.cols, "nullity": len(quiet),
+                          "most": h.need if h.exact else None, "exact": h.exact,
+                          "lower_bound": h.need, "upper_bound": h.upper, "method": h.method,
+                          "start": cell_pairs(start_rows), "presses": cell_pairs(press_rows),
+                          "count": h.need}))
+        return 0
+    report = _Report(shape, start_rows, start_rows, args)
+    if h.exact:
+        print(f"{shape} board: the hardest solvable starts need {h.need} presses "
+              f"(exact; {h.method}).")
+    else:
+        print(f"{shape} board: the hardest solvable starts need between {h.need} and {h.upper} "
+              f"presses ({h.method}); this start needs {h.need}:")
+    if report.big:
+        print(f"(board larger than {GRID_LIMIT}x{GRID_LIMIT}: pass --full to print it, or --out "
+              "FILE to save the start)")
+    else:
+        print(report._grids("fewest presses", press_rows, "X"), end="")
+        print(f"presses: {report._names(press_rows)}")
     return 0
 
 
@@ -136,8 +237,8 @@ def _write(path: str, text: str) -> None:
 
 
 def _all(shape, bits: int, nullity: int, limit: int | None) -> list[list[int]]:
-    from countlo.errors import CountloError
     from countlo.classic.minpress import all_solutions
+    from countlo.errors import CountloError
 
     total = 1 << nullity
     if limit is None and total > ALL_LIMIT:
@@ -194,6 +295,7 @@ class _Report:
             out = dict(solvable=True, nullity=nullity, presses=cell_pairs(presses), count=count)
             if exact is not None:
                 out["exact"] = exact
+                out["lower_bound"] = extra["lower_bound"]
             if "solutions" in extra:
                 out["solutions"] = [cell_pairs(x) for x in extra["solutions"]]
             if "classes" in extra:
@@ -203,7 +305,11 @@ class _Report:
             return
         sols = 1 << min(nullity, 20)
         kind = "fewest presses" if exact is not None else "presses"
-        note = {True: " (exact minimum)", False: " (best found; not proven minimal)"}.get(exact, "")
+        if exact is False:
+            why = extra.get("stopped") or "best found"
+            note = f" ({why}; the minimum is at least {extra['lower_bound']})"
+        else:
+            note = " (exact minimum)" if exact else ""
         many = ("the only solution" if nullity == 0 else
                 f"{sols} solutions" if nullity <= 20 else f"2^{nullity} solutions")
         print(f"{self.shape} board: solvable, {count} {kind}{note}; nullity {nullity} ({many}).")
