@@ -51,6 +51,12 @@ def cpu(fn, *args, **kw):  # type: ignore[no-untyped-def]
     return time.process_time() - c, out
 
 
+def fmt(seconds: float) -> str:
+    if seconds < 1:
+        return f"{seconds * 1e3:.1f} ms"
+    return f"{seconds:.1f} s"
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--from", dest="lo", type=int, default=21)
@@ -85,9 +91,9 @@ def main() -> None:
             assert isinstance(sol.presses, int)
             bsecs, bw = cpu(gray_walk, sol.presses, quiet_patterns(shape))
             assert bw == f.count
-            base, ratio = f"{bsecs:.2f} s", f"{bsecs / max(mine, 1e-4):.0f}x"
+            base, ratio = fmt(bsecs), f"{bsecs / max(mine, 1e-5):.1f}x"
         print(f"| {n} | {d} | {answer} | {pub if pub is not None else '-'} | "
-              f"{'yes' if f.exact else 'no'} | {mine:.2f} s | {base} | {ratio} |", flush=True)
+              f"{'yes' if f.exact else 'no'} | {fmt(mine)} | {base} | {ratio} |", flush=True)
 
 
 if __name__ == "__main__":

@@ -214,6 +214,9 @@ def test_min_proves_beyond_the_old_gray_walk(run_cli):
     out = json.loads(res.stdout)
     assert out["nullity"] == 20 and out["exact"] is True
     assert out["count"] == out["lower_bound"] == 376  # A075464(30)
+    res = run_cli(["solve", "--all-on", "--size", "30x30", "--min"])
+    assert res.stdout.splitlines()[0] == ("30x30 board: solvable, 376 fewest presses (exact "
+                                          "minimum); nullity 20 (1048576 solutions).")  # README
 
 
 def test_time_limit_needs_min_or_most_and_a_positive_number(run_cli):
