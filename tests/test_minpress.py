@@ -194,3 +194,71 @@ def test_tiles_partition_the_board():
             t = tiles(shape, side)
             assert sum(t) == shape.full
             assert sum(m.bit_count() for m in t) == shape.cells
+
+
+# --- symmetry folding -------------------------------------------------------------------------
+
+
+def symmetric_case(n: int, rnd: random.Random, gamma: bool):
+    """A random involution sigma of n cells, a sigma-invariant quiet space and a start whose
+    coset sigma keeps; with `gamma`, sigma moves the start by a fixed pattern (the c != 0 case)."""
+    perm = list(range(n))
+    order = list(range(n))
+    rnd.shuffle(order)
+    for i in range(rnd.randrange(1, n // 2 + 1)):
+        a, b = order[2 * i], order[2 * i + 1]
+        perm[a], perm[b] = b, a
+
+    def sigma(v: int) -> int:
+        return sum(1 << perm[j] for j in range(n) if v >> j & 1)
+
+    basis = []
+    for _ in range(rnd.randrange(1, 5)):
+        v = rnd.getrandbits(n)
+        basis += [v, sigma(v)]
+    basis += [v | sigma(v) for v in (rnd.getrandbits(n) for _ in range(rnd.randrange(3)))]
+    x = rnd.getrandbits(n)
+    x |= sigma(x)  # fixed by sigma
+    x ^= basis[0]  # sigma(x) = x + basis[0] + basis[1]
+    if gamma:
+        a = order[0]  # moved by sigma: x + e_a is moved by e_a + e_sigma(a), a fixed pattern
+        basis.append((1 << a) | (1 << perm[a]))
+        x ^= 1 << a
+    return x, basis, sigma
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(4, 16), st.randoms(use_true_random=False), st.booleans(), st.integers(0, 3))
+def test_symmetry_folding_matches_brute_force(n, rnd, gamma, lo):
+    x, basis, sigma = symmetric_case(n, rnd, gamma)
+    saved = coset.GRAY_MAX, coset.LO_BITS
+    coset.GRAY_MAX, coset.LO_BITS = 0, lo
+    try:
+        r = lightest(x, basis, n, symmetries=[sigma])
+    finally:
+        coset.GRAY_MAX, coset.LO_BITS = saved
+    assert r.exact and r.weight == span_min(x, basis)
+    assert (r.member ^ x) in _span(basis)
+
+
+def test_folding_finds_both_cases():
+    """Both orbit rules occur: sigma moving the start by a fixed pattern, and by a member."""
+    kinds = set()
+    rnd = random.Random(5)
+    for gamma in (True, False):
+        for _ in range(20):
+            x, basis, sigma = symmetric_case(12, rnd, gamma)
+            red = reduce_basis(basis)
+            folded = coset.fold(coset.reduce_member(x, red), red, sigma, 4)
+            if folded is not None:
+                kinds.add(folded[2].__name__)
+    assert kinds == {"skip_gamma", "skip_pairs"}
+
+
+def test_folding_refuses_a_symmetry_that_moves_the_coset():
+    basis = [0b0011]
+
+    def swap01(v: int) -> int:  # exchanges cells 0 and 2: moves 0b0011 out of the span
+        return (v & ~0b101) | (v & 1) << 2 | (v >> 2 & 1)
+
+    assert coset.fold(0b1000, basis, swap01, 1) is None

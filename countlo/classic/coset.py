@@ -86,6 +86,7 @@ def lightest(
     regions: Sequence[Sequence[int]] = (),
     progress: Progress | None = None,
     progress_every: float = 0.5,
+    symmetries: Sequence[Callable[[int], int]] = (),
 ) -> Lightest:
     """The lightest member of x0 + span(basis) over `cells` bits.
 
@@ -93,6 +94,8 @@ def lightest(
     lightest member seen and a proven lower bound (from `regions`, disjoint cell masks whose
     projected cosets are small enough to minimise exactly; the best of several such tilings
     counts; docs/MATH.md §6) come back.
+    `symmetries` are candidate involutions of the cells (bitset -> bitset) keeping weights; the
+    first that maps the coset onto itself halves the search (docs/MATH.md §6).
     """
     red = reduce_basis(basis)
     x = reduce_member(x0, red)
@@ -102,7 +105,119 @@ def lightest(
     if d <= GRAY_MAX:
         best = _gray(x, red)
         return Lightest(best, best.bit_count())
+    hi_count = max(0, d - LO_BITS)
+    for sigma in symmetries if hi_count else ():
+        folded = fold(x, red, sigma, hi_count)
+        if folded is not None:
+            x, ordered, skip = folded
+            return _Walsh(x, ordered, cells, time_limit, regions, progress, progress_every,
+                          skip).run()
     return _Walsh(x, red, cells, time_limit, regions, progress, progress_every).run()
+
+
+Skip = Callable[[int], bool]  # on the hi coordinates of a chunk: True if its mirror is searched
+
+
+class _Echelon:
+    """Incremental independence test in GF(2)^n, tracking which inputs make each row."""
+
+    def __init__(self) -> None:
+        self.rows: list[tuple[int, int]] = []  # (vector with a distinct lowest bit, combination)
+        self.count = 0
+
+    def reduce(self, v: int) -> tuple[int, int]:
+        combo = 0
+        for r, c in self.rows:
+            if v & (r & -r):
+                v ^= r
+                combo ^= c
+        return v, combo
+
+    def add(self, v: int) -> bool:
+        """Add v (input number self.count); False, and nothing added, if it is dependent."""
+        r, combo = self.reduce(v)
+        if not r:
+            return False
+        self.rows.append((r, combo ^ (1 << self.count)))
+        self.count += 1
+        return True
+
+
+def fold(x: int, basis: list[int], sigma: Callable[[int], int],
+         hi_count: int) -> tuple[int, list[int], Skip] | None:
+    """Use an involution sigma of the cells that maps x + span(basis) onto itself.
+
+    With t = 1 + sigma, pick v_i whose t(v_i) = w_i are independent, and sigma-fixed u_k to
+    complete a basis. In coordinates (p, q, g) over (v, w, u), sigma maps x + member to
+    x + c + member', where member' has q + p in place of q, and c is fixed. Shifting x by the
+    v_i with q-coordinate 1 in c leaves c = a sum of u_k only. Then either c != 0: sigma pairs
+    g_k = 0 with g_k = 1 for some k with c_k = 1, so the chunks with g_k = 1 are skipped; or
+    c = 0: for p != 0 on the first m pairs (v_i, w_i), both kept among the hi coordinates,
+    sigma flips q at the lowest set bit of p, so the chunks with that q set are skipped.
+    Returns (x, basis ordered lo then hi, skip test on hi coordinates), or None when sigma
+    does not keep the coset."""
+    space = _Echelon()
+    for b in basis:
+        space.add(b)
+    if space.reduce(x ^ sigma(x))[0] or any(space.reduce(sigma(b))[0] for b in basis):
+        return None
+    images = _Echelon()
+    vs = [b for b in basis if images.add(b ^ sigma(b))]
+    ws = [v ^ sigma(v) for v in vs]
+    # sigma-fixed members of span(basis): kernel of t, by elimination of (t(b), b) pairs
+    fixed: list[int] = []
+    rows: list[tuple[int, int]] = []
+    for b in basis:
+        img, src = b ^ sigma(b), b
+        for r, s_ in rows:
+            if img & (r & -r):
+                img ^= r
+                src ^= s_
+        if img:
+            rows.append((img, src))
+        else:
+            fixed.append(src)
+    whole = _Echelon()
+    for v in vs + ws:
+        whole.add(v)
+    us = [f for f in fixed if whole.add(f)]
+    ordered = vs + ws + us
+    if len(ordered) != len(basis):
+        return None
+    r, combo = whole.reduce(x ^ sigma(x))
+    if r:
+        return None
+    a = len(vs)
+    for i in range(a):  # q-coordinates of c: shift x by those v_i
+        if combo >> (a + i) & 1:
+            x ^= vs[i]
+    gamma = [k for k in range(len(us)) if combo >> (2 * a + k) & 1]
+    if gamma:
+        k0 = gamma[0]
+        hi = [us[k0]] + [u for k, u in enumerate(us) if k != k0] + vs + ws
+        hi = hi[:hi_count]
+        rest = [b for b in ordered if b not in hi]
+
+        def skip_gamma(z: int) -> bool:
+            return bool(z & 1)
+
+        return x, rest + hi, skip_gamma
+    m = min(a, hi_count // 2)
+    if m == 0:
+        return None
+    hi = vs[:m] + ws[:m] + us + vs[m:]
+    hi = hi[:hi_count]
+    rest = [b for b in ordered if b not in hi]
+    low_p = (1 << m) - 1
+
+    def skip_pairs(z: int) -> bool:
+        p = z & low_p
+        if not p:
+            return False
+        i = (p & -p).bit_length() - 1
+        return bool(z >> (m + i) & 1)
+
+    return x, rest + hi, skip_pairs
 
 
 def _gray(x: int, basis: Sequence[int]) -> int:
@@ -150,8 +265,9 @@ class _Walsh:
     """Chunked Walsh-Hadamard search (see the module docstring)."""
 
     def __init__(self, x: int, basis: list[int], cells: int, time_limit: float | None,
-                 regions: Sequence[Sequence[int]], progress: Progress | None, every: float):
-        self.x, self.cells, self.regions = x, cells, regions
+                 regions: Sequence[Sequence[int]], progress: Progress | None, every: float,
+                 skip: Skip | None = None):
+        self.x, self.cells, self.regions, self.skip = x, cells, regions, skip
         self.k = min(len(basis), LO_BITS)
         self.lo, self.hi = basis[: self.k], basis[self.k:]
         self.start = time.monotonic()
@@ -179,6 +295,9 @@ class _Walsh:
                     j = (i & -i).bit_length() - 1
                     e ^= flips[j]
                     xh ^= self.hi[j]
+                if self.skip is not None and self.skip(i ^ (i >> 1)):
+                    done = i + 1
+                    continue  # its mirror image under the symmetry is searched instead
                 sums = np.zeros(size, dtype=self.dtype)
                 np.add.at(sums, index, 1 - 2 * e.astype(self.dtype))
                 fwht(sums)

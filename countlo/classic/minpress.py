@@ -19,6 +19,8 @@ if TYPE_CHECKING:
     from countlo.classic.coset import Progress
 
 EXACT_NULLITY = 28  # the Walsh search proves these in seconds (2^28 members, ~8 s CPU at most)
+INVOLUTIONS = ("mirror left-right", "mirror top-bottom", "transpose", "anti-transpose",
+               "rotate 180")  # symmetries of order 2: one that keeps the coset halves the search
 TILES = (5, 7)  # square tilings whose projected cosets give the lower bound when stopped
 WORK = 1 << 28  # word operations the local search may spend beyond that
 MEMORY_BITS = 1 << 30  # bits of quiet patterns (and pairs of them) the local search may hold
@@ -83,8 +85,9 @@ def fewest(
         return None
     assert isinstance(sol.presses, int)
     tilings = [tiles(shape, side) for side in TILES if side < max(shape.rows, shape.cols)]
+    mirrors = [s.apply for s in shape.symmetries() if s.name in INVOLUTIONS]
     r = lightest(sol.presses, quiet_patterns(shape), shape.cells, time_limit=time_limit,
-                 regions=tilings, progress=progress)
+                 regions=tilings, progress=progress, symmetries=mirrors)
     return Fewest(r.member, r.lower_bound, r.stopped)
 
 
