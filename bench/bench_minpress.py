@@ -1,6 +1,7 @@
 """Benchmark: fewest presses for the all-on n x n board (OEIS A075464), proven, in CPU time.
 
 Run from the repository root:  python bench/bench_minpress.py [--from 21] [--to 54] [--limit 120]
+Boards of nullity above --hopeless (default 36) get --short seconds (default 20) for the bounds.
 Each n is solved by countlo.classic.minpress.fewest with a time limit; the table says whether the
 answer is proven, the CPU seconds (this process, median over --repeats for quick ones), and the
 published value where tests/data holds it. The baseline column is the plain Gray-code walk over
@@ -64,6 +65,9 @@ def main() -> None:
     ap.add_argument("--limit", type=float, default=120.0, help="seconds per board (wall)")
     ap.add_argument("--repeats", type=int, default=3, help="for boards proven in under 1 s")
     ap.add_argument("--gray", type=int, default=20, help="largest nullity timed for the baseline")
+    ap.add_argument("--hopeless", type=int, default=36,
+                    help="boards of larger nullity get --short seconds, for the bounds")
+    ap.add_argument("--short", type=float, default=20.0)
     args = ap.parse_args()
     known = published()
     print(f"Python {sys.version.split()[0]}; time limit {args.limit:g} s per board")
@@ -73,11 +77,12 @@ def main() -> None:
     for n in range(args.lo, args.hi + 1):
         shape = Shape(n, n)
         d = nullity(shape)
-        secs, f = cpu(fewest, shape, shape.full, time_limit=args.limit)
+        limit = args.limit if d <= args.hopeless else args.short
+        secs, f = cpu(fewest, shape, shape.full, time_limit=limit)
         assert f is not None and clears(shape, shape.full, f.presses)
         times = [secs]
         if secs < 1:
-            times += [cpu(fewest, shape, shape.full, time_limit=args.limit)[0]
+            times += [cpu(fewest, shape, shape.full, time_limit=limit)[0]
                       for _ in range(args.repeats - 1)]
         mine = statistics.median(times)
         pub = known.get(n)
