@@ -23,10 +23,10 @@ BRUTE_CELLS = 26  # 2^cells xor-and-popcounts: every coset, exactly
 
 @dataclass(frozen=True)
 class Hardest:
-    """A press set x whose start M x needs `need` presses at least (proven: its coset has no
-    lighter member), and an upper bound on what any solvable start needs."""
+    """Proven bounds need <= covering radius <= upper and, unless None, a press set x whose
+    start M x needs exactly `need` presses (its coset has no lighter member)."""
 
-    presses: int
+    presses: int | None
     need: int
     upper: int
     method: str
@@ -132,15 +132,20 @@ def _brute(red: list[int], cells: int) -> Hardest:
 
 def _bounds(red: list[int], cells: int, time_limit: float, seed: int) -> Hardest:
     """Lower bound: the hardest start a seeded local search finds (each one proven by the exact
-    fewest-press search). Upper bound: the covering radius of a two-pattern subcode (fewer
-    patterns can only leave starts needing more), the best pair among a few heavy patterns."""
+    fewest-press search). Upper bound: the better of the average solution weight and the
+    covering radius of a two-pattern subcode (fewer patterns can only leave starts needing
+    more), the best pair among a few heavy patterns."""
     deadline = time.monotonic() + time_limit
-    upper = min(_two(a, b, cells).need for a, b in _pairs(red))
+    upper = min(min(_two(a, b, cells).need for a, b in _pairs(red)), average_bound(red, cells))
     rng = random.Random(seed)
     per = max(0.05, time_limit / 20)
     x = (1 << cells) - 1  # pressing everything: a start far from every quiet pattern
     first = lightest(x, red, cells, time_limit=per)
-    best_x, best_w = first.member, first.weight if first.exact else 0
+    if not first.exact:  # no start's minimum can be proven in time: the counting bound only
+        return Hardest(None, sphere_bound(len(red), cells), upper,
+                       "sphere covering (lower), average solution and two-pattern subcode "
+                       "(upper)")
+    best_x, best_w = first.member, first.weight
     cur_w = best_w
     while first.exact and time.monotonic() < deadline:
         y = x
@@ -153,8 +158,22 @@ def _bounds(red: list[int], cells: int, time_limit: float, seed: int) -> Hardest
             x, cur_w = y, r.weight
             if r.weight > best_w:
                 best_x, best_w = r.member, r.weight
+    sphere = sphere_bound(len(red), cells)
+    if sphere > best_w:  # counting proves more than the hardest start found: keep the count
+        return Hardest(None, sphere, upper, "sphere covering (lower), average solution and "
+                       "two-pattern subcode (upper)")
     return Hardest(best_x, best_w, max(best_w, upper),
-                   "local search (lower), two-pattern subcode (upper)")
+                   "local search (lower), average solution and two-pattern subcode (upper)")
+
+
+def average_bound(basis: Sequence[int], cells: int) -> int:
+    """Every start needs at most the average weight of its solutions: n0 + (n - n0) / 2, where
+    n0 cells lie outside every quiet pattern (elsewhere half the solutions press a cell)."""
+    support = 0
+    for b in basis:
+        support |= b
+    n0 = cells - support.bit_count()
+    return n0 + (cells - n0) // 2
 
 
 def _pairs(red: list[int]) -> list[tuple[int, int]]:

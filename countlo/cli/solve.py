@@ -184,10 +184,10 @@ def _most(shape, args: argparse.Namespace) -> int:  # type: ignore[no-untyped-de
     start = 0
     masks = press_masks(shape)
     for k in range(shape.cells):
-        if h.presses >> k & 1:
+        if (h.presses or 0) >> k & 1:
             start ^= masks[k]
-    start_rows, press_rows = shape.to_rows(start), shape.to_rows(h.presses)
-    if args.out:
+    start_rows, press_rows = shape.to_rows(start), shape.to_rows(h.presses or 0)
+    if args.out and h.presses is not None:
         from countlo.formats import textgrid
 
         _write(args.out, textgrid.format_rows(start_rows, shape.cols))
@@ -195,13 +195,19 @@ def _most(shape, args: argparse.Namespace) -> int:  # type: ignore[no-untyped-de
         print(json.dumps({"rows": shape.rows, "cols": shape.cols, "nullity": len(quiet),
                           "most": h.need if h.exact else None, "exact": h.exact,
                           "lower_bound": h.need, "upper_bound": h.upper, "method": h.method,
-                          "start": cell_pairs(start_rows), "presses": cell_pairs(press_rows),
-                          "count": h.need}))
+                          "start": None if h.presses is None else cell_pairs(start_rows),
+                          "presses": None if h.presses is None else cell_pairs(press_rows),
+                          "count": None if h.presses is None else h.need}))
         return 0
     report = _Report(shape, start_rows, start_rows, args)
     if h.exact:
         print(f"{shape} board: the hardest solvable starts need {h.need} presses "
               f"(exact; {h.method}).")
+    elif h.presses is None:
+        print(f"{shape} board: the hardest solvable starts need between {h.need} and {h.upper} "
+              f"presses ({h.method}); no start is shown: none had its fewest presses proven "
+              "in time.")
+        return 0
     else:
         print(f"{shape} board: the hardest solvable starts need between {h.need} and {h.upper} "
               f"presses ({h.method}); this start needs {h.need}:")
