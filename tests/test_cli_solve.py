@@ -130,6 +130,7 @@ def test_solve_does_not_import_z3_or_prompt_toolkit(run_cli):
     import os
     import subprocess
     import sys
+
     from conftest import ROOT
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
@@ -257,3 +258,45 @@ def test_most_wants_only_a_size(run_cli):
     assert res.returncode == 2 and "give only --size RxC" in res.stderr
     res = run_cli(["solve", "--most"])
     assert res.returncode == 2 and "--most needs --size RxC" in res.stderr
+
+
+def test_min_status_line_only_on_a_terminal(run_cli, tmp_path):
+    """Piped: nothing on stderr. In a pseudo-terminal: a status line with the bounds so far, and
+    the answer after it."""
+    res = run_cli(["solve", "--all-on", "--size", "39x39", "--min", "--time-limit", "1.5",
+                   "--json"])
+    assert res.returncode == 0 and res.stderr == ""
+    pexpect = pytest.importorskip("pexpect")
+    import os
+    import sys
+
+    from conftest import ROOT
+
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    child = pexpect.spawn(sys.executable, ["-m", "countlo", "solve", "--all-on", "--size",
+                                           "39x39", "--min", "--time-limit", "3"],
+                          env=env, cwd=str(ROOT), encoding="utf-8", timeout=120)
+    child.expect(r"searching 2\^32 solutions: [0-9.]+% done, best \d+ presses")
+    child.expect(r"39x39 board: solvable, \d+ fewest presses \(best found in \d+ s; the minimum "
+                 r"is at least \d+\)")
+    child.expect(pexpect.EOF)
+
+
+def test_min_ctrl_c_reports_the_best_so_far_and_a_bound(tmp_path):
+    pexpect = pytest.importorskip("pexpect")
+    import os
+    import sys
+
+    from conftest import ROOT
+
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    child = pexpect.spawn(sys.executable, ["-m", "countlo", "solve", "--all-on", "--size",
+                                           "39x39", "--min", "--time-limit", "600", "--json"],
+                          env=env, cwd=str(ROOT), encoding="utf-8", timeout=120)
+    child.expect(r"searching 2\^32 solutions")
+    child.sendintr()
+    child.expect(r'"exact": false, "lower_bound": (\d+)')
+    assert 0 < int(child.match.group(1)) <= 561  # A075464(39)
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
