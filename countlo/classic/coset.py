@@ -21,6 +21,8 @@ import numpy as np
 LO_BITS = 22  # 2^22 int16 sums = 8 MiB per chunk
 GRAY_MAX = 10  # below this the pure-int Gray walk beats numpy's set-up cost
 REGION_RANK = 24  # regions whose projected quiet space is larger add nothing to the bound
+FOLD_MIN_HI = 4  # fold by a symmetry only when at least 2^4 chunks are walked
+FOLD_WORK = 1 << 24  # ... and nullity x cells is at most this (the set-up is linear algebra)
 BOUND_TIME, BOUND_SHARE = 1.0, 0.1  # the bound after a stop may take max(1 s, 10 % of the run)
 
 
@@ -106,7 +108,8 @@ def lightest(
         best = _gray(x, red)
         return Lightest(best, best.bit_count())
     hi_count = max(0, d - LO_BITS)
-    for sigma in symmetries if hi_count else ():
+    worth = hi_count >= FOLD_MIN_HI and d * cells <= FOLD_WORK
+    for sigma in symmetries if worth else ():
         folded = fold(x, red, sigma, hi_count)
         if folded is not None:
             x, ordered, skip = folded
@@ -159,16 +162,22 @@ def fold(x: int, basis: list[int], sigma: Callable[[int], int],
     space = _Echelon()
     for b in basis:
         space.add(b)
-    if space.reduce(x ^ sigma(x))[0] or any(space.reduce(sigma(b))[0] for b in basis):
+    moved = x ^ sigma(x)
+    turned = [b ^ sigma(b) for b in basis]  # t(b) = b + sigma(b)
+    if space.reduce(moved)[0] or any(space.reduce(b ^ tb)[0] for b, tb in zip(basis, turned)):
         return None
     images = _Echelon()
-    vs = [b for b in basis if images.add(b ^ sigma(b))]
-    ws = [v ^ sigma(v) for v in vs]
+    vs: list[int] = []
+    ws: list[int] = []  # w_i = t(v_i)
+    for b, tb in zip(basis, turned):
+        if images.add(tb):
+            vs.append(b)
+            ws.append(tb)
     # sigma-fixed members of span(basis): kernel of t, by elimination of (t(b), b) pairs
     fixed: list[int] = []
     rows: list[tuple[int, int]] = []
-    for b in basis:
-        img, src = b ^ sigma(b), b
+    for b, tb in zip(basis, turned):
+        img, src = tb, b
         for r, s_ in rows:
             if img & (r & -r):
                 img ^= r
@@ -184,7 +193,7 @@ def fold(x: int, basis: list[int], sigma: Callable[[int], int],
     ordered = vs + ws + us
     if len(ordered) != len(basis):
         return None
-    r, combo = whole.reduce(x ^ sigma(x))
+    r, combo = whole.reduce(moved)
     if r:
         return None
     a = len(vs)

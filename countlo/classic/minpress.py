@@ -8,7 +8,7 @@ solved by countlo.classic.coset (docs/MATH.md §6).
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -19,9 +19,10 @@ if TYPE_CHECKING:
     from countlo.classic.coset import Progress
 
 EXACT_NULLITY = 28  # the Walsh search proves these in seconds (2^28 members, ~8 s CPU at most)
-INVOLUTIONS = ("mirror left-right", "mirror top-bottom", "transpose", "anti-transpose",
-               "rotate 180")  # symmetries of order 2: one that keeps the coset halves the search
-TILES = (5, 7)  # square tilings whose projected cosets give the lower bound when stopped
+SLOW_SYMMETRY_CELLS = 1 << 12  # transposes cell by cell only up to this size
+TILES = (5, 7)
+TILE_CELLS = 1 << 14  # boards up to this many cells get the tiles bound (one mask per tile)
+WALSH_BYTES = 1 << 27  # nullity x cells the exact search may hold as bytes  # square tilings whose projected cosets give the lower bound when stopped
 WORK = 1 << 28  # word operations the local search may spend beyond that
 MEMORY_BITS = 1 << 30  # bits of quiet patterns (and pairs of them) the local search may hold
 
@@ -84,11 +85,39 @@ def fewest(
     if not sol.solvable:
         return None
     assert isinstance(sol.presses, int)
-    tilings = [tiles(shape, side) for side in TILES if side < max(shape.rows, shape.cols)]
-    mirrors = [s.apply for s in shape.symmetries() if s.name in INVOLUTIONS]
+    if sol.nullity == 0:
+        return Fewest(sol.presses, sol.presses.bit_count())
+    if sol.nullity * shape.cells > WALSH_BYTES:
+        # the search keeps a byte per cell and quiet pattern: past that, the bounded local
+        # search over a sub-space of the quiet patterns, with nothing proven below it
+        keep = max(8, MEMORY_BITS // shape.cells)
+        return Fewest(_descent_min(sol.presses, quiet_patterns(shape, keep), 0), 0, True)
+    small = shape.cells <= TILE_CELLS
+    tilings = [tiles(shape, side) for side in TILES if small and side < max(shape.rows,
+                                                                               shape.cols)]
+    mirrors = involutions(shape)
     r = lightest(sol.presses, quiet_patterns(shape), shape.cells, time_limit=time_limit,
                  regions=tilings, progress=progress, symmetries=mirrors)
     return Fewest(r.member, r.lower_bound, r.stopped)
+
+
+def involutions(shape: Shape) -> list[Callable[[int], int]]:
+    """The board's symmetries of order 2 as bitset maps (row operations where they can be)."""
+    cols = shape.cols
+
+    def left_right(v: int) -> int:
+        return shape.from_rows([int(f"{r:0{cols}b}"[::-1], 2) for r in shape.to_rows(v)])
+
+    def top_bottom(v: int) -> int:
+        return shape.from_rows(shape.to_rows(v)[::-1])
+
+    def half_turn(v: int) -> int:
+        return left_right(top_bottom(v))
+
+    out = [left_right, top_bottom, half_turn]
+    if shape.is_square and shape.cells <= SLOW_SYMMETRY_CELLS:
+        out += [s.apply for s in shape.symmetries() if s.name in ("transpose", "anti-transpose")]
+    return out
 
 
 def tiles(shape: Shape, side: int) -> list[int]:
