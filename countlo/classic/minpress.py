@@ -114,7 +114,7 @@ def involutions(shape: Shape) -> list[Callable[[int], int]]:
     def half_turn(v: int) -> int:
         return left_right(top_bottom(v))
 
-    out = [left_right, top_bottom, half_turn]
+    out: list[Callable[[int], int]] = [left_right, top_bottom, half_turn]
     if shape.is_square and shape.cells <= SLOW_SYMMETRY_CELLS:
         out += [s.apply for s in shape.symmetries() if s.name in ("transpose", "anti-transpose")]
     return out
