@@ -20,9 +20,9 @@ if TYPE_CHECKING:
 
 EXACT_NULLITY = 28  # the Walsh search proves these in seconds (2^28 members, ~8 s CPU at most)
 SLOW_SYMMETRY_CELLS = 1 << 12  # transposes cell by cell only up to this size
-TILES = (5, 7)
+TILES = (5, 7)  # square tilings whose projected cosets give the lower bound when stopped
 TILE_CELLS = 1 << 14  # boards up to this many cells get the tiles bound (one mask per tile)
-WALSH_BYTES = 1 << 27  # nullity x cells the exact search may hold as bytes  # square tilings whose projected cosets give the lower bound when stopped
+WALSH_BYTES = 1 << 27  # nullity x cells the exact search may hold as bytes
 WORK = 1 << 28  # word operations the local search may spend beyond that
 MEMORY_BITS = 1 << 30  # bits of quiet patterns (and pairs of them) the local search may hold
 
@@ -33,7 +33,7 @@ def all_solutions(shape: Shape, board: int, limit: int | None = None) -> Iterato
     Gray code over the quiet basis: step i flips basis[lowest set bit of i].
     """
     sol = solve(shape, board)
-    if not sol.solvable:
+    if sol.presses is None:
         return
     total = 1 << sol.nullity
     if limit is not None:
@@ -79,7 +79,7 @@ def fewest(
 ) -> Fewest | None:
     """The fewest presses clearing `board` (None if unsolvable), proven unless `time_limit`
     seconds pass or the user interrupts first; then the best found and a lower bound."""
-    from countlo.classic.coset import lightest
+    from countlo.classic.coset import lightest  # noqa: PLC0415 (numpy loads only when used)
 
     sol = solve(shape, board)
     if not sol.solvable:
@@ -143,7 +143,7 @@ def fewest_presses(
     count is an upper bound, not a proof of minimality.
     """
     sol = solve(shape, board)
-    if not sol.solvable:
+    if sol.presses is None:
         return None
     assert isinstance(sol.presses, int)
     if sol.nullity == 0:

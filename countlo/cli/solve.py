@@ -6,6 +6,11 @@ import argparse
 import json
 import sys
 import time
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from countlo.board import Shape
+    from countlo.classic.coset import Progress, Status
 
 GRID_LIMIT = 64  # larger boards print a summary unless --full
 ALL_LIMIT = 4096  # --all lists at most this many solutions unless --limit is given
@@ -143,18 +148,19 @@ def run(args: argparse.Namespace) -> int:
 
             extra["classes"] = [(shape.to_rows(rep), size) for rep, size in classes(shape, bits)]
             extra["group"] = [s.name for s in fixing(shape, bits)]
+    assert presses is not None
     if args.out:
         _write(args.out, textgrid.format_rows(presses, shape.cols))
     report.solved(presses, sol.nullity, exact, extra)
     return 0
 
 
-def _status_line(nullity: int):  # type: ignore[no-untyped-def]
+def _status_line(nullity: int) -> Progress | None:
     """A progress callback writing one self-overwriting line to stderr, when it is a terminal."""
     if not sys.stderr.isatty():
         return None
 
-    def show(st) -> None:  # type: ignore[no-untyped-def]
+    def show(st: Status) -> None:
         frac = st.done / st.total
         left = st.elapsed * (1 - frac) / frac if frac else 0.0
         sys.stderr.write(f"\r\x1b[Ksearching 2^{nullity} solutions: {100 * frac:.1f}% done, "
@@ -171,7 +177,7 @@ def _clear_status() -> None:
         sys.stderr.flush()
 
 
-def _most(shape, args: argparse.Namespace) -> int:  # type: ignore[no-untyped-def]
+def _most(shape: Shape, args: argparse.Namespace) -> int:
     """`--most`: the covering radius of the quiet patterns, and a start needing it."""
     from countlo.board import press_masks
     from countlo.classic.most import hardest

@@ -10,17 +10,17 @@ import json
 import random
 
 import pytest
-from hypothesis import given, settings, strategies as st
-
-from countlo.play import review as explain
-from countlo.formats import hand as formats
-from countlo.board import Shape, popcount
-from countlo.hidden.record import Record, Step, record_of
-from countlo.hidden.reconstruct import Status, reconstruct
-from countlo.classic.solver import solve
-from countlo.classic.minpress import fewest_presses
-
 from conftest import DATA, ROOT
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from countlo.board import Shape, popcount
+from countlo.classic.minpress import fewest_presses
+from countlo.classic.solver import solve
+from countlo.formats import hand as formats
+from countlo.hidden.reconstruct import Status, reconstruct
+from countlo.hidden.record import Record, Step, record_of
+from countlo.play import review as explain
 
 TRANSCRIPTS = sorted(p for p in (ROOT / "transcripts").iterdir()
                      if p.is_file() and p.suffix not in (".md", ".py"))
@@ -191,7 +191,7 @@ def test_cli_explain_walks_every_step(run_cli):
     lights = board
     for i, row in enumerate(rows[1:], 1):
         cols = row.replace("<- known", "").split()
-        step, click, count, lit, of, around, known, left = cols[0], cols[2], cols[3], *cols[5:10]
+        _step, click, count, lit, _of, around, known, left = cols[0], cols[2], cols[3], *cols[5:10]
         k = shape.parse_cell(click)
         assert int(lit) == popcount(lights & shape.press_mask(k)) and int(around) == len(
             shape.neighbours(k))
@@ -217,17 +217,18 @@ def test_cli_typo_exits_1_with_line(run_cli):
     assert j["typo"][0] == {"line": 28, "step": 20, "written": 22, "suggested": 21}
 
 
-def test_cli_malformed_exits_2_with_every_line(run_cli, tmp_path):
+def test_cli_malformed_exits_2_with_every_line(run_cli_process, tmp_path):
+    """End to end in a child process: bad input is one line per problem, exit 2, no traceback."""
     bad = tmp_path / "bad.txt"
     bad.write_text("# countlo transcript 1\n# size: 6x6\nstart 18\nC4\nZ9 3\nundo\nundo\nundo\n")
-    res = run_cli(["replay", str(bad)])
+    res = run_cli_process(["replay", str(bad)])
     assert res.returncode == 2
     lines = res.stderr.strip().splitlines()
     assert [ln.split(":")[1] for ln in lines] == ["4", "5", "8"]  # two undos take back 4 and 5
     assert "Traceback" not in res.stderr
-    res = run_cli(["replay", "--json", str(bad)])
+    res = run_cli_process(["replay", "--json", str(bad)])
     assert res.returncode == 2 and json.loads(res.stdout)["status"] == "malformed"
-    res = run_cli(["replay", str(tmp_path / "missing.txt")])
+    res = run_cli_process(["replay", str(tmp_path / "missing.txt")])
     assert res.returncode == 2 and "cannot read" in res.stderr
 
 
