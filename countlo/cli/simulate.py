@@ -128,19 +128,10 @@ def _play_all(args, shape, seeds, jobs: int) -> tuple[dict[int, tuple], bool]:
     return finished, False
 
 
-def warm_up(shape, args) -> None:
-    """One untimed decision, so one-off costs (imports, per-shape tables) stay out of the times."""
-    from countlo.play.guide import Guide
-
-    guide = Guide(shape, args.strategy, args.engine, counts=False)
-    guide.start(shape.cells // 2)
-    guide.advice()
-
-
 def _games(args, shape, seeds, jobs: int):
     """(seed, GameResult, hidden start or None) per finished game, in this process or in `jobs`
     workers (then in the order they finish), with a progress bar on a terminal."""
-    from countlo.cli.workers import play_in_process, play_in_workers
+    from countlo.cli.workers import play_in_process, play_in_workers, play_one, warm_up
 
     if jobs > 1:
         source = play_in_workers(args, seeds, jobs)
@@ -162,18 +153,6 @@ def _games(args, shape, seeds, jobs: int):
             yield from source
     finally:
         source.close()
-
-
-def play_one(args, shape, seed):
-    from countlo.play.game import play_game
-    from countlo.play.oracle import SimulatedOracle
-    from countlo.play.program import ProgramOracle
-
-    if args.oracle_cmd:
-        with ProgramOracle(args.oracle_cmd, shape, args.timeout, env={"COUNTLO_SEED": str(seed)}) as o:
-            return play_game(o, args.strategy, args.engine, seed), None
-    o = SimulatedOracle(shape, seed, args.density)
-    return play_game(o, args.strategy, args.engine, seed), o.board
 
 
 def _record(shape, seed, r, hidden) -> dict:

@@ -33,6 +33,28 @@ def play_in_process(play: Callable[[int], tuple[Any, Any]],
         yield seed, result, hidden
 
 
+def warm_up(shape: Any, args: argparse.Namespace) -> None:
+    """One untimed decision, so one-off costs (imports, per-shape tables) stay out of the times."""
+    from countlo.play.guide import Guide
+
+    guide = Guide(shape, args.strategy, args.engine, counts=False)
+    guide.start(shape.cells // 2)
+    guide.advice()
+
+
+def play_one(args: argparse.Namespace, shape: Any, seed: int) -> tuple[Any, Any]:
+    """One game of `simulate`: (GameResult, the hidden start, None from a game program)."""
+    from countlo.play.game import play_game
+    from countlo.play.oracle import SimulatedOracle
+    from countlo.play.program import ProgramOracle
+
+    if args.oracle_cmd:
+        with ProgramOracle(args.oracle_cmd, shape, args.timeout, env={"COUNTLO_SEED": str(seed)}) as o:
+            return play_game(o, args.strategy, args.engine, seed), None
+    o = SimulatedOracle(shape, seed, args.density)
+    return play_game(o, args.strategy, args.engine, seed), o.board
+
+
 _ARGS: argparse.Namespace | None = None
 
 
@@ -41,14 +63,12 @@ def _start_worker(args: argparse.Namespace) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
     _ARGS = args
     from countlo.board import Shape
-    from countlo.cli.simulate import warm_up
 
     warm_up(Shape.parse(args.size), args)
 
 
 def _play_seed(seed: int) -> Game:
     from countlo.board import Shape
-    from countlo.cli.simulate import play_one
 
     assert _ARGS is not None
     result, hidden = play_one(_ARGS, Shape.parse(_ARGS.size), seed)
