@@ -107,7 +107,11 @@ class _Plan:
     steps: tuple[tuple[int, int], ...]  # (equation, pivot) in order; pivot -1 = constraint
     free: tuple[int, ...]  # the variable behind each free index
     c: tuple[tuple[int, ...], ...]  # constraint rows over the free variables
-    kernel: zk.Result  # of C y = 0
+    system: zk.System  # C factored over Z_k
+
+    @property
+    def kernel(self) -> zk.System:
+        return self.system
 
     def chase(self, b: Sequence[int], y: Sequence[int]) -> Vector:
         """The presses with free variables y that satisfy every pivot equation for rhs b."""
@@ -230,8 +234,8 @@ def _symbolic(rows: Sequence[dict[int, int]], k: int, steps: list[tuple[int, int
 def _make_plan(rows: tuple[dict[int, int], ...], k: int) -> _Plan:
     steps, free, first_free = _structure(rows, k)
     c = _symbolic(rows, k, steps, free, first_free)
-    kernel = zk.solve(c, [0] * len(c), len(free), k)
-    return _Plan(len(rows), k, rows, tuple(steps), tuple(free), tuple(c), kernel)
+    system = zk.factorize(c, len(free), k)
+    return _Plan(len(rows), k, rows, tuple(steps), tuple(free), tuple(c), system)
 
 
 @lru_cache(maxsize=16)
@@ -271,11 +275,11 @@ def solve(board: Board, start: Sequence[int], target: Sequence[int] | None = Non
     b = [((target[i] if target is not None else 0) - start[i]) % k for i in range(board.cells)]
     plan = _plan(board)
     base = plan.chase(b, [0] * len(plan.free))
-    res = zk.solve(plan.c, plan.residual(b, base), len(plan.free), k)
+    y = plan.system.solve(plan.residual(b, base)) if plan.c else [0] * len(plan.free)
     ords = tuple(plan.kernel.orders)
-    if res.x is None:
+    if y is None:
         return Outcome(False, None, _witness(board, b), ords, k)
-    x = plan.chase(b, res.x)
+    x = plan.chase(b, y) if any(y) else base
     assert apply(board, [0] * board.cells, x) == b, "the chase failed to reach the target"
     return Outcome(True, x, None, ords, k)
 

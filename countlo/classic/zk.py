@@ -55,92 +55,98 @@ def factor(k: int) -> list[tuple[int, int]]:
 
 def solve(rows: Sequence[Sequence[int]], b: Sequence[int], n: int, k: int) -> Result:
     """Solve A x = b (mod k) for the m x n matrix with these rows (entries any ints)."""
+    system = factorize(rows, n, k)
+    return Result(system.solve(b), system.gens, system.orders)
+
+
+class System:
+    """A x = b (mod k) with A factored once: `solve(b)` for many right-hand sides."""
+
+    def __init__(self, parts: list[_Part], moduli: list[int], k: int, n: int):
+        self.parts, self.moduli, self.k, self.n = parts, moduli, k, n
+        self.lifts = []
+        for q in moduli:
+            m = k // q
+            self.lifts.append(m * pow(m, -1, q) % k)  # 1 mod q, 0 mod the other factors
+        self.gens: list[Vector] = []
+        self.orders: list[int] = []
+        for part, lift in zip(parts, self.lifts):
+            for g, o in zip(part.gens, part.orders):
+                self.gens.append([lift * v % k for v in g] if len(parts) > 1 else g)
+                self.orders.append(o)
+
+    def solve(self, b: Sequence[int]) -> Vector | None:
+        xs = [part.solve(b) for part in self.parts]
+        if any(x is None for x in xs):
+            return None
+        if len(xs) == 1:
+            return xs[0]
+        out = [0] * self.n
+        for x, lift in zip(xs, self.lifts):
+            assert x is not None
+            out = [(a + lift * v) % self.k for a, v in zip(out, x)]
+        return out
+
+
+def factorize(rows: Sequence[Sequence[int]], n: int, k: int) -> System:
+    """Factor the m x n matrix with these rows over Z_k."""
     if k == 2:
-        return _solve_gf2(rows, b, n)
-    parts = [_solve_prime_power(rows, b, n, p, e) for p, e in factor(k)]
-    if len(parts) == 1:
-        return parts[0]
-    return _crt(parts, [p ** e for p, e in factor(k)], k, n)
+        return System([_Gf2Part(rows, n)], [2], 2, n)
+    fs = factor(k)
+    return System([_PowerPart(rows, n, p, e) for p, e in fs], [p ** e for p, e in fs], k, n)
 
 
-def _crt(parts: list[Result], moduli: list[int], k: int, n: int) -> Result:
-    lifts = []
-    for q in moduli:
-        m = k // q
-        lifts.append(m * pow(m, -1, q) % k)  # 1 mod q, 0 mod the other factors
-    x: Vector | None = None
-    if all(r.x is not None for r in parts):
-        x = [0] * n
-        for r, lift in zip(parts, lifts):
-            assert r.x is not None
-            x = [(a + lift * v) % k for a, v in zip(x, r.x)]
-    gens, orders = [], []
-    for r, lift in zip(parts, lifts):
-        for g, o in zip(r.gens, r.orders):
-            gens.append([lift * v % k for v in g])
-            orders.append(o)
-    return Result(x, gens, orders)
+class _Part:
+    gens: list[Vector]
+    orders: list[int]
+
+    def solve(self, b: Sequence[int]) -> Vector | None:
+        raise NotImplementedError
 
 
-def _solve_gf2(rows: Sequence[Sequence[int]], b: Sequence[int], n: int) -> Result:
-    packed = []
-    for row, rhs in zip(rows, b):
-        v = rhs & 1
-        for j, a in enumerate(row):
-            if a & 1:
-                v |= 2 << j
-        packed.append(v)
-    return solve_packed(packed, n)
+class _Gf2Part(_Part):
+    """Gauss-Jordan on Python ints: each row is its coefficients above m history bits recording
+    which equations it combines, so a right-hand side is applied later by parities."""
 
+    def __init__(self, rows: Sequence[Sequence[int]], n: int):
+        m = len(rows)
+        packed = []
+        for i, row in enumerate(rows):
+            v = 1 << i
+            for j, a in enumerate(row):
+                if a & 1:
+                    v |= 1 << (m + j)
+            packed.append(v)
+        basis = gf2.echelon(packed)
+        hist = (1 << m) - 1
+        self.m, self.n = m, n
+        self.deps = [r & hist for r in basis if r >> m == 0]  # combinations that vanish
+        self.pivots = [((r.bit_length() - 1 - m), r) for r in basis if r >> m]
+        pivot_of = {p: r >> m for p, r in self.pivots}
+        self.gens, self.orders = [], []
+        for f in range(n):
+            if f in pivot_of:
+                continue
+            g = [0] * n
+            g[f] = 1
+            for p, coefs in pivot_of.items():
+                if coefs >> f & 1:
+                    g[p] = 1
+            self.gens.append(g)
+            self.orders.append(2)
+        self.hist = hist
 
-def solve_packed(packed: Sequence[int], n: int) -> Result:
-    """k = 2 with each equation one int: bit 0 the right-hand side, bit j + 1 the coefficient
-    of x_j. Gauss-Jordan on the ints (pivot = highest bit)."""
-    basis = gf2.echelon(packed)
-    if basis and basis[-1] == 1:
-        return Result(None, *_gf2_kernel(basis, n))
-    x = [0] * n
-    pivots = set()
-    for row in basis:
-        p = row.bit_length() - 2
-        pivots.add(p)
-        x[p] = row & 1
-    return Result(x, *_gf2_kernel(basis, n))
-
-
-def _gf2_kernel(basis: list[int], n: int) -> tuple[list[Vector], list[int]]:
-    rows = [r for r in basis if r > 1]
-    pivots = {r.bit_length() - 2: r for r in rows}
-    gens = []
-    for f in range(n):
-        if f in pivots:
-            continue
-        g = [0] * n
-        g[f] = 1
-        bit = 2 << f
-        for p, r in pivots.items():
-            if r & bit:
-                g[p] = 1
-        gens.append(g)
-    return gens, [2] * len(gens)
-
-
-def kernel_packed(packed: Sequence[int], n: int) -> list[int]:
-    """k = 2: a basis of the solutions of A x = 0 as bitsets (bit j = x_j); equations packed as
-    in `solve_packed` (their bit 0 is ignored)."""
-    basis = gf2.echelon([v & ~1 for v in packed])
-    pivots = {r.bit_length() - 2: r for r in basis}
-    out = []
-    for f in range(n):
-        if f in pivots:
-            continue
-        g = 1 << f
-        bit = 2 << f
-        for p, r in pivots.items():
-            if r & bit:
-                g |= 1 << p
-        out.append(g)
-    return out
+    def solve(self, b: Sequence[int]) -> Vector | None:
+        bb = 0
+        for i, v in enumerate(b):
+            if v & 1:
+                bb |= 1 << i
+        if any((d & bb).bit_count() & 1 for d in self.deps):
+            return None
+        x = [0] * self.n
+        for p, r in self.pivots:
+            x[p] = (r & self.hist & bb).bit_count() & 1
+        return x
 
 
 def _valuation_pick(sub, p: int, e: int):  # type: ignore[no-untyped-def]
@@ -154,61 +160,73 @@ def _valuation_pick(sub, p: int, e: int):  # type: ignore[no-untyped-def]
     return None
 
 
-def _solve_prime_power(rows: Sequence[Sequence[int]], b: Sequence[int], n: int, p: int,
-                       e: int) -> Result:
-    import numpy as np
+class _PowerPart(_Part):
+    """U A V = D over Z_{p^e} (see the module doc); U is kept to apply to right-hand sides."""
 
-    q = p ** e
-    m = len(rows)
-    a = np.zeros((m, n), dtype=np.int64)
-    if m and n:
-        a[:, :] = np.asarray(rows, dtype=np.int64).reshape(m, n) % q
-    rhs = np.asarray(list(b), dtype=np.int64).reshape(m) % q
-    v_mat = np.eye(n, dtype=np.int64)
-    vals: list[int] = []
-    r = 0
-    while r < min(m, n):
-        pick = _valuation_pick(a[r:, r:], p, e)
-        if pick is None:
-            break
-        i, j, v = pick
-        i += r
-        j += r
-        if i != r:
-            a[[r, i]] = a[[i, r]]
-            rhs[[r, i]] = rhs[[i, r]]
-        if j != r:
-            a[:, [r, j]] = a[:, [j, r]]
-            v_mat[:, [r, j]] = v_mat[:, [j, r]]
-        d = p ** v
-        unit = int(a[r, r]) // d
-        inv = pow(unit, -1, q)
-        a[r] = a[r] * inv % q
-        rhs[r] = rhs[r] * inv % q
-        # Every entry left has valuation >= v, so the quotients below are exact.
-        f = a[r + 1:, r] // d
-        if f.any():
-            a[r + 1:] = (a[r + 1:] - np.outer(f, a[r])) % q
-            rhs[r + 1:] = (rhs[r + 1:] - f * rhs[r]) % q
-        g = a[r, r + 1:] // d
-        if g.any():
-            a[:, r + 1:] = (a[:, r + 1:] - np.outer(a[:, r], g)) % q
-            v_mat[:, r + 1:] = (v_mat[:, r + 1:] - np.outer(v_mat[:, r], g)) % q
-        vals.append(v)
-        r += 1
-    ok = all(int(rhs[i]) % (p ** vals[i]) == 0 for i in range(r)) and not rhs[r:].any()
-    x: Vector | None = None
-    if ok:
-        y = np.zeros(n, dtype=np.int64)
+    def __init__(self, rows: Sequence[Sequence[int]], n: int, p: int, e: int):
+        import numpy as np
+
+        q = p ** e
+        m = len(rows)
+        a = np.zeros((m, n), dtype=np.int64)
+        if m and n:
+            a[:, :] = np.asarray(rows, dtype=np.int64).reshape(m, n) % q
+        u = np.eye(m, dtype=np.int64)
+        v_mat = np.eye(n, dtype=np.int64)
+        vals: list[int] = []
+        r = 0
+        while r < min(m, n):
+            pick = _valuation_pick(a[r:, r:], p, e)
+            if pick is None:
+                break
+            i, j, v = pick
+            i += r
+            j += r
+            if i != r:
+                a[[r, i]] = a[[i, r]]
+                u[[r, i]] = u[[i, r]]
+            if j != r:
+                a[:, [r, j]] = a[:, [j, r]]
+                v_mat[:, [r, j]] = v_mat[:, [j, r]]
+            d = p ** v
+            inv = pow(int(a[r, r]) // d, -1, q)
+            a[r] = a[r] * inv % q
+            u[r] = u[r] * inv % q
+            # Every entry left has valuation >= v, so the quotients below are exact.
+            f = a[r + 1:, r] // d
+            if f.any():
+                a[r + 1:] = (a[r + 1:] - np.outer(f, a[r])) % q
+                u[r + 1:] = (u[r + 1:] - np.outer(f, u[r])) % q
+            g = a[r, r + 1:] // d
+            if g.any():
+                a[:, r + 1:] = (a[:, r + 1:] - np.outer(a[:, r], g)) % q
+                v_mat[:, r + 1:] = (v_mat[:, r + 1:] - np.outer(v_mat[:, r], g)) % q
+            vals.append(v)
+            r += 1
+        self.p, self.e, self.q, self.m, self.n, self.r = p, e, q, m, n, r
+        self.u, self.v_mat, self.vals = u, v_mat, vals
+        self.gens, self.orders = [], []
         for i in range(r):
-            y[i] = int(rhs[i]) // (p ** vals[i])
-        x = [int(t) for t in (v_mat @ y) % q]
-    gens, orders = [], []
-    for i in range(r):
-        if vals[i]:
-            gens.append([int(t) for t in v_mat[:, i] * p ** (e - vals[i]) % q])
-            orders.append(p ** vals[i])
-    for j in range(r, n):
-        gens.append([int(t) for t in v_mat[:, j] % q])
-        orders.append(q)
-    return Result(x, gens, orders)
+            if vals[i]:
+                self.gens.append([int(t) for t in v_mat[:, i] * p ** (e - vals[i]) % q])
+                self.orders.append(p ** vals[i])
+        for j in range(r, n):
+            self.gens.append([int(t) for t in v_mat[:, j] % q])
+            self.orders.append(q)
+
+    def solve(self, b: Sequence[int]) -> Vector | None:
+        import numpy as np
+
+        q, p = self.q, self.p
+        if self.m == 0:
+            return [0] * self.n
+        rhs = (self.u @ (np.asarray(list(b), dtype=np.int64) % q)) % q
+        if rhs[self.r:].any():
+            return None
+        y = np.zeros(self.n, dtype=np.int64)
+        for i in range(self.r):
+            d = p ** self.vals[i]
+            if int(rhs[i]) % d:
+                return None
+            y[i] = int(rhs[i]) // d
+        return [int(t) for t in (self.v_mat @ y) % q]
