@@ -14,8 +14,8 @@ from countlo.rules import Rules
 
 def values_of(pairs, shape: Shape) -> list[int]:
     out = [0] * shape.cells
-    for r, c, v in pairs:
-        out[(r - 1) * shape.cols + c - 1] = v
+    for r, c, *v in pairs:  # the classic path lists [row, col], the others [row, col, times]
+        out[(r - 1) * shape.cols + c - 1] = v[0] if v else 1
     return out
 
 
