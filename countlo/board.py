@@ -120,6 +120,16 @@ class Shape:
         return (1 << self.cells) - 1
 
     @property
+    def goal(self) -> int:
+        """The board the game ends on: all dark, or all lit under a lit target."""
+        return self.full if self.rules.target == "lit" else 0
+
+    @property
+    def goal_count(self) -> int:
+        """The lit count the game ends on."""
+        return self.cells if self.rules.target == "lit" else 0
+
+    @property
     def row_mask(self) -> int:
         """A full row as a C-bit int."""
         return (1 << self.cols) - 1
@@ -129,10 +139,11 @@ class Shape:
         return self.rows == self.cols
 
     def transposed(self) -> Shape:
-        """The board turned over its diagonal (only the classic rules are kept as they are)."""
-        if not self.rules.classic:
-            raise BadSizeError("transposing a board is only defined for the classic rules")
-        return Shape(self.cols, self.rows, self.rules)
+        """The board turned over its diagonal, its rules turned with it (plane and torus only:
+        the other topologies join one pair of edges differently from the other)."""
+        if self.rules.classic:
+            return Shape(self.cols, self.rows, self.rules)
+        return Shape(self.cols, self.rows, self.rules.transposed())
 
     def with_rules(self, rules: Rules) -> Shape:
         """The same size under other rules."""

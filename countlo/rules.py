@@ -10,8 +10,8 @@ already hit adds again (tiny tori), so a click is a multiset of cells.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Iterator
 
 from countlo.errors import BadRuleError
 
@@ -160,6 +160,21 @@ class Rules:
         top = topology.strip().lower().replace("ö", "o").replace("mobius", "moebius")
         r = rule if isinstance(rule, Rule) else Rule.named(rule)
         return cls(top, r, states, target.strip().lower())
+
+    @property
+    def transposable(self) -> bool:
+        """True when the board turned over its diagonal is again a game of this kind."""
+        return self.topology in ("plane", "torus")
+
+    def transposed(self) -> Rules:
+        """The rules of the board turned over its diagonal (offsets (dr, dc) become (dc, dr))."""
+        if not self.transposable:
+            raise BadRuleError(f"a {self.topology} board cannot be turned over its diagonal")
+        rule = self.rule
+        if rule.name != ROWCOL:
+            offsets = tuple(sorted((dc, dr) for dr, dc in rule.offsets))
+            rule = Rule(rule.name if offsets == rule.offsets else f"{rule.name} turned", offsets)
+        return Rules(self.topology, rule, self.states, self.target)
 
     @property
     def classic(self) -> bool:

@@ -18,16 +18,17 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Iterator, Sequence, Union
+from typing import Any
 
 from countlo.board import Shape
 from countlo.classic import zk
 from countlo.errors import BadSizeError
 from countlo.graph import Graph
 
-Board = Union[Shape, Graph]
+Board = Shape | Graph
 Vector = list[int]
 MAX_CELLS = 1 << 22
 MAX_SYMBOLIC = 1 << 28  # bytes of free-variable expressions alive at once (k > 2)
@@ -209,22 +210,22 @@ def _symbolic(rows: Sequence[dict[int, int]], k: int, steps: list[tuple[int, int
 
     if f * len(rows) > MAX_SYMBOLIC and f * 64 * 8 > MAX_SYMBOLIC:
         raise BadSizeError("this board needs too many free variables for an exact solve")
-    vecs: dict[int, object] = {}
+    vecs: dict[int, Any] = {}
     for t, (e, p) in enumerate(steps):
         nxt = first_free[t + 1] if t + 1 < len(first_free) else f
         for i in range(first_free[t], nxt):
             unit = np.zeros(f, dtype=np.int64)
             unit[i] = 1
             vecs[free[i]] = unit
-        acc = np.zeros(f, dtype=np.int64)
+        vec: Any = np.zeros(f, dtype=np.int64)
         row = rows[e]
         for v, c in row.items():
             if v != p:
-                acc += c * vecs[v]  # type: ignore[operator]
+                vec += c * vecs[v]
         if p >= 0:
-            vecs[p] = (-acc * _inverse(row[p], k)) % k
+            vecs[p] = (-vec * _inverse(row[p], k)) % k
         else:
-            out.append(tuple(int(a) for a in acc % k))
+            out.append(tuple(int(a) for a in vec % k))
         for v in row:
             if last[v] == t:
                 vecs.pop(v, None)
@@ -374,3 +375,11 @@ def _gray_min(x: Vector, basis: list[Vector]) -> Vector:
         if w < best_w:
             best, best_w = cur, w
     return [(best >> j) & 1 for j in range(n)]
+
+
+def invariants(board: Board) -> list[Vector]:
+    """Generators of the w with w A = 0 (mod k): weightings of the cells whose weighted sum of
+    the lights no click changes (the quiet patterns of the transposed game)."""
+    plan = _transposed_plan(board)
+    zero = [0] * plan.n
+    return [plan.chase(zero, g) for g in plan.kernel.gens]

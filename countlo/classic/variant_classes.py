@@ -10,7 +10,7 @@ automorphisms are not searched).
 
 from __future__ import annotations
 
-from typing import Sequence, Union
+from collections.abc import Sequence
 
 from countlo.board import Shape
 from countlo.classic import general
@@ -64,7 +64,7 @@ def symmetries(board: Shape) -> list[tuple[str, Perm]]:
     return out
 
 
-def classes(board: Union[Shape, Graph], start: Sequence[int],
+def classes(board: Shape | Graph, start: Sequence[int],
             target: Sequence[int] | None = None, limit: int = MAX_SOLUTIONS
             ) -> tuple[list[tuple[list[int], int]], list[str]]:
     """([(representative, class size)], names of the symmetries used), representatives the

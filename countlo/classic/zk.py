@@ -11,8 +11,8 @@ k = 2 takes a bit-packed Gauss-Jordan path on Python ints.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from countlo.classic import gf2
 

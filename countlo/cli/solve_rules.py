@@ -10,7 +10,8 @@ import argparse
 import json
 import math
 import os
-from typing import Any, Sequence, Union
+from collections.abc import Sequence
+from typing import Any
 
 from countlo.board import Shape
 from countlo.errors import BadRuleError, BadSizeError, BoardFormatError, CountloError
@@ -20,7 +21,7 @@ from countlo.rules import Rule, Rules
 GRID_LIMIT = 64
 ALL_LIMIT = 4096
 QUIET_LIMIT = 64  # --quiet lists at most this many generators
-Board = Union[Shape, Graph]
+Board = Shape | Graph
 
 
 def rule_of(text: str | None) -> Rule:
@@ -67,7 +68,6 @@ def run(args: argparse.Namespace) -> int:
         raise CountloError(f"give one start, not {' and '.join(sources)}")
     if args.limit is not None and not args.all:
         raise CountloError("--limit only applies with --all")
-    k = board.rules.states if isinstance(board, Shape) else board.states
     if args.lit is not None or args.all_on:
         if not sized:
             raise BadSizeError(f"{'--lit' if args.lit is not None else '--all-on'} needs --size RxC")
@@ -281,8 +281,8 @@ class _Answer:
             print(json.dumps(out))
             return
         kind = "fewest presses" if exact is not None else "presses"
-        note = {True: " (exact minimum)", False: " (best found; not proven minimal)"}.get(
-            exact, "")
+        note = "" if exact is None else (
+            " (exact minimum)" if exact else " (best found; not proven minimal)")
         mult = " counted with multiplicity" if self.k > 2 else ""
         many = "the only solution" if sol.solutions == 1 else f"{sol.solutions} solutions" if (
             sol.solutions < 10 ** 12) else "more than 10^12 solutions"

@@ -17,7 +17,7 @@ Graph state (start or target): node names separated by spaces or commas, each me
 from __future__ import annotations
 
 import re
-from typing import Sequence
+from collections.abc import Sequence
 
 from countlo.board import Shape, column_letters
 from countlo.errors import BadRuleError, BoardFormatError

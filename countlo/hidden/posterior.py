@@ -74,7 +74,7 @@ class Posterior:
             raise ValueError(f"posterior method {method!r} is not available on {record.shape}")
         self.record = record
         shape = record.shape
-        self.transposed = shape.cols > shape.rows
+        self.transposed = shape.cols > shape.rows and shape.rules.transposable
         if self.transposed:
             # work on the transpose so the window runs along the shorter side
             self._to_work = [_transpose_cell(shape, k) for k in range(shape.cells)]

@@ -39,7 +39,7 @@ class RowSampler:
         if not fits(shape):
             raise ValueError(f"{shape} is too wide for the row sampler")
         self.shape = shape
-        self.transposed = shape.cols > shape.rows
+        self.transposed = shape.cols > shape.rows and shape.rules.transposable
         if self.transposed:
             to_work = [_transpose_cell(shape, k) for k in range(shape.cells)]
             record = Record(shape.transposed(), record.start,

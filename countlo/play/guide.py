@@ -154,8 +154,8 @@ class Guide:
 
     @property
     def done(self) -> bool:
-        """True when the lights are all out."""
-        return self.record is not None and self.record.count == 0
+        """True when the lights are all out (all on under a lit target)."""
+        return self.record is not None and self.record.count == self.shape.goal_count
 
     def known(self) -> int | None:
         """The hidden start, when the record determines it."""
@@ -208,9 +208,10 @@ class Guide:
             return Advice(Phase.START, None, None, tuple(range(n + 1)), (),
                           f"Type the starting count (0-{n})")
         record = self.record
-        if record.count == 0:
+        if record.count == self.shape.goal_count:
+            what = "on" if self.shape.goal else "out"
             return Advice(Phase.DONE, None, None, (), (),
-                          f"All lights out after {len(record.steps)} clicks")
+                          f"All lights {what} after {len(record.steps)} clicks")
         if self._stuck:
             return Advice(Phase.STUCK, None, None, (), (), self._stuck)
         if len(record.steps) >= self.max_clicks:
@@ -245,12 +246,13 @@ class Guide:
         Clicks never change whether the lights can be cleared (see common_witness), so probing
         further cannot help; a quiet pattern common to all of them is shown when one exists.
         """
-        from countlo.classic.solver import quiet_patterns
+        from countlo.classic.anyrules import invariants
 
-        quiet = _quiet(self.shape, quiet_patterns)
+        quiet = invariants(self.shape)
         if not quiet or k.possible > WITNESS_LIMIT:
             return None
-        starts = k.posterior.boards(WITNESS_LIMIT) or []
+        goal = self.shape.goal  # parities are compared with the goal's (0 for all dark)
+        starts = [b ^ goal for b in k.posterior.boards(WITNESS_LIMIT) or []]
         if not starts or any(all((q & b).bit_count() % 2 == 0 for q in quiet) for b in starts):
             return None
         n = f"{k.possible:,} boards" if k.possible > 1 else "board"
@@ -266,9 +268,9 @@ class Guide:
     def _finish(self, start: int, record: Record, lead: str) -> Advice:
         plan = self.finish_plan(start, record)
         if plan is None:
-            from countlo.classic.solver import solve
+            from countlo.classic.anyrules import solve
 
-            witness = solve(self.shape, start ^ record.flips()).witness
+            witness = solve(self.shape, start ^ record.flips(), self.shape.goal).witness
             cells = " ".join(self.shape.name(j) for j in iter_bits(witness or 0))
             return Advice(Phase.STUCK, None, None, (), (),
                           f"{lead}, but these lights cannot be cleared: they meet the quiet pattern "
@@ -400,19 +402,10 @@ class Guide:
         return g
 
 
-_QUIET: dict[Shape, tuple[int, ...]] = {}
-
-
-def _quiet(shape: Shape, quiet_patterns) -> tuple[int, ...]:
-    if shape not in _QUIET:
-        _QUIET[shape] = tuple(quiet_patterns(shape))
-    return _QUIET[shape]
-
-
 def common_witness(quiet: tuple[int, ...] | list[int], starts: list[int]) -> int | None:
     """A combination q of the quiet basis with |q & b| odd for every start b, or None.
 
-    Presses are orthogonal to quiet patterns over GF(2) (A is symmetric), so |q & lights| has
+    Clicks are orthogonal to these patterns over GF(2) (w A = 0), so |q & lights| has
     the parity of |q & start| whatever was clicked: such a q proves no start can be cleared.
     Finding it is a linear system over GF(2) in the d coefficients, one equation per start.
     """

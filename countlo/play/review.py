@@ -203,14 +203,14 @@ def _corrected(out: Replay) -> Replay | None:
 
 
 def _plan_finish(out: Replay) -> None:
-    """The fewest presses clearing the lights now, or the quiet pattern proving none do."""
-    from countlo.classic.solver import solve
-    from countlo.classic.minpress import fewest_presses
+    """The fewest presses taking the lights now to the goal (all dark, or all lit under a lit
+    target), or the pattern proving none do."""
+    from countlo.classic.anyrules import fewest_presses, solve
 
-    found = fewest_presses(out.shape, out.lights)
+    found = fewest_presses(out.shape, out.lights, out.shape.goal)
     if found is None:
         out.clearable = False
-        out.witness = solve(out.shape, out.lights).witness
+        out.witness = solve(out.shape, out.lights, out.shape.goal).witness
     else:
         out.clearable = True
         out.finish = finish_plan(out.shape, out.lights, found[0])

@@ -181,19 +181,21 @@ def entropy(dist: dict[int, int]) -> float:
 
 
 def press_set(shape: Shape, lights: int) -> int | None:
-    """A fewest-click press set clearing `lights`, None if none exists.
+    """A fewest-click press set taking `lights` to the game's goal (all dark, or all lit under
+    a lit target), None if none exists.
 
     When the press matrix A is invertible over GF(2) (nullity 0, e.g. 6x6) the press set is
     unique and linear in the lights, so it is the xor of precomputed columns of A^-1;
-    otherwise countlo.classic.minpress.fewest_presses searches the coset.
+    otherwise the coset is searched (countlo.classic.anyrules.fewest_presses).
     """
+    lights ^= shape.goal  # reaching the goal = clearing the difference from it
     columns = _inverse_columns(shape)
     if columns is not None:
         p = 0
         for j in iter_bits(lights):
             p ^= columns[j]
         return p
-    from countlo.classic.minpress import fewest_presses
+    from countlo.classic.anyrules import fewest_presses
 
     found = fewest_presses(shape, lights)
     if isinstance(found, tuple):  # (bitset, exact)
@@ -204,7 +206,7 @@ def press_set(shape: Shape, lights: int) -> int | None:
 @lru_cache(maxsize=16)
 def _inverse_columns(shape: Shape) -> tuple[int, ...] | None:
     """Columns of A^-1 over GF(2) (the presses clearing each single light), None if A is singular."""
-    from countlo.classic.solver import solve
+    from countlo.classic.anyrules import solve
 
     if solve(shape, 0).nullity:
         return None
@@ -229,7 +231,7 @@ class Base:
         self.shape = shape
 
     def next_click(self, record: Record, knowledge: Knowledge) -> int | None:
-        if record.count == 0 or knowledge.possible <= 1:
+        if record.count == self.shape.goal_count or knowledge.possible <= 1:
             return None
         return self.choose(record, knowledge)
 
