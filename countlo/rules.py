@@ -127,6 +127,33 @@ class Rule:
     def __str__(self) -> str:
         return self.name
 
+    def spec(self) -> str:
+        """One line naming the rule: its name, or 'mask' and the offsets as row:col pairs."""
+        if self.name in NAMED or self.name == ROWCOL:
+            return self.name
+        return "mask " + " ".join(f"{dr}:{dc}" for dr, dc in self.offsets)
+
+    @classmethod
+    def from_spec(cls, text: str) -> Rule:
+        """The rule of a `spec` line."""
+        parts = text.split()
+        if not parts or parts[0].lower() != "mask":
+            return cls.named(text)
+        offsets = []
+        for item in parts[1:]:
+            dr, sep, dc = item.partition(":")
+            try:
+                offsets.append((int(dr), int(dc)))
+            except ValueError:
+                raise BadRuleError(f"bad rule offset {item!r}: expected ROW:COL like -1:0") from None
+            if not sep or max(abs(offsets[-1][0]), abs(offsets[-1][1])) > MAX_MASK_SIDE:
+                raise BadRuleError(f"bad rule offset {item!r}: expected ROW:COL like -1:0")
+        if not offsets:
+            raise BadRuleError("the rule changes no cell")
+        offsets = sorted(set(offsets))
+        name = next((k for k, v in NAMED.items() if tuple(offsets) == v), "mask")
+        return cls(name, tuple(offsets))
+
 
 PLUS = Rule("plus", NAMED["plus"])
 

@@ -25,6 +25,9 @@ def add_arguments(parser) -> None:
     parser.add_argument("--explain", action="store_true",
                         help="walk through the steps: what each count implied, boards left")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
+    from countlo.cli.rules_args import add_rule_arguments
+
+    add_rule_arguments(parser)
 
 
 def run(args) -> int:
@@ -49,7 +52,26 @@ def run(args) -> int:
         last = max([1] + [ev.line for ev in t.events])
         return _malformed(TranscriptError([(last, "no 'start COUNT' line: nothing to replay")],
                                           t.source), args)
-    return _report(explain.replay(t.record, t.count_lines, args.engine), args, None, t.format)
+    record = _under_rules(t.record, args, t.source)
+    return _report(explain.replay(record, t.count_lines, args.engine), args, None, t.format)
+
+
+def _under_rules(record, args, source: str):
+    """The record under the rule options: they name the rules of a file that does not (a
+    version-1 transcript or a hand format); a file naming other rules is refused."""
+    from countlo.cli.rules_args import given, rules_of
+    from countlo.errors import BadRuleError
+    from countlo.hidden.record import Record
+
+    if not given(args):
+        return record
+    rules = rules_of(args)
+    if rules == record.shape.rules:
+        return record
+    if not record.shape.rules.classic or record.shape.rules.target != "dark":
+        raise BadRuleError(f"{source} is played under {record.shape.rules.describe()}, not "
+                           f"{rules.describe()}")
+    return Record(record.shape.with_rules(rules), record.start, record.steps)
 
 
 def _malformed(e: TranscriptError, args) -> int:
@@ -130,7 +152,10 @@ def render(r, source: str, explain: bool = False, problem=None) -> list[str]:
     """The replay report as lines of text."""
     shape = r.shape
     n = len(r.cells)
-    out = [f"{source}: {shape} board, starting count {r.counts[0]}, {n} click{'s' * (n != 1)}"]
+    rules = "" if shape.rules.classic and shape.rules.target == "dark" else (
+        f" ({shape.rules.describe()})")
+    out = [f"{source}: {shape} board{rules}, starting count {r.counts[0]}, "
+           f"{n} click{'s' * (n != 1)}"]
     if explain and r.record is not None:
         out += [""] + _walk(r)
     out.append("")
