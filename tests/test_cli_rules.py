@@ -174,3 +174,28 @@ def test_bad_input_is_one_line_exit_2(run_cli, tmp_path, args, files, needle):
     assert res.returncode == 2, (res.stdout, res.stderr)
     assert needle in res.stderr
     assert len(res.stderr.strip().splitlines()) == 1 and "Traceback" not in res.stderr
+
+
+def readme_examples() -> list[tuple[str, str]]:
+    """(command, printed text) of every `$ countlo ...` example in the README's other-rules section."""
+    from conftest import ROOT
+
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = text.split("## Other rules:", 1)[1].split("\n## ", 1)[0]
+    out = []
+    for block in section.split("```")[1::2]:
+        for chunk in block.strip("\n").split("\n\n"):
+            first, *rest = chunk.split("\n")
+            assert first.startswith("$ countlo ")
+            out.append((first[2:], "\n".join(rest)))
+    return out
+
+
+@pytest.mark.parametrize("command, printed", readme_examples())
+def test_readme_examples_print_what_they_say(run_cli, command, printed):
+    words = command.split(" | ")[0].split()[1:]
+    res = run_cli(words)
+    lines = res.stdout.rstrip("\n").split("\n")
+    if " | head -" in command:
+        lines = lines[:int(command.rsplit("-", 1)[1])]
+    assert "\n".join(lines) == printed
