@@ -20,9 +20,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from countlo.board import Shape  # noqa: E402
-from countlo.classic import general, gf2, zk  # noqa: E402
-from countlo.rules import Rules  # noqa: E402
+from countlo.board import Shape
+from countlo.classic import general, gf2, zk
+from countlo.rules import Rules
 
 
 def cold(board: Shape, start: list[int]) -> None:

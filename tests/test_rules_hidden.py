@@ -10,8 +10,8 @@ import pytest
 from brute import BrutePosterior
 
 from countlo.board import Shape
-from countlo.cli import main
 from countlo.classic import anyrules
+from countlo.cli import main
 from countlo.formats.transcript import Header, read
 from countlo.hidden.posterior import Posterior
 from countlo.hidden.reconstruct import reconstruct

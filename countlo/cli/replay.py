@@ -189,8 +189,9 @@ def _outcome(r) -> list[str]:
     out.append(f"The hidden start was {known}.")
     lit = bin(r.lights).count("1")
     panels = [("hidden start", r.start, "#", "."), (f"now ({lit} lit)", r.lights, "#", ".")]
-    if not r.lights:
-        return out + _panels(shape, *panels) + ["", "The lights are all out: this game is won."]
+    if r.lights == shape.goal:
+        what = "on" if shape.goal else "out"
+        return out + _panels(shape, *panels) + ["", f"The lights are all {what}: this game is won."]
     if not r.clearable:
         return out + _panels(shape, *panels, ("quiet pattern", r.witness, "Q", ".")) + \
             [""] + _unclearable(r)
@@ -232,6 +233,15 @@ def _contradiction(r, problem) -> list[str]:
 
 def _unclearable(r) -> list[str]:
     overlap = bin(r.lights & r.witness).count("1")
+    if not r.shape.rules.classic or r.shape.goal:
+        goal = bin(r.shape.goal & r.witness).count("1")
+        what = "all lit" if r.shape.goal else "all dark"
+        return [
+            "These lights can never reach the goal. Proof: every click toggles an even number "
+            "of the cells marked Q,",
+            f"so the number of lit cells among them never changes parity: {overlap} are lit now, "
+            f"{goal} would be {what}.",
+        ]
     return [
         "These lights can never all be turned off. Proof: every click toggles an even number",
         "(0, 2 or 4) of the cells marked Q (a quiet pattern), so the number of lit cells among",
