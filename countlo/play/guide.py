@@ -92,6 +92,9 @@ class Guide:
         engine = str(getattr(engine, "value", engine)).strip().lower()
         if engine not in ENGINES:
             raise GuideError(f"unknown engine {engine!r}: choose one of {', '.join(ENGINES)}")
+        from countlo.hidden.posterior import check_rules
+
+        check_rules(shape)  # other rules: refuse up front what the posterior cannot follow
         self.shape = shape
         self.strategy = str(getattr(strategy, "value", strategy)).strip().lower()
         self._strategy = make_strategy(self.strategy, shape)
