@@ -11,6 +11,8 @@ from functools import lru_cache
 
 from countlo.board import Shape
 from countlo.classic import general
+from countlo.classic import minpress as classic_minpress
+from countlo.classic import solver as classic_solver
 from countlo.classic.solver import Solution
 from countlo.errors import BadRuleError
 
@@ -32,9 +34,7 @@ def solve(shape: Shape, board: int, target: int = 0) -> Solution:
     """Presses turning `board` into `target` (bitsets), or a witness: a bitset whose overlap
     with the lights keeps its parity whatever is clicked and differs from the target's."""
     if shape.rules.classic:
-        from countlo.classic.solver import solve as classic
-
-        return classic(shape, board ^ target)
+        return classic_solver.solve(shape, board ^ target)
     _check(shape)
     out = general.solve(shape, _values(shape, board), _values(shape, target))
     if out.presses is not None:
@@ -46,9 +46,7 @@ def solve(shape: Shape, board: int, target: int = 0) -> Solution:
 def fewest_presses(shape: Shape, board: int, target: int = 0) -> tuple[int, bool] | None:
     """(fewest presses turning board into target, exact) or None if impossible."""
     if shape.rules.classic:
-        from countlo.classic.minpress import fewest_presses as classic
-
-        return classic(shape, board ^ target)
+        return classic_minpress.fewest_presses(shape, board ^ target)
     _check(shape)
     found = general.fewest(shape, _values(shape, board), _values(shape, target))
     if found is None:
@@ -59,9 +57,7 @@ def fewest_presses(shape: Shape, board: int, target: int = 0) -> tuple[int, bool
 def quiet_patterns(shape: Shape) -> list[int]:
     """A basis of the press sets that change nothing."""
     if shape.rules.classic:
-        from countlo.classic.solver import quiet_patterns as classic
-
-        return classic(shape)
+        return classic_solver.quiet_patterns(shape)
     _check(shape)
     return [_bits(q) for q, _ in general.quiet(shape)]
 
@@ -74,3 +70,18 @@ def invariants(shape: Shape) -> tuple[int, ...]:
         return tuple(quiet_patterns(shape))
     _check(shape)
     return tuple(_bits(w) for w in general.invariants(shape))
+
+
+@lru_cache(maxsize=16)
+def inverse_columns(shape: Shape) -> tuple[int, ...] | None:
+    """The presses turning each single light on or off (columns of A^-1), None if A is singular."""
+    if shape.rules.classic:
+        return classic_solver.inverse_columns(shape)
+    if solve(shape, 0).nullity:
+        return None
+    out = []
+    for j in range(shape.cells):
+        presses = solve(shape, 1 << j).presses
+        assert isinstance(presses, int)
+        out.append(presses)
+    return tuple(out)

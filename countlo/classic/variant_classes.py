@@ -10,7 +10,7 @@ automorphisms are not searched).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from countlo.board import Shape
 from countlo.classic import general
@@ -24,7 +24,8 @@ Perm = tuple[int, ...]
 
 def _dihedral(rows: int, cols: int) -> list[tuple[str, Perm]]:
     R, C = rows - 1, cols - 1
-    maps = [("identity", lambda r, c: (r, c)), ("rotate 180", lambda r, c: (R - r, C - c)),
+    maps: list[tuple[str, Callable[[int, int], tuple[int, int]]]] = [
+            ("identity", lambda r, c: (r, c)), ("rotate 180", lambda r, c: (R - r, C - c)),
             ("mirror left-right", lambda r, c: (r, C - c)),
             ("mirror top-bottom", lambda r, c: (R - r, c))]
     if rows == cols:
@@ -33,8 +34,8 @@ def _dihedral(rows: int, cols: int) -> list[tuple[str, Perm]]:
                  ("anti-transpose", lambda r, c: (C - c, R - r))]
     out = []
     for name, f in maps:
-        out.append((name, tuple(f(*divmod(i, cols))[0] * cols + f(*divmod(i, cols))[1]
-                                for i in range(rows * cols))))
+        images = [f(*divmod(i, cols)) for i in range(rows * cols)]
+        out.append((name, tuple(r * cols + c for r, c in images)))
     return out
 
 

@@ -31,9 +31,9 @@ import numpy as np
 
 from countlo.board import Shape
 from countlo.errors import CountloError
-from countlo.hidden.record import Equation, Record, Step
 from countlo.hidden.posterior_dp import Tables, dense_size, lit_values, plan_for
 from countlo.hidden.posterior_sparse import Inexact, SparseTables, binom
+from countlo.hidden.record import Equation, Record, Step
 
 DENSE_CELLS = 66  # dense tables need float64/int64 counts (see posterior_dp)
 WINDOW_BITS = 26  # other rules: widest window (cells held at once) the programme may need

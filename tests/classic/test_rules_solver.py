@@ -252,7 +252,7 @@ def test_bad_rule_grids(text, needle):
 def test_bad_rules():
     with pytest.raises(BadRuleError, match="unknown click rule 'hex'"):
         Rules.make(rule="hex")
-    with pytest.raises(BadRuleError, match="2..255, not 256"):
+    with pytest.raises(BadRuleError, match=r"2\.\.255, not 256"):
         Rules.make(states=256)
     with pytest.raises(BadRuleError, match="unknown topology 'sphere'"):
         Rules.make(topology="sphere")
