@@ -4,7 +4,7 @@
 all dark. A `Shape` carries its `Rules`, so every layer that takes a Shape plays by them.
 
 A click on cell (r, c) adds 1 (mod `states`) to the cell reached by each offset (dr, dc) of the
-rule, wrapped by the topology (docs/MATH.md §17). An offset that wraps onto a cell
+rule, wrapped by the topology (docs/MATH.md §18). An offset that wraps onto a cell
 already hit adds again (tiny tori), so a click is a multiset of cells.
 """
 
@@ -233,7 +233,7 @@ class Rules:
 
 def place(topology: str, rows: int, cols: int, r: int, c: int) -> tuple[int, int] | None:
     """Where the unwrapped position (r, c) lands on a rows x cols board of this topology, or None
-    when it falls off a clipped edge. Rows are resolved first, then columns (docs/MATH.md §17:
+    when it falls off a clipped edge. Rows are resolved first, then columns (docs/MATH.md §18:
     the twisted joins flip the other coordinate once per crossing)."""
     if topology == "plane":
         return (r, c) if 0 <= r < rows and 0 <= c < cols else None

@@ -3,7 +3,7 @@
 A click on cell j adds A[i][j] (mod k) to cell i; a start s reaches the target t after presses x
 (each cell pressed x_j = 0..k-1 times) iff A x = t - s (mod k).
 
-Solving generalizes light chasing (docs/MATH.md §17): the equations are taken in
+Solving generalizes light chasing (docs/MATH.md §18): the equations are taken in
 reading order, and each one whose variables are not all known yet names one of them (a unit
 coefficient, the furthest ahead) as its pivot, the others becoming free variables; an equation
 whose variables are all known is a constraint. For a local rule on a grid only a few rows' worth

@@ -59,6 +59,8 @@ def board_of(args: argparse.Namespace) -> tuple[Board, str]:
 
 
 def run(args: argparse.Namespace) -> int:
+    if getattr(args, "most", False):
+        raise CountloError("--most is for the classic game (plane, plus rule, two states)")
     board, kind = board_of(args)
     sized = kind == "graph" or args.size is not None
     sources = [name for name, given in (("FILE", args.file is not None),

@@ -53,7 +53,7 @@ def window_bits_needed(shape: Shape) -> int:
 
 def check_rules(shape: Shape) -> None:
     """Raise EngineLimitError when the exact posterior cannot follow a game under these rules
-    (never for the classic game). docs/MATH.md §17."""
+    (never for the classic game). docs/MATH.md §18."""
     if shape.rules.classic:
         return
     bits = window_bits_needed(shape)

@@ -326,7 +326,7 @@ def common_witness(quiet: tuple[int, ...] | list[int], starts: list[int]) -> int
 
     Clicks are orthogonal to these patterns over GF(2) (w A = 0; for the classic, symmetric A
     they are the quiet patterns), so |q & lights| has the parity of |q & start| whatever was
-    clicked: such a q proves no start can be cleared (docs/MATH.md §5, §17).
+    clicked: such a q proves no start can be cleared (docs/MATH.md §5, §18).
     Finding it is a linear system over GF(2) in the d coefficients, one equation per start.
     """
     if not starts:
