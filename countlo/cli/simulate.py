@@ -62,15 +62,19 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "games and summary as one process)")
     p.add_argument("--records", metavar="FILE",
                    help="write one JSON line per game to FILE as soon as it finishes")
+    from countlo.cli.rules_args import add_rule_arguments
+
+    add_rule_arguments(p)
 
 
 def run(args: argparse.Namespace) -> int:
     from countlo.board import Shape
+    from countlo.cli.rules_args import rules_of
     from countlo.cli.workers import available_cores
     from countlo.hidden.frontier import check_supported
     from countlo.play.game import summarize
 
-    shape = Shape.parse(args.size)
+    shape = Shape.parse(args.size).with_rules(rules_of(args))
     check_supported(shape)
     seeds = range(args.seed, args.seed + args.games)
     jobs = min(args.jobs or available_cores(), args.games)
@@ -82,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         out = {
             "partial": interrupted, "games_asked": args.games,
-            "size": str(shape), "strategy": args.strategy, "engine": args.engine,
+            "size": str(shape), "rules": shape.rules.describe(), "strategy": args.strategy, "engine": args.engine,
             "oracle": args.oracle_cmd or "simulated", "density": args.density,
             "games": s.games, "solved": s.solved, "unsolvable": s.unsolvable, "failed": s.failed,
             "probes_mean": _r(s.probes_mean), "probes_median": _r(s.probes_median),
@@ -174,6 +178,11 @@ def _record(shape, seed, r, hidden) -> dict:
     return out
 
 
+def _board(shape) -> str:
+    return str(shape) if shape.rules.classic and shape.rules.target == "dark" else (
+        f"{shape} ({shape.rules.describe()})")
+
+
 def _r(x):
     return None if x is None else round(x, 3)
 
@@ -188,7 +197,7 @@ def _table(args, shape, s, records, interrupted: bool = False) -> str:
     if interrupted:
         seeds = f"interrupted: {s.games} of {args.games} games finished (partial), seeds from {args.seed}"
     lines = [
-        f"{s.games} games on {shape}, strategy {args.strategy}, engine {args.engine}, "
+        f"{s.games} games on {_board(shape)}, strategy {args.strategy}, engine {args.engine}, "
         f"{seeds}, {against}",
         f"  games              {s.games}",
         f"  solved             {s.solved}",

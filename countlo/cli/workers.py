@@ -55,6 +55,13 @@ def play_one(args: argparse.Namespace, shape: Any, seed: int) -> tuple[Any, Any]
     return play_game(o, args.strategy, args.engine, seed), o.board
 
 
+def _shape(args: argparse.Namespace) -> Any:
+    from countlo.board import Shape
+    from countlo.cli.rules_args import rules_of
+
+    return Shape.parse(args.size).with_rules(rules_of(args))
+
+
 _ARGS: argparse.Namespace | None = None
 
 
@@ -62,16 +69,14 @@ def _start_worker(args: argparse.Namespace) -> None:
     global _ARGS
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
     _ARGS = args
-    from countlo.board import Shape
 
-    warm_up(Shape.parse(args.size), args)
+    warm_up(_shape(args), args)
 
 
 def _play_seed(seed: int) -> Game:
-    from countlo.board import Shape
 
     assert _ARGS is not None
-    result, hidden = play_one(_ARGS, Shape.parse(_ARGS.size), seed)
+    result, hidden = play_one(_ARGS, _shape(_ARGS), seed)
     return seed, result, hidden
 
 
