@@ -11,11 +11,11 @@ row number; A1 is the top-left cell.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Sequence
 from functools import lru_cache
-from typing import Callable, Iterator, Sequence
 
 from countlo.errors import BadCellError, BadSizeError
+from countlo.value import Value
 
 MAX_SIDE = 65535
 
@@ -43,12 +43,17 @@ def column_index(letters: str) -> int:
     return n - 1
 
 
-@dataclass(frozen=True, order=True)
-class Cell:
-    """A cell by 0-based row and column."""
+class Cell(Value):
+    """A cell by 0-based row and column (immutable, ordered by row then column)."""
 
+    FIELDS = ("row", "col")
+    __slots__ = FIELDS
     row: int
     col: int
+
+    def __init__(self, row: int, col: int) -> None:
+        object.__setattr__(self, "row", row)
+        object.__setattr__(self, "col", col)
 
     @property
     def name(self) -> str:
@@ -79,19 +84,22 @@ class Cell:
         return cell
 
 
-@dataclass(frozen=True, order=True)
-class Shape:
-    """A board size: `rows` x `cols`, each 1..65535."""
+class Shape(Value):
+    """A board size: `rows` x `cols`, each 1..65535 (immutable, ordered by rows then columns)."""
 
+    FIELDS = ("rows", "cols")
+    __slots__ = FIELDS
     rows: int
     cols: int
 
-    def __post_init__(self) -> None:
-        for side, value in (("rows", self.rows), ("columns", self.cols)):
+    def __init__(self, rows: int, cols: int) -> None:
+        for side, value in (("rows", rows), ("columns", cols)):
             if not isinstance(value, int) or isinstance(value, bool):
                 raise BadSizeError(f"board {side} must be a whole number, not {value!r}")
             if not 1 <= value <= MAX_SIDE:
                 raise BadSizeError(f"board {side} must be 1..{MAX_SIDE}, not {value}")
+        object.__setattr__(self, "rows", rows)
+        object.__setattr__(self, "cols", cols)
 
     @classmethod
     def parse(cls, text: str) -> Shape:
@@ -238,13 +246,20 @@ def popcount(x: int) -> int:
     return x.bit_count()
 
 
-@dataclass(frozen=True)
-class Symmetry:
+class Symmetry(Value):
     """A rotation or reflection of a board: `where(r, c)` is the image of cell (r, c)."""
 
+    FIELDS = ("name", "shape", "where")
+    __slots__ = FIELDS
     name: str
     shape: Shape
     where: Callable[[int, int], tuple[int, int]]
+
+    def __init__(self, name: str, shape: Shape,
+                 where: Callable[[int, int], tuple[int, int]]) -> None:
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "shape", shape)
+        object.__setattr__(self, "where", where)
 
     def apply(self, board: int) -> int:
         """The image of a bitset board under this symmetry."""

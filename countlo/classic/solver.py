@@ -14,20 +14,18 @@ Derivations: docs/MATH.md §3 (light chasing), §4 (polynomials), §5 (quiet pat
 from __future__ import annotations
 
 import itertools
-import random
-from dataclasses import dataclass
+from collections.abc import Iterator, Sequence
 from functools import lru_cache
-from typing import Iterator, Sequence
 
-from countlo.classic import gf2
 from countlo.board import Shape
+from countlo.classic import gf2
+from countlo.value import Value
 
 Rows = list[int]
 SMALL = 1 << 16  # boards up to this many cells keep their quiet patterns cached
 
 
-@dataclass(frozen=True)
-class Solution:
+class Solution(Value):
     """Result of solving one start.
 
     `presses` clears the start (a bitset, or a list of row ints from `solve_rows`); None when
@@ -35,24 +33,35 @@ class Solution:
     proves unsolvability; None when solvable.
     """
 
+    FIELDS = ("solvable", "presses", "nullity", "witness")
+    __slots__ = FIELDS
     solvable: bool
     presses: int | Rows | None
     nullity: int
     witness: int | Rows | None
 
+    def __init__(self, solvable: bool, presses: int | Rows | None, nullity: int,
+                 witness: int | Rows | None) -> None:
+        object.__setattr__(self, "solvable", solvable)
+        object.__setattr__(self, "presses", presses)
+        object.__setattr__(self, "nullity", nullity)
+        object.__setattr__(self, "witness", witness)
 
-@dataclass(frozen=True)
+
 class _Plan:
-    """Everything about a shape that does not depend on the start."""
+    """Everything about a shape that does not depend on the start (docs/MATH.md §4)."""
 
-    rows: int
-    cols: int
-    chi: int  # p_C(u), characteristic polynomial of J
-    a: int  # p_R(u + 1) mod chi
-    g: int  # gcd(a, chi)
-    s: int  # s a = g (mod chi)
-    h: int  # chi / g: quiet first rows are its multiples
-    m: int | None  # a^-1 mod h when gcd(g, h) = 1: then Y = m c works for every solvable c
+    __slots__ = ("a", "chi", "cols", "g", "h", "m", "rows", "s")
+
+    def __init__(self, rows: int, cols: int, chi: int, a: int, g: int, s: int, h: int,
+                 m: int | None) -> None:
+        self.rows, self.cols = rows, cols
+        self.chi = chi  # p_C(u), characteristic polynomial of J
+        self.a = a  # p_R(u + 1) mod chi
+        self.g = g  # gcd(a, chi)
+        self.s = s  # s a = g (mod chi)
+        self.h = h  # chi / g: quiet first rows are its multiples
+        self.m = m  # a^-1 mod h when gcd(g, h) = 1: then Y = m c works for every solvable c
 
     @property
     def nullity(self) -> int:
@@ -214,6 +223,8 @@ def _witness_rows(shape: Shape, rows: Sequence[int]) -> Rows:
     some basis pattern has odd overlap. Large boards first try seeded random kernel members
     (each works with probability 1/2), then walk the basis.
     """
+    import random  # noqa: PLC0415  (only unsolvable starts need it; start-up: bench/bench_startup.py)
+
     plan = _plan(shape.rows, shape.cols)
     d, cols = plan.nullity, shape.cols
     rng = random.Random(0)

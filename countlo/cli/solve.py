@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
 
@@ -227,4 +226,6 @@ class _Report:
                 print(f"{i:>4}. class of {size}, {sum(r.bit_count() for r in rep)} presses{names}")
 
     def _json(self, **fields) -> None:
+        import json  # only --json pays for it (start-up: bench/bench_startup.py)
+
         print(json.dumps({"rows": self.shape.rows, "cols": self.shape.cols, **fields}))

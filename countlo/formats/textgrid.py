@@ -10,7 +10,7 @@ line and column.
 from __future__ import annotations
 
 import re
-from typing import Sequence
+from collections.abc import Sequence
 
 from countlo.board import Shape, column_letters
 from countlo.errors import BadCellError, BoardFormatError
