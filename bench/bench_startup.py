@@ -65,7 +65,7 @@ def measure(repeats: int) -> dict[str, list[float]]:
     """CPU seconds per case, `repeats` runs each, the cases interleaved."""
     env = child_env()
     times: dict[str, list[float]] = {name: [] for name in CASES}
-    for name, args in CASES.items():  # one warm-up each: file caches, .pyc files
+    for args in CASES.values():  # one warm-up each: file caches, .pyc files
         child_cpu(args, env)
     for _ in range(repeats):
         for name, args in CASES.items():

@@ -1,12 +1,13 @@
 """`Value`: the base of the small immutable records on the path of `countlo solve`.
 
-A subclass names its fields in order in `FIELDS` (also its `__slots__`), annotates them, and sets
-them in `__init__` through `object.__setattr__`; `Value` gives it what
+A subclass names its fields in order in `FIELDS` (also its `__slots__`), annotates them, and
+sets them in `__init__` through `object.__setattr__`; `Value` gives it what
 `@dataclass(frozen=True, order=True)` would: equality, hashing and ordering by the fields in
-order, a `Name(field=value, ...)` repr, no assignment after construction, and pickling. It exists because importing `dataclasses` (which
-imports `inspect`) and generating each class's methods costs more CPU than the whole rest of a
-small solve; bench/bench_startup.py measures the start-up this keeps within 1.5x of a bare
-interpreter. Modules off that path use dataclasses as usual.
+order, a `Name(field=value, ...)` repr, no assignment after construction, and pickling. It
+exists because importing `dataclasses` (which imports `inspect`) and generating each class's
+methods costs more CPU than the whole rest of a small solve; bench/bench_startup.py measures the
+start-up this keeps within 1.5x of a bare interpreter. Modules off that path use dataclasses as
+usual.
 """
 
 from __future__ import annotations

@@ -12,6 +12,7 @@ import argparse
 import importlib
 import os
 import sys
+from collections.abc import Callable
 
 from countlo import __version__
 from countlo.errors import CountloError
@@ -36,7 +37,8 @@ class _Parser(argparse.ArgumentParser):
     def _get_formatter(self) -> argparse.HelpFormatter:
         # argparse builds a formatter for every add_argument, and without a width each one
         # imports shutil (and with it zlib, bz2, lzma) to ask for the terminal size.
-        return self.formatter_class(prog=self.prog, width=_columns() - 2)
+        formatter: Callable[..., argparse.HelpFormatter] = self.formatter_class
+        return formatter(prog=self.prog, width=_columns() - 2)
 
 
 def _columns() -> int:
@@ -45,9 +47,10 @@ def _columns() -> int:
         return int(os.environ["COLUMNS"])
     except (KeyError, ValueError):
         pass
+    stream = sys.__stdout__
     try:
-        return os.get_terminal_size(sys.__stdout__.fileno()).columns or 80
-    except (AttributeError, ValueError, OSError):
+        return (os.get_terminal_size(stream.fileno()).columns if stream else 0) or 80
+    except (ValueError, OSError):
         return 80
 
 
