@@ -17,7 +17,7 @@ import itertools
 from collections.abc import Iterator, Sequence
 from functools import lru_cache
 
-from countlo.board import Shape
+from countlo.board import Shape, press_masks
 from countlo.classic import gf2
 from countlo.value import Value
 
@@ -26,42 +26,73 @@ SMALL = 1 << 16  # boards up to this many cells keep their quiet patterns cached
 
 
 class Solution(Value):
-    """Result of solving one start.
+    """Result of solving one start given as a bitset.
 
-    `presses` clears the start (a bitset, or a list of row ints from `solve_rows`); None when
-    unsolvable. `witness` is a quiet pattern with odd overlap with the start (same form), which
-    proves unsolvability; None when solvable.
+    `presses` clears the start; None when unsolvable. `witness` is a quiet pattern with odd
+    overlap with the start, which proves unsolvability (docs/MATH.md §5); None when solvable.
     """
 
     FIELDS = ("solvable", "presses", "nullity", "witness")
     __slots__ = FIELDS
     solvable: bool
-    presses: int | Rows | None
+    presses: int | None
     nullity: int
-    witness: int | Rows | None
+    witness: int | None
 
-    def __init__(self, solvable: bool, presses: int | Rows | None, nullity: int,
-                 witness: int | Rows | None) -> None:
+    def __init__(
+        self, solvable: bool, presses: int | None, nullity: int, witness: int | None
+    ) -> None:
         object.__setattr__(self, "solvable", solvable)
         object.__setattr__(self, "presses", presses)
         object.__setattr__(self, "nullity", nullity)
         object.__setattr__(self, "witness", witness)
 
 
-class _Plan:
-    """Everything about a shape that does not depend on the start (docs/MATH.md §4)."""
+class RowsSolution(Value):
+    """The same as Solution with the press set and the witness as lists of row ints (for boards
+    too large to hold comfortably as one bitset)."""
 
-    __slots__ = ("a", "chi", "cols", "g", "h", "m", "rows", "s")
+    FIELDS = ("solvable", "presses", "nullity", "witness")
+    __slots__ = FIELDS
+    solvable: bool
+    presses: Rows | None
+    nullity: int
+    witness: Rows | None
 
-    def __init__(self, rows: int, cols: int, chi: int, a: int, g: int, s: int, h: int,
-                 m: int | None) -> None:
-        self.rows, self.cols = rows, cols
-        self.chi = chi  # p_C(u), characteristic polynomial of J
-        self.a = a  # p_R(u + 1) mod chi
-        self.g = g  # gcd(a, chi)
-        self.s = s  # s a = g (mod chi)
-        self.h = h  # chi / g: quiet first rows are its multiples
-        self.m = m  # a^-1 mod h when gcd(g, h) = 1: then Y = m c works for every solvable c
+    def __init__(
+        self, solvable: bool, presses: Rows | None, nullity: int, witness: Rows | None
+    ) -> None:
+        object.__setattr__(self, "solvable", solvable)
+        object.__setattr__(self, "presses", presses)
+        object.__setattr__(self, "nullity", nullity)
+        object.__setattr__(self, "witness", witness)
+
+
+class _Plan(Value):
+    """Everything about a shape that does not depend on the start."""
+
+    FIELDS = ("rows", "cols", "chi", "a", "g", "s", "h", "m")
+    __slots__ = FIELDS
+    rows: int
+    cols: int
+    chi: int  # p_C(u), characteristic polynomial of J
+    a: int  # p_R(u + 1) mod chi
+    g: int  # gcd(a, chi)
+    s: int  # s a = g (mod chi)
+    h: int  # chi / g: quiet first rows are its multiples
+    m: int | None  # a^-1 mod h when gcd(g, h) = 1: then Y = m c works for every solvable c
+
+    def __init__(
+        self, rows: int, cols: int, chi: int, a: int, g: int, s: int, h: int, m: int | None
+    ) -> None:
+        object.__setattr__(self, "rows", rows)
+        object.__setattr__(self, "cols", cols)
+        object.__setattr__(self, "chi", chi)
+        object.__setattr__(self, "a", a)
+        object.__setattr__(self, "g", g)
+        object.__setattr__(self, "s", s)
+        object.__setattr__(self, "h", h)
+        object.__setattr__(self, "m", m)
 
     @property
     def nullity(self) -> int:
@@ -240,7 +271,7 @@ def _witness_rows(shape: Shape, rows: Sequence[int]) -> Rows:
 # --- solving -------------------------------------------------------------------------------
 
 
-def solve_rows(shape: Shape, rows: Sequence[int]) -> Solution:
+def solve_rows(shape: Shape, rows: Sequence[int]) -> RowsSolution:
     """Solve the start given as R row ints; presses and witness come back as rows."""
     if len(rows) != shape.rows:
         raise ValueError(f"expected {shape.rows} rows, got {len(rows)}")
@@ -250,18 +281,18 @@ def solve_rows(shape: Shape, rows: Sequence[int]) -> Solution:
     c = residual(rows, 0, shape.cols)
     first = _first_row(plan, c) if c else 0
     if first is None:
-        return Solution(False, None, plan.nullity, _witness_rows(shape, rows))
+        return RowsSolution(False, None, plan.nullity, _witness_rows(shape, rows))
     presses, last = chase(rows, first, shape.cols)
     assert last == 0, "the first row from A Y = c failed to clear the board"
-    return Solution(True, presses, plan.nullity, None)
+    return RowsSolution(True, presses, plan.nullity, None)
 
 
 def solve(shape: Shape, board: int) -> Solution:
     """Solve the start `board` (bitset): one press set, the nullity, or a witness."""
     sol = solve_rows(shape, shape.to_rows(board))
-    if sol.solvable:
+    if sol.presses is not None:
         return Solution(True, shape.from_rows(sol.presses), sol.nullity, None)
-    return Solution(False, None, sol.nullity, shape.from_rows(sol.witness))
+    return Solution(False, None, sol.nullity, shape.from_rows(sol.witness or []))
 
 
 def transform(shape: Shape, p: int, b: int) -> Solution:
@@ -288,3 +319,73 @@ def rows_clear(board: Sequence[int], presses: Sequence[int], cols: int) -> bool:
         if row:
             return False
     return True
+
+
+class Elimination(Value):
+    """One Gauss-Jordan elimination of the press matrix A over GF(2), as int bitsets.
+
+    solution[j]: the cells of s whose parity gives press j of a particular solution x = M s
+    (for solvable s); checks: s is solvable iff s . c is even for every c (the left kernel);
+    quiet: a basis of the quiet patterns (the kernel of A). docs/MATH.md §5, §8.
+    """
+
+    FIELDS = ("solution", "checks", "quiet")
+    __slots__ = FIELDS
+    solution: tuple[int, ...]
+    checks: tuple[int, ...]
+    quiet: tuple[int, ...]
+
+    def __init__(
+        self, solution: tuple[int, ...], checks: tuple[int, ...], quiet: tuple[int, ...]
+    ) -> None:
+        object.__setattr__(self, "solution", solution)
+        object.__setattr__(self, "checks", checks)
+        object.__setattr__(self, "quiet", quiet)
+
+
+@lru_cache(maxsize=16)
+def elimination(shape: Shape) -> Elimination:
+    """The elimination of `shape`'s press matrix: rows (A row, identity row) reduced together,
+    so the identity half records which lights each reduced row combines."""
+    n = shape.cells
+    masks = press_masks(shape)
+    rows = [(masks[k], 1 << k) for k in range(n)]
+    pivots: list[int] = []
+    r = 0
+    for col in range(n):
+        hit = next((i for i in range(r, n) if rows[i][0] >> col & 1), None)
+        if hit is None:
+            continue
+        rows[r], rows[hit] = rows[hit], rows[r]
+        pa, pb = rows[r]
+        for i in range(n):
+            if i != r and rows[i][0] >> col & 1:
+                rows[i] = (rows[i][0] ^ pa, rows[i][1] ^ pb)
+        pivots.append(col)
+        r += 1
+    solution = [0] * n
+    for i, col in enumerate(pivots):
+        solution[col] = rows[i][1]
+    pivot_set = set(pivots)
+    quiet = []
+    for f in range(n):
+        if f in pivot_set:
+            continue
+        q = 1 << f
+        for i, col in enumerate(pivots):
+            if rows[i][0] >> f & 1:
+                q |= 1 << col
+        quiet.append(q)
+    return Elimination(tuple(solution), tuple(rows[i][1] for i in range(r, n)), tuple(quiet))
+
+
+@lru_cache(maxsize=16)
+def inverse_columns(shape: Shape) -> tuple[int, ...] | None:
+    """Columns of A^-1 over GF(2) (column j: the presses clearing the single light j), or None
+    when A is singular; any board's unique press set is then an xor of columns (docs/MATH.md §8).
+    A is symmetric, so the columns are the rows of the elimination's solution map."""
+    if nullity(shape):
+        return None
+    rows = elimination(shape).solution
+    return tuple(sum(1 << i for i in range(shape.cells) if rows[i] >> j & 1)
+                 for j in range(shape.cells))
