@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from countlo.errors import BadCellError, BadSizeError
-from countlo.value import Value
+from countlo.rules import CLASSIC, Rules
 
 MAX_SIDE = 65535
 
@@ -43,17 +44,12 @@ def column_index(letters: str) -> int:
     return n - 1
 
 
-class Cell(Value):
-    """A cell by 0-based row and column (immutable, ordered by row then column)."""
+@dataclass(frozen=True, order=True)
+class Cell:
+    """A cell by 0-based row and column."""
 
-    FIELDS = ("row", "col")
-    __slots__ = FIELDS
     row: int
     col: int
-
-    def __init__(self, row: int, col: int) -> None:
-        object.__setattr__(self, "row", row)
-        object.__setattr__(self, "col", col)
 
     @property
     def name(self) -> str:
@@ -84,22 +80,21 @@ class Cell(Value):
         return cell
 
 
-class Shape(Value):
-    """A board size: `rows` x `cols`, each 1..65535 (immutable, ordered by rows then columns)."""
+@dataclass(frozen=True, order=True)
+class Shape:
+    """A board size: `rows` x `cols`, each 1..65535, and the `rules` played on it (topology,
+    click rule, states, target; the classic game by default)."""
 
-    FIELDS = ("rows", "cols")
-    __slots__ = FIELDS
     rows: int
     cols: int
+    rules: Rules = field(default=CLASSIC)
 
-    def __init__(self, rows: int, cols: int) -> None:
-        for side, value in (("rows", rows), ("columns", cols)):
+    def __post_init__(self) -> None:
+        for side, value in (("rows", self.rows), ("columns", self.cols)):
             if not isinstance(value, int) or isinstance(value, bool):
                 raise BadSizeError(f"board {side} must be a whole number, not {value!r}")
             if not 1 <= value <= MAX_SIDE:
                 raise BadSizeError(f"board {side} must be 1..{MAX_SIDE}, not {value}")
-        object.__setattr__(self, "rows", rows)
-        object.__setattr__(self, "cols", cols)
 
     @classmethod
     def parse(cls, text: str) -> Shape:
@@ -125,6 +120,16 @@ class Shape(Value):
         return (1 << self.cells) - 1
 
     @property
+    def goal(self) -> int:
+        """The board the game ends on: all dark, or all lit under a lit target."""
+        return self.full if self.rules.target == "lit" else 0
+
+    @property
+    def goal_count(self) -> int:
+        """The lit count the game ends on."""
+        return self.cells if self.rules.target == "lit" else 0
+
+    @property
     def row_mask(self) -> int:
         """A full row as a C-bit int."""
         return (1 << self.cols) - 1
@@ -134,7 +139,20 @@ class Shape(Value):
         return self.rows == self.cols
 
     def transposed(self) -> Shape:
-        return Shape(self.cols, self.rows)
+        """The board turned over its diagonal, its rules turned with it (plane and torus only:
+        the other topologies join one pair of edges differently from the other)."""
+        if self.rules.classic:
+            return Shape(self.cols, self.rows, self.rules)
+        return Shape(self.cols, self.rows, self.rules.transposed())
+
+    def with_rules(self, rules: Rules) -> Shape:
+        """The same size under other rules."""
+        return Shape(self.rows, self.cols, rules)
+
+    @property
+    def classic(self) -> bool:
+        """True for the plus rule on a clipped grid with two states."""
+        return self.rules.classic
 
     # --- cells -----------------------------------------------------------------
     def check_cell(self, cell: Cell, text: str | None = None) -> None:
@@ -167,7 +185,11 @@ class Shape(Value):
 
     # --- neighbourhoods and presses ---------------------------------------------
     def neighbours(self, k: int) -> tuple[int, ...]:
-        """Closed neighbourhood N(k): k and its orthogonal neighbours, in reading order."""
+        """N(k), the cells a click on k changes, in reading order: k and its orthogonal
+        neighbours under the classic rules; else the cells hit a number of times that is not a
+        multiple of the number of states."""
+        if not self.rules.classic:
+            return tuple(j for j, times in sorted(self.hits(k).items()) if times)
         r, c = divmod(k, self.cols)
         out = []
         if r > 0:
@@ -180,6 +202,15 @@ class Shape(Value):
         if r < self.rows - 1:
             out.append(k + self.cols)
         return tuple(out)
+
+    def hits(self, k: int) -> dict[int, int]:
+        """How much a click on k adds to each cell it reaches (mod the number of states)."""
+        r, c = divmod(k, self.cols)
+        out: dict[int, int] = {}
+        for i, j in self.rules.hits(self.rows, self.cols, r, c):
+            cell = i * self.cols + j
+            out[cell] = (out.get(cell, 0) + 1) % self.rules.states
+        return out
 
     def press_mask(self, k: int) -> int:
         """Bitset of N(k), the cells a click on k toggles."""
@@ -216,7 +247,8 @@ class Shape(Value):
 
     # --- symmetries -------------------------------------------------------------
     def symmetries(self) -> tuple[Symmetry, ...]:
-        """The board's symmetries: 8 (rotations and reflections) if square, else 4."""
+        """The board's symmetries that commute with its rules: under the classic rules, 8
+        (rotations and reflections) if square, else 4."""
         return _symmetries(self)
 
 
@@ -246,20 +278,13 @@ def popcount(x: int) -> int:
     return x.bit_count()
 
 
-class Symmetry(Value):
+@dataclass(frozen=True)
+class Symmetry:
     """A rotation or reflection of a board: `where(r, c)` is the image of cell (r, c)."""
 
-    FIELDS = ("name", "shape", "where")
-    __slots__ = FIELDS
     name: str
     shape: Shape
     where: Callable[[int, int], tuple[int, int]]
-
-    def __init__(self, name: str, shape: Shape,
-                 where: Callable[[int, int], tuple[int, int]]) -> None:
-        object.__setattr__(self, "name", name)
-        object.__setattr__(self, "shape", shape)
-        object.__setattr__(self, "where", where)
 
     def apply(self, board: int) -> int:
         """The image of a bitset board under this symmetry."""
@@ -275,7 +300,7 @@ class Symmetry(Value):
 @lru_cache(maxsize=64)
 def _symmetries(shape: Shape) -> tuple[Symmetry, ...]:
     R, C = shape.rows - 1, shape.cols - 1
-    syms = [
+    syms: list[Symmetry] = [
         Symmetry("identity", shape, lambda r, c: (r, c)),
         Symmetry("rotate 180", shape, lambda r, c: (R - r, C - c)),
         Symmetry("mirror left-right", shape, lambda r, c: (r, C - c)),
@@ -288,4 +313,19 @@ def _symmetries(shape: Shape) -> tuple[Symmetry, ...]:
             Symmetry("transpose", shape, lambda r, c: (c, r)),
             Symmetry("anti-transpose", shape, lambda r, c: (C - c, R - r)),
         ]
+    if not shape.rules.classic:
+        syms = syms[:1] + [s for s in syms[1:] if _commutes(shape, s)]
     return tuple(syms)
+
+
+def _commutes(shape: Shape, sym: Symmetry) -> bool:
+    """Whether clicking then moving equals moving then clicking, for every cell (checked
+    directly: the rule and topology decide which rotations and reflections survive)."""
+    if shape.cells > 1 << 12:
+        return False
+    for k in range(shape.cells):
+        image = sym.apply(1 << k).bit_length() - 1
+        moved = {sym.apply(1 << j).bit_length() - 1: t for j, t in shape.hits(k).items()}
+        if moved != shape.hits(image):
+            return False
+    return True
