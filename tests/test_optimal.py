@@ -12,11 +12,18 @@ from countlo.board import Shape, press_masks
 from countlo.classic.solver import solve
 from countlo.errors import CountloError
 from countlo.hidden.record import record_of
-from countlo.play.optimal import MAX_CELLS, Optimal, OptimalUnavailableError, exact_mean, solver
+from countlo.play.optimal import MAX_CELLS, Optimal, OptimalUnavailableError, solver
+from countlo.play.optimal import exact_mean as _exact_mean
 from countlo.play.strategy import make_strategy
 
 TINY = [Shape(1, 3), Shape(1, 4), Shape(2, 2), Shape(1, 6)]
 SMALL = [Shape(2, 2), Shape(3, 3), Shape(2, 4)]
+
+
+@lru_cache(maxsize=None)
+def exact_mean(shape: Shape, strategy: str) -> float:
+    """Whole games over every start (several seconds of CPU on 3x3): computed once per module."""
+    return _exact_mean(shape, strategy)
 
 
 def horizon_value(shape: Shape, horizon: int) -> float:
@@ -62,12 +69,6 @@ def test_the_programme_equals_a_plain_search_with_a_long_enough_horizon(shape):
     assert values[-1] == pytest.approx(optimum, abs=1e-9)  # and the optimum is reached
 
 
-def test_3x3_no_policy_of_up_to_five_probes_beats_the_optimum():
-    shape = Shape(3, 3)
-    optimum = solver(shape).expected_total()
-    assert horizon_value(shape, 5) >= optimum - 1e-9
-
-
 @pytest.mark.parametrize("shape", SMALL, ids=str)
 def test_whole_games_over_every_start_average_the_computed_optimum(shape):
     assert exact_mean(shape, "optimal") == pytest.approx(solver(shape).expected_total(), abs=1e-9)
@@ -81,7 +82,7 @@ def test_known_optima():
 
 
 @pytest.mark.parametrize("shape", SMALL, ids=str)
-@pytest.mark.parametrize("strategy", ["adaptive", "adaptive-v1", "greedy"])
+@pytest.mark.parametrize("strategy", ["adaptive", "greedy"])
 def test_no_strategy_beats_the_optimum(shape, strategy):
     assert exact_mean(shape, strategy) >= solver(shape).expected_total() - 1e-9
 

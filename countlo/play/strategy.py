@@ -23,7 +23,7 @@ from countlo.hidden.record import Record
 
 PRESS_SAMPLES = 48  # posterior samples behind press_probabilities() when boards are many
 EXACT_LIMIT = 64  # at most this many consistent boards: use them all instead of samples
-PLUGINS = ("countlo.play.adaptive",)  # modules that may register more strategies
+PLUGINS = ("countlo.play.adaptive", "countlo.play.optimal")  # modules that may register more strategies
 
 
 class UnknownStrategyError(CountloError, ValueError):
