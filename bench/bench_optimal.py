@@ -17,8 +17,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from countlo.board import Shape  # noqa: E402
-from countlo.play.optimal import exact_mean, solver  # noqa: E402
+from countlo.board import Shape
+from countlo.play.optimal import exact_mean, solver
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -4,7 +4,7 @@ against whole games over every start, and against the other strategies (adaptive
 from __future__ import annotations
 
 import math
-from functools import lru_cache
+from functools import cache
 
 import pytest
 
@@ -20,7 +20,7 @@ TINY = [Shape(1, 3), Shape(1, 4), Shape(2, 2), Shape(1, 6)]
 SMALL = [Shape(2, 2), Shape(3, 3), Shape(2, 4)]
 
 
-@lru_cache(maxsize=None)
+@cache
 def exact_mean(shape: Shape, strategy: str) -> float:
     """Whole games over every start (several seconds of CPU on 3x3): computed once per module."""
     return _exact_mean(shape, strategy)
@@ -36,7 +36,7 @@ def horizon_value(shape: Shape, horizon: int) -> float:
     masks = press_masks(shape)
     press = {s: solve(shape, s).presses for s in range(1 << shape.cells)}
 
-    @lru_cache(maxsize=None)
+    @cache
     def value(belief: frozenset[int], left: int) -> float:
         if len(belief) <= 1:
             return 0.0

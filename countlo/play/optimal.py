@@ -186,8 +186,6 @@ class Optimal:
         return self.solver.choice(self.solver.belief(record))
 
 
-
-
 def exact_mean(shape: Shape, strategy: str) -> float:
     """Mean total clicks of `strategy` over every start of `shape` (whole games, all cleared).
 
