@@ -114,3 +114,11 @@ def test_refuses_boards_it_cannot_solve_exactly_in_one_line(size):
         make_strategy("optimal", shape)
     assert isinstance(e.value, CountloError) and "\n" not in str(e.value)
     assert ("at most" in str(e.value)) == (shape.cells > MAX_CELLS)
+
+
+def test_the_cli_refuses_optimal_on_6x6_in_one_line_and_plays_it_on_3x3(run_cli):
+    bad = run_cli(["simulate", "--games", "1", "--size", "6x6", "--strategy", "optimal"])
+    assert bad.returncode == 2 and bad.stdout == ""
+    assert bad.stderr.count("\n") == 1 and "at most 10 cells" in bad.stderr
+    ok = run_cli(["simulate", "--games", "3", "--size", "3x3", "--strategy", "optimal"])
+    assert ok.returncode == 0 and "solved             3" in ok.stdout
