@@ -18,7 +18,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from countlo.board import Shape
-from countlo.play.optimal import exact_mean, solver
+from countlo.play.exhaustive import exact_mean
+from countlo.play.optimal import solver
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -6,7 +6,6 @@ import argparse
 import json
 import sys
 
-
 GRID_LIMIT = 64  # larger boards print a summary unless --full
 ALL_LIMIT = 4096  # --all lists at most this many solutions unless --limit is given
 
@@ -52,8 +51,8 @@ def _positive(text: str) -> int:
 
 def run(args: argparse.Namespace) -> int:
     from countlo.board import Shape
-    from countlo.errors import BadSizeError, BoardFormatError, CountloError
     from countlo.classic.solver import solve_rows
+    from countlo.errors import BadSizeError, BoardFormatError, CountloError
     from countlo.formats import textgrid
 
     sources = [name for name, given in (("FILE", args.file is not None),
@@ -136,8 +135,8 @@ def _write(path: str, text: str) -> None:
 
 
 def _all(shape, bits: int, nullity: int, limit: int | None) -> list[list[int]]:
-    from countlo.errors import CountloError
     from countlo.classic.minpress import all_solutions
+    from countlo.errors import CountloError
 
     total = 1 << nullity
     if limit is None and total > ALL_LIMIT:

@@ -19,7 +19,6 @@ The |X| + 2W count: docs/MATH.md §14; the score and lookahead: §15; the parity
 from __future__ import annotations
 
 import math
-from collections import OrderedDict
 from dataclasses import dataclass
 
 import numpy as np
@@ -35,8 +34,8 @@ from countlo.classic.batch import (
 )
 from countlo.hidden.record import Record
 from countlo.hidden.row_sampler import RowSampler, fits
+from countlo.lru import LRU
 from countlo.play.pins import pins
-from countlo.play.strategy import register
 
 SLOW_SAMPLES = 64  # posterior samples (drawn in Python) on boards too wide for the row sampler
 
@@ -179,8 +178,8 @@ class Adaptive:
         self.shape = shape
         self.tuning = tuning
         self.algebra = algebra(shape)
-        self._samplers: OrderedDict[Record, RowSampler] = OrderedDict()
-        self._listed: OrderedDict[Record, np.ndarray] = OrderedDict()
+        self._samplers: LRU[Record, RowSampler] = LRU(self.KEEP_SAMPLERS)
+        self._listed: LRU[Record, np.ndarray] = LRU(self.KEEP)
 
     def next_click(self, record: Record, knowledge) -> int | None:
         """The next probe, or None once the start is known (the finish is then the press set)."""
@@ -220,24 +219,15 @@ class Adaptive:
             else:
                 starts = bit_rows(knowledge.posterior.boards(total), self.shape.cells)
             lights = starts ^ flips
-        _remember(self._listed, record, lights, self.KEEP)
-        return lights
+        return self._listed.put(record, lights)
 
     def _sampler(self, record: Record) -> RowSampler:
         """The row sampler of `record`, extending the previous record's when it is remembered."""
         found = self._samplers.get(record)
         if found is None:
             parent = self._samplers.get(record.undo()) if record.steps else None
-            found = RowSampler(record, parent)
-            _remember(self._samplers, record, found, self.KEEP_SAMPLERS)
+            found = self._samplers.put(record, RowSampler(record, parent))
         return found
-
-
-def _remember(cache: OrderedDict, key, value, keep: int) -> None:
-    cache[key] = value
-    cache.move_to_end(key)
-    while len(cache) > keep:
-        cache.popitem(last=False)
 
 
 BASELINE = Tuning(pin_weight=0.0)  # the adaptive strategy before parity pins (issue 14's baseline)
@@ -246,8 +236,3 @@ BASELINE = Tuning(pin_weight=0.0)  # the adaptive strategy before parity pins (i
 def adaptive_v1(shape: Shape) -> Adaptive:
     """The adaptive strategy without the pin bonus, kept as the baseline it is measured against."""
     return Adaptive(shape, BASELINE, "adaptive-v1")
-
-
-register("adaptive", Adaptive, "clicks likely needed anyway that tell the most, completing the "
-         "parity supports that pin press-set cells early; looks ahead at the end")
-register("adaptive-v1", adaptive_v1, "the adaptive strategy without parity pins (baseline)")

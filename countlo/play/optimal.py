@@ -26,7 +26,6 @@ from countlo.board import Shape, iter_bits, press_masks
 from countlo.classic.batch import algebra, row_ints
 from countlo.errors import CountloError
 from countlo.hidden.record import Record
-from countlo.play.strategy import register
 
 MAX_CELLS = 10  # 3x3 and 2x4 take seconds; 3x4 (12 cells) did not finish in minutes here
 Belief = frozenset[int]
@@ -184,27 +183,3 @@ class Optimal:
         if record.count == 0:
             return None
         return self.solver.choice(self.solver.belief(record))
-
-
-def exact_mean(shape: Shape, strategy: str) -> float:
-    """Mean total clicks of `strategy` over every start of `shape` (whole games, all cleared).
-
-    The exact expectation over uniformly random starts, for comparing a strategy with the optimum
-    on boards small enough to enumerate; raises if a game does not end cleared.
-    """
-    from countlo.play.game import play_game
-    from countlo.play.oracle import SimulatedOracle
-
-    if shape.cells > MAX_CELLS:
-        raise OptimalUnavailableError(f"{shape} has too many starts to enumerate here")
-    total = 0
-    for board in range(1 << shape.cells):
-        oracle = SimulatedOracle(shape, board, board=board)
-        result = play_game(oracle, strategy, "exact", board)
-        if not result.solved or oracle.lights:
-            raise AssertionError(f"{strategy} did not clear start {board} of {shape}: {result.reason}")
-        total += result.clicks
-    return total / (1 << shape.cells)
-
-
-register("optimal", Optimal, "the exact fewest-expected-clicks policy (boards of at most 10 cells)")

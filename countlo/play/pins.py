@@ -17,8 +17,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
 
 from countlo.board import Shape
 from countlo.classic.batch import algebra
@@ -40,6 +42,8 @@ class Pins:
     def bonus(self, clicked: Iterable[int]) -> np.ndarray:
         """Per cell j: sum over unclicked targets t still unpinned of 1/|what remains of T_t|
         for every j in that remainder (the clicks that bring t closest to being pinned)."""
+        import numpy as np
+
         seen = set(clicked)
         out = np.zeros(self.shape.cells)
         for t in self.targets:
@@ -56,6 +60,8 @@ class Pins:
 @lru_cache(maxsize=16)
 def pins(shape: Shape) -> Pins | None:
     """The pin supports of `shape`, None when A is singular (the press set is then not linear)."""
+    import numpy as np
+
     alg = algebra(shape)
     if not alg.invertible:
         return None
