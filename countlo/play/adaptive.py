@@ -13,7 +13,7 @@ stops when no click tells them apart.
 
 P(k in X) is a parity of the lights (X = M s), estimated from posterior samples, or exact from
 the list of consistent boards when it is short; the count distributions are exact.
-The |X| + 2W count: docs/MATH.md §14; the score and lookahead: §15; the parity pins: §18.
+The |X| + 2W count: docs/MATH.md §14; the score and lookahead: §15; the parity pins: §19.
 """
 
 from __future__ import annotations
@@ -152,7 +152,7 @@ def choose(alg: PressAlgebra, view: View, t: Tuning = Tuning()) -> int | None:
         h = outcome_entropy(neighbourhood_lit(alg, view.lights))
     score = -t.bit_cost * h
     found = pins(alg.shape) if t.pin_weight else None
-    if found is not None:  # steer toward supports that pin a target (docs/MATH.md §18)
+    if found is not None:  # steer toward supports that pin a target (docs/MATH.md §19)
         score = score - t.pin_weight * found.bonus(view.clicked)
         score[h <= 1e-12] = math.inf  # a bonus never buys a click that tells nothing
     if view.lights.shape[0]:

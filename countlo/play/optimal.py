@@ -9,7 +9,7 @@ is the set of light patterns still possible now, all equally likely; its value i
 where S_o are the boards (lights after the click) that show count o. Clicks whose count is the
 same for every board of S move S to one set and can form cycles; every cycle costs at least one
 click outside X, so a per-belief shortest path (Dijkstra) over such clicks, ending in an
-informative click, gives V exactly (docs/MATH.md §19).
+informative click, gives V exactly (docs/MATH.md §20).
 
 Values and choices are memoised per shape in memory for the life of the process, so each belief is
 solved once; nothing is written to disk. Boards above MAX_CELLS cells, or whose press matrix is

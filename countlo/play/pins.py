@@ -4,7 +4,7 @@ A click on j shows a count whose parity is the GF(2) form A_j . s_0 of the hidde
 cells flipped so far are known). When A is invertible the press set clearing the lights now is
 X = M s_now with M = A^-1, and M_t = sum_j (M^2)_tj A_j, so whether t is in X is known for certain
 once every cell of the support {j : (M^2)_tj = 1} has been clicked, in any order and whatever the
-integer counts leave open (docs/MATH.md §18).
+integer counts leave open (docs/MATH.md §19).
 
 For most cells the support contains the cell itself, so it is pinned only after being clicked.
 The `targets` are the cells outside their own support: completing a support makes a later click
