@@ -20,8 +20,8 @@ COMMANDS: dict[str, str] = {
     "simulate": "play many seeded games (simulated board or a game program) and report probes, "
     "clicks and times",
     "replay": "rebuild the hidden start from a transcript, explain each step, and plan the finish",
-    "solve": "solve a visible Lights Out board: one, all or fewest presses, symmetry classes, "
-    "pattern to pattern",
+    "solve": "solve a visible Lights Out board: one, all or fewest presses, classes up to "
+    "symmetry, or the presses turning one pattern into another (--to)",
 }
 
 
@@ -59,14 +59,31 @@ def _asked(argv: list[str]) -> str | None:
     return None
 
 
+def _help(argv: list[str]) -> list[str] | None:
+    """`countlo help [COMMAND]` as the argv of `countlo [COMMAND] --help`, else None."""
+    words = [a for a in argv if not a.startswith("-")]
+    if not words or words[0] != "help" or argv[0] != "help":
+        return None
+    if len(argv) == 1:
+        return ["--help"]
+    if len(argv) == 2:
+        return [argv[1], "--help"]
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the process exit code."""
     argv = sys.argv[1:] if argv is None else list(argv)
+    argv = _help(argv) or argv
     only = _asked(argv)
     parser = build_parser(only) if only else build_parser("")
-    args = parser.parse_args(argv)
-    if not getattr(args, "_run", None):
-        parser.print_help()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as e:  # --help, --version, or a usage error already printed as one line
+        return e.code if isinstance(e.code, int) else 2
+    if not getattr(args, "_run", None):  # bare `countlo`: usage on stderr, one line saying why
+        sys.stderr.write(f"countlo: no command given: choose one of {', '.join(COMMANDS)} "
+                         "(see 'countlo --help', or 'countlo help COMMAND')\n")
         return 2
     try:
         return int(args._run(args) or 0)

@@ -19,6 +19,8 @@ def add_arguments(parser) -> None:
                         "documented 'rows' or 'restore' format ('-' reads standard input)")
     parser.add_argument("--format", choices=("countlo", "rows", "restore"),
                         help="the file's format (default: recognised from the text)")
+    parser.add_argument("--size", metavar="RxC", help="the board size, for a 'restore' file of a "
+                        "board that is not square (a '# size: RxC' line in the file works too)")
     parser.add_argument("--engine", choices=("auto", "exact", "linear", "z3"), default="auto",
                         help="reconstruction engine (default auto: exact on boards up to 8 wide, "
                         "which also gives per-cell chances; linear on wider boards)")
@@ -32,13 +34,17 @@ def run(args) -> int:
     from countlo.formats import hand as formats
     from countlo.formats.transcript import ImpossibleCountsError
 
+    from countlo.board import Shape
+
+    shape = Shape.parse(args.size) if args.size is not None else None
     try:
         if args.file == "-":
-            t = formats.parse(sys.stdin.read(), "<stdin>", args.format)
+            t = formats.parse(sys.stdin.read(), "<stdin>", args.format, shape)
         else:
-            t = formats.load(args.file, args.format)
+            t = formats.load(args.file, args.format, shape)
     except ImpossibleCountsError as e:
         tape = e.tape
+        check_size(tape.shape, "auto")
         r = explain.replay_impossible(tape.shape, [s.cell for s in tape.steps],
                                       [tape.start] + [s.count for s in tape.steps],
                                       tape.count_lines)
@@ -49,7 +55,31 @@ def run(args) -> int:
         last = max([1] + [ev.line for ev in t.events])
         return _malformed(TranscriptError([(last, "no 'start COUNT' line: nothing to replay")],
                                           t.source), args)
+    check_size(t.shape, args.engine)
     return _report(explain.replay(t.record, t.count_lines, args.engine), args, None, t.format)
+
+
+LINEAR_CELLS = 1 << 14
+"""Largest board replayed by the linear engine: its elimination keeps rows as long as the
+board (a 65535x65535 header would ask for 4.3e9-entry rows); 128x128 takes seconds."""
+Z3_CELLS = 1 << 12
+EXACT_CELLS = 1000  # the exact count's floating tables overflow past 2^1024 boards
+
+
+def check_size(shape, engine: str) -> None:
+    """Refuse, in one line and before any table is built, a board the engine cannot replay."""
+    from countlo.errors import BadSizeError
+    from countlo.play.review import EXACT_SIDE, choose_engine
+
+    chosen = choose_engine(shape, engine)
+    limits = {"linear": (LINEAR_CELLS, ""), "z3": (Z3_CELLS, ""),
+              "exact": (EXACT_CELLS, f" and at most {EXACT_SIDE + 2} cells on its shorter side")}
+    cells, more = limits[chosen]
+    side = min(shape.rows, shape.cols)
+    if shape.cells > cells or (chosen == "exact" and side > EXACT_SIDE + 2):
+        raise BadSizeError(f"the {chosen} engine replays boards of at most {cells} cells{more}; "
+                           f"{shape} is too large" + (" (try --engine linear)"
+                                                       if shape.cells <= LINEAR_CELLS else ""))
 
 
 def _malformed(e: TranscriptError, args) -> int:
@@ -91,6 +121,7 @@ def as_json(r, nested: bool = True) -> dict:
         "quiet_pattern": grid(r.witness),
         "typo": [{"line": t.line, "step": t.step, "written": t.written, "suggested": t.suggested}
                  for t in r.typos],
+        **({} if r.typos_searched else {"typo_searched": False}),
         **({"corrected": None if r.corrected is None else as_json(r.corrected, False)}
            if nested else {}),
     }
@@ -191,6 +222,12 @@ def _contradiction(r, problem) -> list[str]:
     else:
         out.append(f"The counts stop fitting one board at {_step_text(r, r.stops_at)}: "
                    "look at that line or an earlier one.")
+    if not r.typos and not r.typos_searched:
+        from countlo.hidden.diagnose import MAX_COUNTS
+
+        out.append(f"(No search for a single mistyped count: it is limited to records of "
+                   f"{MAX_COUNTS} counts, and this one has {len(r.counts)}.)")
+        return out
     if not r.typos:
         out.append("No single corrected count makes them fit: more than one count is wrong.")
         return out

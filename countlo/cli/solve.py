@@ -9,21 +9,30 @@ import sys
 
 GRID_LIMIT = 64  # larger boards print a summary unless --full
 ALL_LIMIT = 4096  # --all lists at most this many solutions unless --limit is given
+FULL_LIMIT = 1 << 22  # --full prints boards of at most this many cells (2048x2048)
+BITSET_LIMIT = 1 << 24  # --min and --all work on one bitset of the board: at most 4096x4096
 
 
 EPILOG = """\
-grid files: one line per row; lit 1 # * O, dark 0 . -; spaces between cells optional.
-A line made only of those characters is a row (so '# . #' is a row); any other line starting
-with '#' is a comment; blank lines are skipped.
---lit numbers cells 1..R*C in reading order: cell k is row (k-1)//C+1, column (k-1)%C+1.
-Boards above 64x64 print a summary; --full prints everything, --out saves the press grid,
---json lists presses as 1-based [row, column] pairs. Exit 0 solved, 1 unsolvable, 2 bad input.
+grid files: one line per row; lit 1 # * O, dark 0 . -; spaces between cells
+optional. A line made only of those characters is a row (so '# . #' is a row);
+any other line starting with '#' is a comment; blank lines are skipped.
+--lit numbers cells 1..R*C in reading order: cell k is row (k-1)//C+1,
+column (k-1)%C+1.
+Boards above 64x64 print a summary (with --json, "presses" is null); --full
+prints everything (boards up to 2048x2048); --out saves the press grid; --json
+lists presses as 1-based [row, column] pairs. --min and --all take boards up to
+4096x4096, --classes up to 65536 cells.
+Exit 0 solved, 1 unsolvable, 2 bad input.
 """
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
+    import textwrap
+
     p.epilog = EPILOG
-    p.formatter_class = argparse.RawDescriptionHelpFormatter
+    p.formatter_class = argparse.RawDescriptionHelpFormatter  # keeps the epilog's lines
+    p.description = textwrap.fill(p.description or "", 79)
     p.add_argument("file", nargs="?", metavar="FILE|-",
                    help="the start as a text grid (1 # * O lit, 0 . - dark); '-' for stdin")
     p.add_argument("--size", metavar="RxC", help="board size, e.g. 6x6 (needed by --lit, --all-on)")
@@ -45,9 +54,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _positive(text: str) -> int:
-    if not text.isdigit() or int(text) < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive whole number, not {text!r}")
-    return int(text)
+    from countlo.cli.options import integer
+
+    n = integer(text)
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive whole number, not {n}")
+    return n
 
 
 def run(args: argparse.Namespace) -> int:
@@ -64,6 +76,8 @@ def run(args: argparse.Namespace) -> int:
     if args.limit is not None and not args.all:
         raise CountloError("--limit only applies with --all")
     size = Shape.parse(args.size) if args.size is not None else None
+    if size is not None:
+        _check_limits(size, args)  # before any board is built
 
     if args.lit is not None or args.all_on:
         if size is None:
@@ -79,6 +93,7 @@ def run(args: argparse.Namespace) -> int:
         shape, rows = textgrid.parse_grid(_read(args.file), where)
         if size is not None and size != shape:
             raise BoardFormatError(f"{where} holds a {shape} board but --size says {size}")
+        _check_limits(shape, args)
     start = rows
     if args.to is not None:
         tshape, target = textgrid.parse_grid(_read(args.to), args.to)
@@ -108,7 +123,7 @@ def run(args: argparse.Namespace) -> int:
             extra["classes"] = [(shape.to_rows(rep), size) for rep, size in classes(shape, bits)]
             extra["group"] = [s.name for s in fixing(shape, bits)]
     if args.out:
-        _write(args.out, textgrid.format_rows(presses, shape.cols))
+        _write(args.out, presses, shape.cols)
     report.solved(presses, sol.nullity, exact, extra)
     return 0
 
@@ -125,12 +140,34 @@ def _read(path: str | None) -> str:
         raise BoardFormatError(f"cannot read {path}: {getattr(e, 'strerror', None) or e}") from None
 
 
-def _write(path: str, text: str) -> None:
+def _check_limits(shape, args) -> None:
+    """Refuse, in one line, what would not fit in memory, before the board is built."""
+    from countlo.errors import BadSizeError
+    from countlo.classic.classes import MAX_CELLS
+
+    def side(cells: int) -> str:
+        n = int(cells ** 0.5)
+        return f"{cells} cells ({n}x{n})" if n * n == cells else f"{cells} cells"
+
+    if args.full and shape.cells > FULL_LIMIT:
+        raise BadSizeError(f"--full prints boards of at most {side(FULL_LIMIT)}; {shape} has "
+                           f"{shape.cells}: leave out --full, or save the presses with --out FILE")
+    for flag, on, limit in (("--min", args.min, BITSET_LIMIT), ("--all", args.all, BITSET_LIMIT),
+                            ("--classes", args.classes, MAX_CELLS)):
+        if on and shape.cells > limit:
+            raise BadSizeError(f"{flag} works on boards of at most {side(limit)}; {shape} has "
+                               f"{shape.cells}")
+
+
+def _write(path: str, rows, cols: int) -> None:
+    """The press grid as 1/0 lines, written a row at a time (a 65535x65535 grid is 4 GB)."""
     from countlo.errors import CountloError
+    from countlo.formats.textgrid import format_rows
 
     try:
         with open(path, "w", encoding="utf-8") as f:
-            f.write(text)
+            for row in rows:
+                f.write(format_rows([row], cols))
     except OSError as e:
         raise CountloError(f"cannot write {path}: {e.strerror}") from None
 
@@ -168,7 +205,7 @@ class _Report:
 
         if self.args.json:
             self._json(solvable=False, nullity=sol.nullity, presses=None, count=None,
-                       witness=cell_pairs(sol.witness))
+                       witness=None if self.big else cell_pairs(sol.witness))
             return
         w = sol.witness
         lit = sum((a & b).bit_count() for a, b in zip(w, self.target_rows))
@@ -191,13 +228,17 @@ class _Report:
 
         count = sum(r.bit_count() for r in presses)
         if self.args.json:
-            out = dict(solvable=True, nullity=nullity, presses=cell_pairs(presses), count=count)
+            # above 64x64 without --full: a summary (2.4e9 pairs of a 65535x65535 board would
+            # take hundreds of gigabytes as Python lists)
+            out = dict(solvable=True, nullity=nullity,
+                       presses=None if self.big else cell_pairs(presses), count=count)
             if exact is not None:
                 out["exact"] = exact
             if "solutions" in extra:
-                out["solutions"] = [cell_pairs(x) for x in extra["solutions"]]
+                out["solutions"] = [None if self.big else cell_pairs(x) for x in extra["solutions"]]
             if "classes" in extra:
-                out["classes"] = [{"presses": cell_pairs(r), "size": s} for r, s in extra["classes"]]
+                out["classes"] = [{"presses": None if self.big else cell_pairs(r), "size": s}
+                                  for r, s in extra["classes"]]
                 out["symmetries"] = extra["group"]
             self._json(**out)
             return

@@ -18,6 +18,9 @@ from countlo.board import Shape
 from countlo.hidden.record import Record, Step
 
 MAX_WIDTH = 6
+MAX_CELLS = 1000
+"""The tables count starts in float64, which overflows past 2^1024: larger boards are refused
+(a 3x1000 record has up to 2^3000 starts)."""
 
 
 def _transpose_cell(shape: Shape, k: int) -> int:
@@ -26,8 +29,9 @@ def _transpose_cell(shape: Shape, k: int) -> int:
 
 
 def fits(shape: Shape) -> bool:
-    """True if boards of `shape` have a side of at most MAX_WIDTH cells (the tables stay small)."""
-    return min(shape.rows, shape.cols) <= MAX_WIDTH
+    """True if boards of `shape` have a side of at most MAX_WIDTH cells (the tables stay small)
+    and at most MAX_CELLS cells (the float64 counts cannot overflow)."""
+    return min(shape.rows, shape.cols) <= MAX_WIDTH and shape.cells <= MAX_CELLS
 
 
 class RowSampler:

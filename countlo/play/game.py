@@ -12,6 +12,7 @@ from countlo.errors import BadCountError, OracleError
 from countlo.play.guide import Guide, Phase
 from countlo.hidden.record import Record
 from countlo.play.oracle import Oracle
+from countlo.tokens import shown
 
 
 class Outcome(str, Enum):
@@ -76,6 +77,16 @@ def play_game(oracle: Oracle, strategy: str = "adaptive", engine: str = "exact",
         return GameResult(outcome, reason, guide.probes, len(r.steps) if r else 0, tuple(times), r,
                           guide.corrections)
 
+    def contradiction(reason: str, last: tuple[int, int]) -> GameResult:
+        """A contradiction, unless the oracle printed more lines than it was asked for."""
+        extra = getattr(oracle, "extra_line", None)
+        line = extra() if extra is not None else None
+        if line is not None:
+            return result(Outcome.ORACLE_ERROR, f"after clicking {oracle.shape.name(last[0])} the "
+                          f"program printed an extra line {shown(line)} (one count per click is "
+                          "expected; the counts it printed fit no board)", last)
+        return result(Outcome.CONTRADICTION, reason, last)
+
     try:
         first = oracle.start()
         t = time.perf_counter()
@@ -98,14 +109,13 @@ def play_game(oracle: Oracle, strategy: str = "adaptive", engine: str = "exact",
             count = oracle.click(cell)
             name = oracle.shape.name(cell)
             if advice.phase == Phase.FINISH and count != advice.expected:
-                return result(Outcome.CONTRADICTION,
-                              f"after clicking {name} the game showed {count}, but the counts "
-                              f"before it predict {advice.expected}", (cell, count))
+                return contradiction(f"after clicking {name} the game showed {count}, but the "
+                                     f"counts before it predict {advice.expected}", (cell, count))
             t = time.perf_counter()
             try:
                 guide.observe(cell, count)
             except BadCountError as e:
-                return result(Outcome.CONTRADICTION, f"the game contradicts itself: {e}", (cell, count))
+                return contradiction(f"the game contradicts itself: {e}", (cell, count))
             advice = guide.advice()
             times.append(time.perf_counter() - t)
     except OracleError as e:

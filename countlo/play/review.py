@@ -141,6 +141,7 @@ class Replay:
     impossible: bool = False
     typos: list[Typo] = field(default_factory=list)
     corrected: Replay | None = None  # the replay with the most likely typo put right
+    typos_searched: bool = True  # False for records too long for the single-typo search
 
 
 def replay(record: Record, count_lines: tuple[int, ...], engine: str = "auto") -> Replay:
@@ -152,8 +153,9 @@ def replay(record: Record, count_lines: tuple[int, ...], engine: str = "auto") -
     out = Replay(record.shape, tuple(s.cell for s in record.steps), tuple(record.counts),
                  tuple(count_lines), record, rec.status.value, engine=engine)
     if rec.status is Status.CONTRADICTORY:
-        from countlo.hidden.diagnose import diagnose
+        from countlo.hidden.diagnose import diagnose, searchable
 
+        out.typos_searched = searchable(record)
         out.stops_at = first_contradiction(record, engine)
         out.typos = ranked([(f.step, f.written, f.suggested) for f in diagnose(record)],
                            out.count_lines, out.stops_at)
@@ -177,15 +179,17 @@ def replay_impossible(shape: Shape, cells: list[int], counts: list[int],
                       count_lines: tuple[int, ...]) -> Replay:
     """Counts where some click shows a count no board can: the first such step, and every single
     count change that makes all the counts fit one board (diagnose on the raw record)."""
-    from countlo.hidden.diagnose import diagnose
+    from countlo.hidden.diagnose import diagnose, searchable
 
     bad = first_impossible(shape, cells, counts)
-    fixes = diagnose((shape, counts[0], [(c, n) for c, n in zip(cells, counts[1:])]))
+    raw = (shape, counts[0], [(c, n) for c, n in zip(cells, counts[1:])])
+    fixes = diagnose(raw)
     prefix = None
     if bad > 0:
         prefix = Record(shape, counts[0], tuple(Step(c, n) for c, n in zip(cells, counts[1:bad])))
     out = Replay(shape, tuple(cells), tuple(counts), tuple(count_lines), prefix, "contradictory",
-                 stops_at=bad, impossible=True, engine=choose_engine(shape))
+                 stops_at=bad, impossible=True, engine=choose_engine(shape),
+                 typos_searched=searchable(raw))
     out.typos = ranked([(f.step, f.written, f.suggested) for f in fixes], out.count_lines, bad)
     out.corrected = _corrected(out)
     return out

@@ -17,6 +17,7 @@ from enum import Enum
 
 from countlo.board import Shape
 from countlo.errors import CountloError
+from countlo.tokens import MAX_DIGITS, is_whole, shown
 
 
 class EntryError(CountloError, ValueError):
@@ -63,9 +64,14 @@ _NUMBERS = re.compile(r"^[0-9]+(?:\s*[,\s]\s*[0-9]+)*$")
 
 
 def _number(text: str, what: str, line: str) -> int:
-    if not text.isdigit():
-        raise EntryError(f"{line!r}: {what} must be a whole number, not {text!r}")
+    if not is_whole(text):  # ASCII digits of bounded length: '²' and 5,000 digits are refused
+        why = (f"has more than {MAX_DIGITS} digits" if text.isascii() and text.isdigit() else
+               "must be a whole number")
+        raise EntryError(f"{shown(line)}: {what} {why}, not {shown(text)}")
     return int(text)
+
+
+_LONGEST = 3 * MAX_DIGITS + 16  # no meaningful entry is longer; refused before any int()
 
 
 def parse_entry(line: str, shape: Shape) -> Entry:
@@ -73,16 +79,18 @@ def parse_entry(line: str, shape: Shape) -> Entry:
     text = line.strip()
     if not text:
         return Entry(Verb.NEXT)
+    if len(text) > _LONGEST:
+        raise EntryError(f"{shown(text)} is too long to be a count, a cell or a command")
     words = text.split()
     verb = WORDS.get(words[0].lower())
     if verb is Verb.FIX:
         if len(words) != 3:
-            raise EntryError(f"{text!r}: write 'fix STEP COUNT', e.g. 'fix 3 17' (step 0 is the start)")
+            raise EntryError(f"{shown(text)}: write 'fix STEP COUNT', e.g. 'fix 3 17' (step 0 is the start)")
         step, count = _number(words[1], "the step", text), _number(words[2], "the count", text)
         return Entry(Verb.FIX, step=step, count=count)
     if verb is not None:
         if len(words) > 1:
-            raise EntryError(f"{text!r}: '{words[0]}' takes nothing after it")
+            raise EntryError(f"{shown(text)}: '{shown(words[0])[1:-1]}' takes nothing after it")
         return Entry(verb)
     force = text.endswith("!") and text[:-1].rstrip()[-1:].isdigit()
     if force:
@@ -90,15 +98,15 @@ def parse_entry(line: str, shape: Shape) -> Entry:
     m = _CELL_COUNT.match(text)
     if m:
         cell = shape.parse_cell(m.group(1))
-        count = int(m.group(2)) if m.group(2) is not None else None
+        count = _number(m.group(2), "the count", text) if m.group(2) is not None else None
         return Entry(Verb.CLICK, cell=cell, count=count, force=force and count is not None)
     if _NUMBERS.match(text):
-        numbers = [int(n) for n in re.split(r"\s*[,\s]\s*", text)]
+        numbers = [_number(n, "each number", text) for n in re.split(r"\s*[,\s]\s*", text)]
         if len(numbers) == 1:
             return Entry(Verb.COUNT, count=numbers[0], force=force)
         if len(numbers) in (2, 3):
             cell = shape.parse_cell(f"{numbers[0]} {numbers[1]}")
             count = numbers[2] if len(numbers) == 3 else None
             return Entry(Verb.CLICK, cell=cell, count=count, force=force and count is not None)
-        raise EntryError(f"{text!r}: too many numbers; type a count, or 'row col count'")
-    raise EntryError(f"{text!r} is not a count, a cell like C4, or a command (type help)")
+        raise EntryError(f"{shown(text)}: too many numbers; type a count, or 'row col count'")
+    raise EntryError(f"{shown(text)} is not a count, a cell like C4, or a command (type help)")
