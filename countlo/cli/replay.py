@@ -83,11 +83,17 @@ def check_size(shape, engine: str) -> None:
 
 
 def _malformed(e: TranscriptError, args) -> int:
+    """Every problem with its line on standard output (the report), one line on stderr."""
     if args.json:
         print(json.dumps({"status": "malformed", "problems": [
             {"line": n, "message": m} for n, m in e.problems]}))
-    for n, m in e.problems:
-        sys.stderr.write(f"{e.source}:{n}: {m}\n")
+    elif len(e.problems) > 1:
+        print("\n".join(f"{e.source}:{n}: {m}" for n, m in e.problems))
+    more = len(e.problems) - 1
+    listed = (f" (and {more} more problem{'s' if more != 1 else ''}, listed on standard output)"
+              if more else "")
+    n, m = e.problems[0] if e.problems else (0, "empty")
+    sys.stderr.write(f"countlo replay: {e.source}:{n}: {m}{listed}\n")
     return 2
 
 
