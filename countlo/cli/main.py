@@ -90,6 +90,9 @@ def main(argv: list[str] | None = None) -> int:
     except CountloError as e:
         sys.stderr.write(f"countlo {args.command}: {e}\n")
         return e.exit_code
+    except MemoryError:  # a last guard: the known large requests are refused before this
+        sys.stderr.write(f"countlo {args.command}: not enough memory for this request\n")
+        return 2
     except KeyboardInterrupt:
         sys.stderr.write("\ninterrupted\n")
         return 130

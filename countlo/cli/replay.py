@@ -22,8 +22,9 @@ def add_arguments(parser) -> None:
     parser.add_argument("--size", metavar="RxC", help="the board size, for a 'restore' file of a "
                         "board that is not square (a '# size: RxC' line in the file works too)")
     parser.add_argument("--engine", choices=("auto", "exact", "linear", "z3"), default="auto",
-                        help="reconstruction engine (default auto: exact on boards up to 8 wide, "
-                        "which also gives per-cell chances; linear on wider boards)")
+                        help="reconstruction engine (default auto: exact on boards up to 8 wide "
+                        "and 480 cells, which also gives per-cell chances; linear on larger "
+                        "boards). Limits: exact 480 cells, 10 wide; z3 4096 cells; linear 16384")
     parser.add_argument("--explain", action="store_true",
                         help="walk through the steps: what each count implied, boards left")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
@@ -63,13 +64,12 @@ LINEAR_CELLS = 1 << 14
 """Largest board replayed by the linear engine: its elimination keeps rows as long as the
 board (a 65535x65535 header would ask for 4.3e9-entry rows); 128x128 takes seconds."""
 Z3_CELLS = 1 << 12
-EXACT_CELLS = 1000  # the exact count's floating tables overflow past 2^1024 boards
 
 
 def check_size(shape, engine: str) -> None:
     """Refuse, in one line and before any table is built, a board the engine cannot replay."""
     from countlo.errors import BadSizeError
-    from countlo.play.review import EXACT_SIDE, choose_engine
+    from countlo.play.review import EXACT_CELLS, EXACT_SIDE, choose_engine
 
     chosen = choose_engine(shape, engine)
     limits = {"linear": (LINEAR_CELLS, ""), "z3": (Z3_CELLS, ""),

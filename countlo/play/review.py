@@ -40,6 +40,7 @@ def finish_plan(shape: Shape, lights: int, presses: int) -> list[FinishStep]:
 
 
 EXACT_SIDE = 8  # the exact engine answers in well under a second up to this width
+EXACT_CELLS = 480  # ... and this many cells (8x60: seconds; 8x125 runs for minutes)
 
 
 def choose_engine(shape: Shape, engine: str = "auto") -> str:
@@ -47,7 +48,8 @@ def choose_engine(shape: Shape, engine: str = "auto") -> str:
     (the exact count's row states grow with the width; the linear engine stays fast)."""
     if engine != "auto":
         return engine
-    return "exact" if min(shape.rows, shape.cols) <= EXACT_SIDE else "linear"
+    small = min(shape.rows, shape.cols) <= EXACT_SIDE and shape.cells <= EXACT_CELLS
+    return "exact" if small else "linear"
 
 
 @dataclass(frozen=True)
