@@ -268,23 +268,23 @@ class _Search:
         """Depth-first over the unset cells from k, with an explicit stack: a board of thousands
         of cells would exceed Python's recursion limit one frame per cell."""
         value, n = self.value, self.n
-        stack: list[list] = []  # [cell, values to try, next value index, trail mark]
+        stack: list[list[int]] = []  # [cell, first value, second value, next index, trail mark]
         while True:
             while k < n and value[k] >= 0:
                 k += 1
             if k == n:
                 yield sum(v << j for j, v in enumerate(value))
             else:
-                stack.append([k, self._first(k), 0, len(self.trail)])
+                stack.append([k, *self._first(k), 0, len(self.trail)])
             while stack:  # the next value of the deepest cell with one left
                 frame = stack[-1]
-                cell, values, i, mark = frame
+                cell, i, mark = frame[0], frame[3], frame[4]
                 self.undo(mark)
-                if i == len(values):
+                if i == 2:
                     stack.pop()
                     continue
-                frame[2] = i + 1
-                if self.assign(cell, values[i]):
+                frame[3] = i + 1
+                if self.assign(cell, frame[1 + i]):
                     k = cell + 1
                     break
             else:
