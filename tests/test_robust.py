@@ -339,3 +339,19 @@ def test_simulate_json_has_the_hidden_board_and_says_where_it_came_from(capsys, 
     _code, out, _ = run(["simulate", "--games", "1", "--size", "3x3", "--json"], capsys, monkeypatch)
     rec = json.loads(out)["records"][0]
     assert rec["hidden_source"] == "simulated" and len(rec["hidden"]) == 3
+
+
+# --- 10: an ASCII-only output encoding -----------------------------------------------------------
+
+def test_an_ascii_only_terminal_gets_ascii_look_alikes_not_a_crash(tmp_path):
+    import os
+    import subprocess
+
+    root = Path(__file__).resolve().parent.parent
+    env = dict(os.environ, PYTHONPATH=str(root), PYTHONIOENCODING="ascii",
+               XDG_DATA_HOME=str(tmp_path), NO_COLOR="1")
+    p = subprocess.run([PY, "-m", "countlo", "play", "--sim", "--seed", "1"], input="\n\nboard\n",
+                       capture_output=True, env=env, timeout=300)
+    assert p.returncode == 0, p.stderr.decode("ascii", "replace")
+    out = p.stdout.decode("ascii")  # raises if anything but ASCII was written
+    assert "clicks | " in out and "boards left" in out

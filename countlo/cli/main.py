@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
+from typing import TextIO
 
 from countlo import __version__
 from countlo.errors import CountloError
@@ -71,8 +72,52 @@ def _help(argv: list[str]) -> list[str] | None:
     return None
 
 
+ASCII_FALLBACK = str.maketrans({"·": "|", "×": "x", "…": "...", "→": "->", "–": "-", "—": "-",
+                                "’": "'", "‘": "'", "“": '"', "”": '"', "≈": "~", "±": "+-"})
+
+
+class _Fallback:
+    """A text stream whose encoding lacks countlo's few non-ASCII characters (say
+    PYTHONIOENCODING=ascii): they are written as ASCII look-alikes, anything else as '?'."""
+
+    def __init__(self, stream: TextIO):
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        return self._stream.write(text.translate(ASCII_FALLBACK))
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._stream, name)
+
+
+def _fallback(stream: TextIO) -> TextIO | None:
+    """A _Fallback for `stream` if its encoding cannot write '·' (None if it can, or has none)."""
+    encoding = getattr(stream, "encoding", None)
+    if not encoding:
+        return None
+    try:
+        "·×…→".encode(encoding)
+        return None
+    except (UnicodeEncodeError, LookupError):
+        pass
+    reconfigure = getattr(stream, "reconfigure", None)
+    if reconfigure is not None:
+        reconfigure(errors="replace")
+    return _Fallback(stream)  # type: ignore[return-value]
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the process exit code."""
+    saved = sys.stdout, sys.stderr
+    sys.stdout = _fallback(sys.stdout) or sys.stdout
+    sys.stderr = _fallback(sys.stderr) or sys.stderr
+    try:
+        return _main(argv)
+    finally:
+        sys.stdout, sys.stderr = saved
+
+
+def _main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     argv = _help(argv) or argv
     only = _asked(argv)
