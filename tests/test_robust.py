@@ -9,6 +9,7 @@ import io
 import json
 import sys
 import textwrap
+from pathlib import Path
 
 import pytest
 
