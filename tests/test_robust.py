@@ -351,7 +351,7 @@ def test_an_ascii_only_terminal_gets_ascii_look_alikes_not_a_crash(tmp_path):
     root = Path(__file__).resolve().parent.parent
     env = dict(os.environ, PYTHONPATH=str(root), PYTHONIOENCODING="ascii",
                XDG_DATA_HOME=str(tmp_path), NO_COLOR="1")
-    p = subprocess.run([PY, "-m", "countlo", "play", "--sim", "--seed", "1"], input="\n\nboard\n",
+    p = subprocess.run([PY, "-m", "countlo", "play", "--sim", "--seed", "1"], input=b"\n\nboard\n",
                        capture_output=True, env=env, timeout=300)
     assert p.returncode == 0, p.stderr.decode("ascii", "replace")
     out = p.stdout.decode("ascii")  # raises if anything but ASCII was written
