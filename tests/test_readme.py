@@ -4,7 +4,8 @@ Each fenced block line starting with ``$ countlo`` is run from a scratch folder 
 ``transcripts/`` and the files the README describes; the lines under it, up to the next ``$``
 line or the end of the block, must be what it prints. ``...`` on a line of its own stands for
 any number of lines; times ("7.4 ms") and the dated transcript path are the only other things
-that may differ. ``| head -N``, ``| tail -N`` and ``printf 'TEXT' |`` in front work as in a shell.
+that may differ. ``| head -N``, ``| tail -N``, and ``printf 'TEXT' |`` or ``yes '' |`` in front
+work as in a shell.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ def examples() -> list[tuple[int, str, list[str]]]:
             continue
         if not inside:
             continue
-        if re.match(r"^\$ (printf .*\| )?countlo\b", line):
+        if re.match(r"^\$ (printf .*\| |yes '' \| )?countlo\b", line):
             current = (n, line[2:], [])
             out.append(current)
         elif line.startswith("$ "):
@@ -78,6 +79,8 @@ def run(command: str, cwd: Path) -> list[str]:
     if m:
         stdin = m.group(1).encode().decode("unicode_escape")
         command = m.group(2)
+    if command.startswith("yes '' | "):  # Enter pressed as often as asked
+        stdin, command = "\n" * 1000, command[len("yes '' | "):]
     code, _, comment = command.partition("  #")
     parts = [p.strip() for p in code.split("|")]
     argv = shlex.split(parts[0])
@@ -122,3 +125,54 @@ def test_readme_example_is_what_the_program_prints(folder, line, command, expect
     got = run(command, folder)
     assert matches(expected, got), (f"README line {line}: {command}\n--- README\n" +
                                     "\n".join(expected) + "\n--- printed\n" + "\n".join(got))
+
+
+def screen_block() -> list[str]:
+    """The README's picture of an 80x24 terminal after six clicks of `play --sim --seed 1`."""
+    text = README.read_text(encoding="utf-8")
+    start = text.index("What an 80x24 terminal shows after six")
+    block = text[text.index("```\n", start) + 4:]
+    return block[:block.index("```")].rstrip("\n").split("\n")
+
+
+def test_readme_terminal_picture_is_what_an_80_column_terminal_shows(tmp_path):
+    pexpect = pytest.importorskip("pexpect")
+    pyte = pytest.importorskip("pyte")
+    import io
+
+    import tempfile
+
+    home = tempfile.mkdtemp(prefix="h", dir="/tmp")  # short: the transcript's path fits a line
+    env = dict(os.environ, PYTHONPATH=str(ROOT), HOME=home, NO_COLOR="1",
+               TERM="xterm-256color", PROMPT_TOOLKIT_NO_CPR="1")
+    env.pop("XDG_DATA_HOME", None)
+    log = io.StringIO()
+    child = pexpect.spawn(sys.executable, ["-m", "countlo", "play", "--sim", "--seed", "1"],
+                          env=env, dimensions=(24, 80), encoding="utf-8", timeout=120)
+    child.logfile_read = log
+    child.expect("Enter clicks")
+    for _ in range(6):
+        child.send("\r")
+        child.expect("Enter clicks")
+        child.expect("another cell\\)")
+    child.sendcontrol("c")
+    child.expect(pexpect.EOF)
+    screen = pyte.Screen(80, 24)
+    stream = pyte.Stream(screen)
+    text = log.getvalue()
+    stream.feed(text[:text.rindex("(or type another cell):") + len("(or type another cell):")])
+    shown = [line.rstrip() for line in screen.display]
+    shown = shown[:max(i for i, line in enumerate(shown) if line) + 1]
+    readme = screen_block()
+    status = readme[-1]
+    picture = list(readme[:-1])
+    while picture and not picture[-1]:
+        picture.pop()
+    assert matches(picture, shown), "\n".join(shown)
+    # the status bar (prompt_toolkit's bottom toolbar) is the plain status line plus its keys
+    lines = subprocess.run(
+        [sys.executable, "-m", "countlo", "play", "--sim", "--seed", "1", "--plain",
+         "--transcript", str(tmp_path / "s.txt")], input="\n" * 6 + "quit\n", capture_output=True,
+        text=True, env=dict(env, PYTHONPATH=str(ROOT)), timeout=300).stdout.split("\n")
+    after_six = [x for x in lines if x.startswith("6 clicks · ")]
+    assert after_six and status.strip() == after_six[0].strip() + " · F2 undo · help"

@@ -181,7 +181,7 @@ class Screen:
         else:
             p = self._ask("progress")
             head = (f" {plural(p.clicks, 'click')} · {boards(p.possible)} left · "
-                    f"{p.bits_known:.1f}/{self.shape.cells} bits · {p.strategy}")
+                    f"{p.bits_known:.1f} of {self.shape.cells} bits · {p.strategy}")
         if not keys:
             return [("", head)]
         key = "class:bottom-toolbar.key"
