@@ -159,7 +159,7 @@ class Screen:
 
     def _advice(self, advice) -> Fragments:
         if self.pending is not None:
-            instead = " instead." if advice.cell is not None else "."
+            instead = " instead." if advice.cell not in (None, self.pending) else "."
             return line(("", "You clicked "), ("class:cellname", self.shape.name(self.pending)),
                         ("", instead))
         if advice.phase != "finish":
@@ -214,8 +214,9 @@ class Screen:
                ("", " -> "), ("class:count", f"{learned.count:>2}"), (style, f"   {message}\n")]
         if len(learned.fixes) == 1:
             out += line(("class:warn", f"      {typo_found(learned.fixes[0])}"))
-            out += line(("class:note",
-                         f"      (if {learned.count} was the typo, undo and type it again)"))
+            if learned.fixes[0].step != learned.step:
+                out += line(("class:note",
+                             f"      (if {learned.count} was the typo, undo and type it again)"))
         return out
 
     def summary(self) -> Fragments:

@@ -251,9 +251,16 @@ class Session(Screen):
         self._sync()
         if len(after.steps) < len(before.steps):
             step = before.steps[-1]
+            name = self.shape.name(step.cell)
             if self.oracle is not None:
                 self.oracle.click(step.cell)  # the simulated game takes the click back too
-            return line(("class:note", f"   undo: {self.shape.name(step.cell)} -> {step.count} taken back"))
+                return line(("class:note", f"   undo: {name} -> {step.count} taken back"))
+            # beside the real game the click stays made: only its count is taken back, and the
+            # prompt asks for it again rather than for a second click on the same cell
+            self.pending = step.cell
+            return line(("class:note", f"   undo: the count {step.count} after {name} taken back; "
+                                       f"type the count {name} shows (undo again if you did not "
+                                       "click it)"))
         return line(("class:note", "   undo: the last correction taken back"))
 
     def _do_fix(self, entry: Entry) -> Fragments:
