@@ -237,7 +237,7 @@ def test_fuzz_play_prompt(lines, argv, resume):
 def test_fuzz_simulated_game_at_the_prompt(lines, seed, size):
     """Mostly Enter (make the suggested click) with typed lines in between, to reach deep states."""
     argv = ["play", "--sim", "--seed", str(seed), "--size", size, "--transcript", "game.txt"]
-    code, out, _ = check(argv, {}, stdin="\n".join(lines) + "\n")
+    code, _out, _ = check(argv, {}, stdin="\n".join(lines) + "\n")
     assert code == 0
 
 

@@ -81,7 +81,7 @@ def run(command: str, cwd: Path) -> list[str]:
         command = m.group(2)
     if command.startswith("yes '' | "):  # Enter pressed as often as asked
         stdin, command = "\n" * 1000, command[len("yes '' | "):]
-    code, _, comment = command.partition("  #")
+    code, _, _comment = command.partition("  #")
     parts = [p.strip() for p in code.split("|")]
     argv = shlex.split(parts[0])
     assert argv[0] == "countlo"
@@ -139,7 +139,6 @@ def test_readme_terminal_picture_is_what_an_80_column_terminal_shows(tmp_path):
     pexpect = pytest.importorskip("pexpect")
     pyte = pytest.importorskip("pyte")
     import io
-
     import tempfile
 
     home = tempfile.mkdtemp(prefix="h", dir="/tmp")  # short: the transcript's path fits a line

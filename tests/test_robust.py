@@ -183,7 +183,7 @@ def test_a_long_transcript_with_one_hidden_typo_says_the_typo_search_was_not_run
     body = "".join(f"{shape.name(s.cell)} {c}\n" for s, c in zip(rec.steps, counts))
     path = tmp_path / "t.txt"
     path.write_text(f"# countlo transcript 1\n# size: 4x4\n\nstart {rec.start}\n{body}")
-    code, out, err = run(["replay", str(path), "--json"], capsys, monkeypatch)
+    _code, out, _err = run(["replay", str(path), "--json"], capsys, monkeypatch)
     got = json.loads(out)
     if got["status"] == "contradictory":
         assert got["typo_searched"] is False and got["typo"] == []
@@ -330,7 +330,7 @@ def test_replay_of_a_restore_file_of_a_non_square_board_takes_its_size(tmp_path,
 
 def test_simulate_json_has_the_hidden_board_and_says_where_it_came_from(capsys, monkeypatch,
                                                                          program):
-    code, out, _ = run(["simulate", "--games", "1", "--size", "3x3", "--json",
+    _code, out, _ = run(["simulate", "--games", "1", "--size", "3x3", "--json",
                         "--oracle-cmd", program("ok")], capsys, monkeypatch)
     rec = json.loads(out)["records"][0]
     assert "hidden" in rec and "hidden_source" in rec

@@ -8,7 +8,7 @@ code visits them with one xor per step. Finding the lightest is a minimum-weight
 from __future__ import annotations
 
 import random
-from typing import Iterator
+from collections.abc import Iterator
 
 from countlo.board import Shape
 from countlo.classic.solver import quiet_patterns, solve
@@ -24,7 +24,7 @@ def all_solutions(shape: Shape, board: int, limit: int | None = None) -> Iterato
     Gray code over the quiet basis: step i flips basis[lowest set bit of i].
     """
     sol = solve(shape, board)
-    if not sol.solvable:
+    if sol.presses is None:
         return
     total = 1 << sol.nullity
     if limit is not None:
@@ -54,7 +54,7 @@ def fewest_presses(
     proof of minimality.
     """
     sol = solve(shape, board)
-    if not sol.solvable:
+    if sol.presses is None:
         return None
     if sol.nullity == 0:
         return sol.presses, True

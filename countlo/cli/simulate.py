@@ -7,9 +7,8 @@ import json
 import sys
 
 from countlo.cli import options
-from countlo.errors import CountloError
-
-
+from countlo.hidden.result import engine_names
+from countlo.play.names import strategy_names
 
 MAX_GAMES = 1_000_000
 MAX_TIMEOUT = 86400.0
@@ -29,9 +28,11 @@ def _seconds(text: str) -> float:
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--games", type=_positive, default=100, metavar="N", help="games to play (default 100)")
-    p.add_argument("--strategy", default="adaptive", metavar="S",
-                   help="adaptive (default), restore, sequential, fixed, greedy or manual (a random player)")
-    p.add_argument("--engine", default="exact", metavar="E", help="exact (default), linear or z3")
+    p.add_argument("--strategy", default="adaptive", metavar="S", type=str.lower,
+                   choices=strategy_names(),
+                   help=f"{', '.join(strategy_names())} (default adaptive; manual: a random player)")
+    p.add_argument("--engine", default="exact", metavar="E", type=str.lower, choices=engine_names(),
+                   help=f"{', '.join(engine_names())} (default exact)")
     p.add_argument("--size", default="6x6", metavar="RxC", help="board size (default 6x6)")
     p.add_argument("--seed", type=options.integer, default=0, metavar="K", help="first seed; games use K, K+1, ...")
     p.add_argument("--density", type=_density, default=0.5, metavar="P",
@@ -45,21 +46,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from countlo.board import Shape
-    from countlo.play.game import summarize
-    from countlo.play.guide import ENGINES
-    from countlo.play.strategy import make_strategy
-
-    from countlo.play.program import program_argv
-
     from countlo.cli.play import check_size
+    from countlo.play.game import summarize
+    from countlo.play.program import program_argv
 
     shape = Shape.parse(args.size)
     check_size(shape)
     if args.oracle_cmd is not None:
         program_argv(args.oracle_cmd)  # an empty or unbalanced command fails before any game
-    make_strategy(args.strategy, shape)  # unknown names fail before any game
-    if args.engine.strip().lower() not in ENGINES:
-        raise CountloError(f"unknown engine {args.engine!r}: choose one of {', '.join(ENGINES)}")
     _warm_up(shape, args)
     seeds = range(args.seed, args.seed + args.games)
     results, records = [], []
@@ -121,10 +115,12 @@ def _one(args, shape, seed):
 
 
 def _record(shape, seed, r, hidden) -> dict:
+    from countlo.ui.wording import ending_text
+
     rec = r.record
     out = {
         "seed": seed, "outcome": r.outcome.value, "solved": r.solved, "probes": r.probes,
-        "clicks": r.clicks, "reason": r.reason,
+        "clicks": r.clicks, "reason": ending_text(shape, r.ending),
         "start": rec.start if rec else None,
         "steps": [[shape.name(s.cell), s.count] for s in rec.steps] if rec else [],
         "decision_ms_mean": _r(1000 * sum(r.decision_times) / len(r.decision_times)) if r.decision_times else None,
@@ -143,7 +139,8 @@ def _record(shape, seed, r, hidden) -> dict:
 
 def _reconstructed(record) -> tuple[int | None, str]:
     """The start a program's counts determine, or None with why (the program never reveals it)."""
-    from countlo.hidden.reconstruct import Status, reconstruct
+    from countlo.hidden.reconstruct import reconstruct
+    from countlo.hidden.result import Status
 
     unknown = "not revealed by the game program, and its counts do not determine it"
     if record is None:

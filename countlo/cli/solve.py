@@ -6,7 +6,6 @@ import argparse
 import json
 import sys
 
-
 GRID_LIMIT = 64  # larger boards print a summary unless --full
 ALL_LIMIT = 4096  # --all lists at most this many solutions unless --limit is given
 FULL_LIMIT = 1 << 22  # --full prints boards of at most this many cells (2048x2048)
@@ -64,8 +63,8 @@ def _positive(text: str) -> int:
 
 def run(args: argparse.Namespace) -> int:
     from countlo.board import Shape
-    from countlo.errors import BadSizeError, BoardFormatError, CountloError
     from countlo.classic.solver import solve_rows
+    from countlo.errors import BadSizeError, BoardFormatError, CountloError
     from countlo.formats import textgrid
 
     sources = [name for name, given in (("FILE", args.file is not None),
@@ -142,8 +141,8 @@ def _read(path: str | None) -> str:
 
 def _check_limits(shape, args) -> None:
     """Refuse, in one line, what would not fit in memory, before the board is built."""
-    from countlo.errors import BadSizeError
     from countlo.classic.classes import MAX_CELLS
+    from countlo.errors import BadSizeError
 
     def side(cells: int) -> str:
         n = int(cells ** 0.5)
@@ -173,8 +172,8 @@ def _write(path: str, rows, cols: int) -> None:
 
 
 def _all(shape, bits: int, nullity: int, limit: int | None) -> list[list[int]]:
-    from countlo.errors import CountloError
     from countlo.classic.minpress import all_solutions
+    from countlo.errors import CountloError
 
     total = 1 << nullity
     if limit is None and total > ALL_LIMIT:

@@ -1,12 +1,13 @@
 import random
 
 import pytest
-from hypothesis import given, settings, strategies as st
-
-from countlo.hidden import linear
-from countlo.board import Shape
-from countlo.hidden.record import Record, Step, possible_after, record_of
 from brute import by_counts
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from countlo.board import Shape
+from countlo.hidden import linear
+from countlo.hidden.record import Record, Step, possible_after, record_of
 
 
 def restore(shape):

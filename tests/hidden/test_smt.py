@@ -2,13 +2,12 @@ import random
 import subprocess
 import sys
 from collections import defaultdict
-from pathlib import Path
 
 import pytest
+from conftest import ROOT
 
-from countlo.hidden import linear
-from countlo.hidden import smt
 from countlo.board import Shape
+from countlo.hidden import linear, smt
 from countlo.hidden.record import Record, Step, possible_after, record_of
 
 
@@ -61,5 +60,5 @@ def test_z3_agrees_with_linear_on_6x6_and_10x10():
 def test_z3_is_imported_only_when_used():
     code = "import sys, countlo.hidden.reconstruct, countlo.hidden.smt, countlo.hidden.linear; print('z3' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         cwd=Path(__file__).resolve().parent.parent)
+                         cwd=ROOT)
     assert out.stdout.strip() == "False", out.stderr

@@ -4,12 +4,13 @@ from math import comb
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from countlo.board import Shape, popcount, press_masks
-from countlo.hidden.record import Record, Step, record_of
 import countlo.hidden.posterior
+from countlo.board import Shape, popcount, press_masks
 from countlo.hidden.posterior import Posterior
+from countlo.hidden.record import Record, Step, record_of
 
 
 # --- brute force -------------------------------------------------------------------------------

@@ -11,7 +11,6 @@ import pytest
 from countlo.cli import main
 
 
-
 def simulate(capsys, *args: str) -> tuple[int, str, str]:
     code = main(["simulate", *args])
     out = capsys.readouterr()
@@ -93,13 +92,13 @@ def test_a_crashing_program_fails_the_run_with_its_reason(capsys, tmp_path):
 @pytest.mark.parametrize(
     "args, message",
     [
-        (["--strategy", "best"], "unknown strategy 'best'"),
-        (["--engine", "magic"], "unknown engine 'magic'"),
+        (["--strategy", "best"], "invalid choice: 'best' (choose from 'adaptive'"),
+        (["--engine", "magic"], "invalid choice: 'magic' (choose from 'exact', 'linear', 'z3')"),
         (["--size", "6y6"], "bad board size '6y6'"),
     ],
 )
 def test_bad_options_are_one_line_errors(capsys, args, message):
-    code, out, err = simulate(capsys, "--games", "1", *args)
+    code, _out, err = simulate(capsys, "--games", "1", *args)
     assert code == 2 and message in err and "Traceback" not in err
     assert len(err.strip().splitlines()) == 1
 

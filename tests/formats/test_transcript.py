@@ -6,16 +6,22 @@ import sys
 import textwrap
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from conftest import ROOT
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from countlo.board import Shape
 from countlo.errors import BadCountError, TranscriptError
-from countlo.hidden.record import Record, Step, record_of
 from countlo.formats.transcript import (
-    Header, ImpossibleCountsError, Kind, TranscriptFileError, Writer, dumps, read,
+    Header,
+    ImpossibleCountsError,
+    Kind,
+    TranscriptFileError,
+    Writer,
+    dumps,
+    read,
 )
-
-from conftest import ROOT
+from countlo.hidden.record import Record, Step, record_of
 
 EXAMPLE = """\
 # countlo transcript 1
@@ -273,7 +279,7 @@ def test_reader_on_random_text(text):
 def test_reader_on_mutated_valid_transcripts(game, mutations):
     shape, board, clicks = game
     rec = record_of(shape, board, clicks)
-    lines = [f"# countlo transcript 1", f"# size: {shape}", "", f"start {rec.start}"]
+    lines = ["# countlo transcript 1", f"# size: {shape}", "", f"start {rec.start}"]
     lines += [f"{shape.name(s.cell)} {s.count}" for s in rec.steps]
     text = "\n".join(lines) + "\n"
     assert read(text).record == rec

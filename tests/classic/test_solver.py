@@ -5,15 +5,27 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import given, settings, strategies as st
-
-from countlo.classic import gf2
-from countlo.board import Shape, press_masks
-from countlo.classic.solver import chase, chebyshev, clears, evaluate, nullity, quiet_patterns, quiet_rows, rows_clear, solve, solve_rows, to_poly, transform
-from countlo.classic.minpress import fewest_presses
-from countlo.classic.minpress import all_solutions, solution_count
-
 from conftest import DATA
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from countlo.board import Shape, press_masks
+from countlo.classic import gf2
+from countlo.classic.minpress import all_solutions, fewest_presses, solution_count
+from countlo.classic.solver import (
+    chase,
+    chebyshev,
+    clears,
+    evaluate,
+    nullity,
+    quiet_patterns,
+    quiet_rows,
+    rows_clear,
+    solve,
+    solve_rows,
+    to_poly,
+    transform,
+)
 
 
 def table(name: str) -> dict[int, int]:

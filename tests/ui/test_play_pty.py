@@ -12,9 +12,10 @@ import pytest
 pexpect = pytest.importorskip("pexpect")
 
 from conftest import ROOT  # noqa: E402
+
 from countlo.board import Shape  # noqa: E402
-from countlo.play.oracle import SimulatedOracle  # noqa: E402
 from countlo.formats.transcript import load  # noqa: E402
+from countlo.play.oracle import SimulatedOracle  # noqa: E402
 
 ANSI = re.compile(r"\x1b(\[[0-9;?]*[ -/]*[@-~]|[()][0-9A-Za-z]|[=>78]|\][^\x07]*\x07)")
 

@@ -10,17 +10,17 @@ import json
 import random
 
 import pytest
-from hypothesis import given, settings, strategies as st
-
-from countlo.play import review as explain
-from countlo.formats import hand as formats
-from countlo.board import Shape, popcount
-from countlo.hidden.record import Record, Step, record_of
-from countlo.hidden.reconstruct import Status, reconstruct
-from countlo.classic.solver import solve
-from countlo.classic.minpress import fewest_presses
-
 from conftest import DATA, ROOT
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from countlo.board import Shape, popcount
+from countlo.classic.minpress import fewest_presses
+from countlo.classic.solver import solve
+from countlo.formats import hand as formats
+from countlo.hidden.reconstruct import Status, reconstruct
+from countlo.hidden.record import Record, Step, record_of
+from countlo.play import review as explain
 
 TRANSCRIPTS = sorted(p for p in (ROOT / "transcripts").iterdir()
                      if p.is_file() and p.suffix not in (".md", ".py"))
@@ -191,7 +191,7 @@ def test_cli_explain_walks_every_step(run_cli):
     lights = board
     for i, row in enumerate(rows[1:], 1):
         cols = row.replace("<- known", "").split()
-        step, click, count, lit, of, around, known, left = cols[0], cols[2], cols[3], *cols[5:10]
+        _step, click, count, lit, _of, around, known, left = cols[0], cols[2], cols[3], *cols[5:10]
         k = shape.parse_cell(click)
         assert int(lit) == popcount(lights & shape.press_mask(k)) and int(around) == len(
             shape.neighbours(k))

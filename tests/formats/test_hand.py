@@ -1,13 +1,14 @@
 import os
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from countlo.board import Shape
 from countlo.errors import TranscriptError
 from countlo.formats.hand import detect, dumps_restore, dumps_rows, parse, read_restore, read_rows
-from countlo.hidden.record import record_of
 from countlo.formats.transcript import ImpossibleCountsError, dumps, read
+from countlo.hidden.record import record_of
 
 ROWS_2x3 = """\
 # counts read while clicking every cell once, reading order

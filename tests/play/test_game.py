@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
-
 from brute import brute_press_sets
+
 from countlo.board import Shape
-from countlo.play.game import Outcome, play_game, summarize
 from countlo.hidden.record import record_of
+from countlo.play.game import Outcome, Refused, play_game, summarize
 from countlo.play.oracle import ScriptedOracle, SimulatedOracle
 
 STRATEGIES = ["restore", "sequential", "fixed", "adaptive", "greedy", "manual"]
@@ -23,7 +23,7 @@ def check(result, oracle: SimulatedOracle) -> None:
         assert oracle.lights == 0 and result.record.count == 0
         assert result.record == record_of(shape, oracle.board, [s.cell for s in result.record.steps])
     else:
-        assert result.outcome == Outcome.UNSOLVABLE, result.reason
+        assert result.outcome == Outcome.UNSOLVABLE, result.ending
         if shape.cells <= 12:
             assert not brute_press_sets(shape, oracle.lights)  # truly cannot be cleared
         else:
@@ -68,7 +68,7 @@ def test_summary_counts_solved_unsolvable_and_failed():
 
 def test_a_lying_start_is_a_contradiction():
     r = play_game(ScriptedOracle(Shape(2, 2), 5, []), "sequential")
-    assert r.outcome == Outcome.CONTRADICTION and "starting count" in r.reason
+    assert r.outcome == Outcome.CONTRADICTION and isinstance(r.ending, Refused) and r.ending.cell is None
 
 
 def check_6x6(result, oracle: SimulatedOracle, strategy: str) -> None:

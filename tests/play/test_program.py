@@ -9,9 +9,10 @@ import pytest
 
 from countlo.board import Shape
 from countlo.errors import OracleError
-from countlo.play.game import Outcome, play_game
+from countlo.play.game import Mismatch, Outcome, Refused, play_game
 from countlo.play.oracle import SimulatedOracle
 from countlo.play.program import ProgramOracle
+from countlo.ui.wording import ending_text
 
 S33 = Shape(3, 3)
 
@@ -66,7 +67,7 @@ def test_whole_games_through_a_program_end_at_zero(tmp_path, strategy):
     for seed in range(4):
         with ProgramOracle(cmd, S33, env={"COUNTLO_SEED": str(seed)}) as o:
             r = play_game(o, strategy, seed=seed)
-        assert r.solved, r.reason
+        assert r.solved, r.ending
         assert r.record.count == 0
 
 
@@ -82,7 +83,7 @@ def test_a_crashing_program_is_reported_with_the_last_exchange(tmp_path):
             o.click(3)
     with ProgramOracle(cmd, S33) as o:
         r = play_game(o, "sequential")
-    assert r.outcome == Outcome.ORACLE_ERROR and "exit code 3" in r.reason and r.clicks == 2
+    assert r.outcome == Outcome.ORACLE_ERROR and "exit code 3" in ending_text(S33, r.ending) and r.clicks == 2
 
 
 def test_garbage_is_named(tmp_path):
@@ -122,6 +123,6 @@ def test_a_lying_program_ends_in_a_clear_contradiction(tmp_path, strategy):
     for seed in range(6):
         with ProgramOracle(cmd, S33, env={"COUNTLO_SEED": str(seed)}) as o:
             r = play_game(o, strategy, seed=seed)
-        assert r.outcome == Outcome.CONTRADICTION, r.reason
-        assert r.reason.startswith(("the game contradicts itself", "after clicking")), r.reason
+        assert r.outcome == Outcome.CONTRADICTION, r.ending
+        assert isinstance(r.ending, (Refused, Mismatch)), r.ending
         assert 3 <= r.clicks <= 12  # a physically impossible count never enters the record

@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import pytest
+from brute import BrutePosterior, brute_diagnose, brute_fewest, brute_press_sets
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from brute import BrutePosterior, brute_diagnose, brute_fewest, brute_press_sets
 from countlo.board import Shape, press_masks
 from countlo.errors import BadCountError
-from countlo.play.guide import Guide, GuideError, Phase, common_witness
-from countlo.hidden.record import Record, Step, record_of
+from countlo.hidden.record import Record, Step, possible_after, record_of
+from countlo.hidden.result import UnknownEngineError
+from countlo.play.advice import Phase
+from countlo.play.guide import Guide, GuideError, common_witness
 from countlo.play.oracle import SimulatedOracle
-from countlo.hidden.record import possible_after
+from countlo.ui.wording import advice_text, learned_text
 
 S33, S23 = Shape(3, 3), Shape(2, 3)
 
@@ -97,7 +99,7 @@ def test_unclearable_starts_are_stuck_with_a_quiet_pattern_witness():
             assert adv.phase in (Phase.FINISH, Phase.DONE)
             continue
         seen += 1
-        assert adv.phase == Phase.STUCK and "be cleared" in adv.message
+        assert adv.phase == Phase.STUCK and "be cleared" in advice_text(S23, adv)
         assert adv.unclearable
         if adv.witness is not None:  # a quiet pattern common to every start still possible
             assert adv.witness in quiet and (adv.witness & lights).bit_count() % 2 == 1
@@ -122,7 +124,7 @@ def test_impossible_probe_count_is_refused_unless_forced():
     expected = [f for f in brute_diagnose(Record(S33, 1, (Step(0, 4), Step(0, 3)))) if f[0] != 2]
     assert expected == [(0, 1, 3)]
     assert g.record.counts == [3, 4, 3] and g.corrections[-1].suggested == 3
-    assert "starting count must have been 3, not 1: corrected" in learned.message
+    assert "starting count must have been 3, not 1: corrected" in learned_text(S33, learned)
     assert g.advice().phase == Phase.PROBE
 
 
@@ -274,11 +276,11 @@ def test_the_click_bound_stops_a_game_that_never_ends():
     for _ in range(6):
         g.observe(4, oracle.click(4), force=True)
     adv = g.advice()
-    assert adv.phase == Phase.STUCK and "Gave up after 6 clicks" in adv.message
+    assert adv.phase == Phase.STUCK and "Gave up after 6 clicks" in advice_text(S33, adv)
 
 
 def test_unknown_engine_is_refused():
-    with pytest.raises(GuideError, match="unknown engine 'magic'"):
+    with pytest.raises(UnknownEngineError, match="unknown engine 'magic'"):
         Guide(S33, "sequential", engine="magic")
 
 
@@ -352,4 +354,4 @@ def test_a_start_with_no_clearable_board_left_is_stuck_at_once():
     g.start(1)
     adv = g.advice()
     assert adv.phase == Phase.STUCK and adv.unclearable and adv.witness is None
-    assert "None of the 16 boards still possible can be cleared" in adv.message
+    assert "None of the 16 boards still possible can be cleared" in advice_text(shape, adv)

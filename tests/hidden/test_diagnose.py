@@ -2,13 +2,15 @@ import random
 from collections import defaultdict
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from countlo.board import Shape
-from countlo.hidden.diagnose import Fix, diagnose, explain
 from countlo.errors import BadCellError
-from countlo.hidden.record import Record, Step, possible_after, record_of
+from countlo.hidden.diagnose import Fix, diagnose
 from countlo.hidden.reconstruct import Status, reconstruct
+from countlo.hidden.record import Record, Step, possible_after, record_of
+from countlo.ui.wording import fix_text
 
 
 def raw(shape, clicks, counts):
@@ -104,9 +106,9 @@ def test_accepts_a_record_and_explains():
     typed = counts[:i] + [v for v in possible_after(s, 13, counts[i - 1]) if v != good][:1] + counts[i + 1 :]
     fixes = diagnose(raw(s, clicks, typed))
     assert fixes and fixes[0].step in (i, i + 1)
-    line = explain(Fix(i, typed[i], good), raw(s, clicks, typed))
+    line = fix_text(s, Fix(i, typed[i], good), clicks)
     assert line == f"step 27 (B3): you typed {typed[i]}; {good} makes every count consistent"
-    start_line = explain(Fix(0, 17, 15), Record(s, 17))
+    start_line = fix_text(s, Fix(0, 17, 15), [])
     assert start_line == "the starting count: you typed 17; 15 makes every count consistent"
 
 

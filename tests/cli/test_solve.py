@@ -130,6 +130,7 @@ def test_solve_does_not_import_z3_or_prompt_toolkit(run_cli):
     import os
     import subprocess
     import sys
+
     from conftest import ROOT
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,

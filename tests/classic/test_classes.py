@@ -8,9 +8,9 @@ import pytest
 
 from countlo.board import Shape
 from countlo.classic.classes import classes, fixing
-from countlo.errors import BadSizeError
 from countlo.classic.minpress import all_solutions
 from countlo.classic.solver import nullity
+from countlo.errors import BadSizeError
 
 
 def symmetric_start(shape: Shape, rng: random.Random) -> int:

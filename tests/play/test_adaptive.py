@@ -9,17 +9,18 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from countlo.play.adaptive import Adaptive, Tuning, View, choose
 from countlo.board import Shape
-from countlo.play.game import Outcome, play_game
-from countlo.play.oracle import SimulatedOracle
-from countlo.play.strategy import Knowledge, make_strategy
-from countlo.hidden.record import record_of
-from countlo.hidden.posterior import Posterior
 from countlo.classic.batch import algebra, bit_rows, fewest_press_sets, row_ints, solvable
-from countlo.hidden.row_sampler import RowSampler
-from countlo.classic.solver import nullity, solve
 from countlo.classic.minpress import fewest_presses
+from countlo.classic.solver import nullity, solve
+from countlo.hidden.posterior import Posterior
+from countlo.hidden.record import record_of
+from countlo.hidden.row_sampler import RowSampler
+from countlo.play.adaptive import Adaptive, Tuning, View, choose
+from countlo.play.game import Outcome, play_game
+from countlo.play.knowledge import Knowledge
+from countlo.play.oracle import SimulatedOracle
+from countlo.play.registry import make_strategy
 
 SMALL = [Shape(1, 1), Shape(1, 2), Shape(2, 2), Shape(2, 3), Shape(3, 3), Shape(4, 4), Shape(2, 5),
          Shape(5, 5), Shape(4, 7), Shape(6, 6)]
@@ -149,7 +150,7 @@ def test_takes_a_free_click_that_tells_two_boards_apart():
 
 def test_one_click_on_two_boards_values_the_press_probability():
     rnd = random.Random(5)
-    alg, lights, x, lit = _free_splitting_case(rnd)
+    alg, lights, x, _lit = _free_splitting_case(rnd)
     k = choose(alg, View(lights, 2, True), Tuning(lookahead=()))
     assert x[0, k] and x[1, k]
 
@@ -201,7 +202,7 @@ def _check_game(shape: Shape, seed: int):
     if result.outcome == Outcome.SOLVED:
         assert oracle.lights == 0 and record.count == 0
     else:
-        assert result.outcome == Outcome.UNSOLVABLE, result.reason
+        assert result.outcome == Outcome.UNSOLVABLE, result.ending
         assert not solve(shape, oracle.lights).solvable
     # probing stops at the first step after which one start fits; the rest is the finish
     known_at = next((i for i in range(len(record.steps) + 1) if Posterior(record.prefix(i)).count == 1), None)

@@ -9,13 +9,13 @@ from pathlib import Path
 import pytest
 
 from countlo.board import Shape
+from countlo.formats.transcript import Header, Writer, load
 from countlo.play.guide import Guide
 from countlo.play.oracle import SimulatedOracle
 from countlo.ui.picture import plain
-from countlo.ui.screen import amount, boards
 from countlo.ui.session import Session
 from countlo.ui.terminal import run_lines, run_terminal, wants_colour
-from countlo.formats.transcript import Header, Writer, load
+from countlo.ui.wording import amount, boards
 
 SHAPE = Shape(3, 4)  # nullity 0: every start can be cleared
 SIX = Shape(6, 6)
@@ -60,7 +60,7 @@ def test_a_whole_typed_6x6_game_reaches_zero(tmp_path):
 
 @pytest.mark.parametrize("strategy", ["adaptive", "restore", "sequential", "fixed"])
 def test_every_strategy_is_guided_to_the_end(strategy):
-    hidden, lines = typed_game(SHAPE, 2, strategy)
+    _hidden, lines = typed_game(SHAPE, 2, strategy)
     assert len(lines) > 2
 
 
@@ -247,7 +247,7 @@ def test_help_history_board_fix():
 
 
 def test_plain_lines_front_end_plays_a_typed_game():
-    hidden, lines = typed_game(SHAPE, 11)
+    _hidden, lines = typed_game(SHAPE, 11)
     lines.insert(1, "99")  # refused, then the game carries on
     out = io.StringIO()
     session = Session(Guide(SHAPE))

@@ -5,21 +5,17 @@ from __future__ import annotations
 import itertools
 
 import pytest
+from brute import BrutePosterior
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from brute import BrutePosterior
 from countlo.board import Shape
 from countlo.hidden.record import Record, record_of
+from countlo.play.knowledge import Knowledge, entropy
+from countlo.play.names import strategy_names
 from countlo.play.oracle import SimulatedOracle
+from countlo.play.registry import UnknownStrategyError, make_strategy
 from countlo.play.routine import ROUTINE_6X6, brute_determines, determines, routine, ternary_kernel_size
-from countlo.play.strategy import (
-    Knowledge,
-    UnknownStrategyError,
-    entropy,
-    make_strategy,
-    strategy_names,
-)
 
 S6 = Shape(6, 6)
 
@@ -49,7 +45,7 @@ def test_registry_lists_every_strategy_and_rejects_unknown_names():
     names = strategy_names()
     assert names[0] == "adaptive"
     assert {"restore", "sequential", "fixed", "manual", "adaptive"} <= set(names)
-    with pytest.raises(UnknownStrategyError, match="unknown strategy 'best'.*restore"):
+    with pytest.raises(UnknownStrategyError, match=r"unknown strategy 'best'.*restore"):
         make_strategy("best", S6)
 
 

@@ -1,7 +1,8 @@
 import random
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from countlo.board import Shape, popcount
 from countlo.errors import BadCountError
