@@ -44,7 +44,7 @@ multiplicity: a cell pressed 3 times counts 3.
 def add_arguments(p: argparse.ArgumentParser) -> None:
     import textwrap
 
-    p.epilog = EPILOG
+    p.epilog = "\n".join(textwrap.fill(ln, 79) if len(ln) > 79 else ln for ln in EPILOG.split("\n"))
     p.formatter_class = argparse.RawDescriptionHelpFormatter  # keeps the epilog's lines
     p.description = textwrap.fill(p.description or "", 79)
     p.add_argument("file", nargs="?", metavar="FILE|-",
