@@ -9,6 +9,8 @@ import sys
 
 GRID_LIMIT = 64  # larger boards print a summary unless --full
 ALL_LIMIT = 4096  # --all lists at most this many solutions unless --limit is given
+QUIET_LIMIT = 16  # --quiet shows at most this many basis patterns unless --limit is given
+QUIET_BITS = 1 << 30  # and never holds more bits of them than this
 
 
 EPILOG = """\
@@ -37,11 +39,17 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     what.add_argument("--min", action="store_true", help="a solution with the fewest presses")
     what.add_argument("--classes", action="store_true",
                       help="solutions grouped up to the rotations/reflections fixing the start")
+    what.add_argument("--quiet", action="store_true",
+                      help="a basis of the quiet patterns of the board's size (press sets that "
+                      "change no light); needs only --size")
     p.add_argument("--limit", type=_positive, metavar="N", help="with --all: list at most N")
     p.add_argument("--full", action="store_true",
                    help=f"print grids and press lists even above {GRID_LIMIT}x{GRID_LIMIT}")
     p.add_argument("--out", metavar="FILE", help="write the press pattern as a 1/0 grid")
     p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.add_argument("--image", metavar="FILE.png|FILE.svg",
+                   help="also draw the start, the presses (or the quiet pattern proving it "
+                   "unsolvable) and a legend; with --quiet, the quiet patterns")
 
 
 def _positive(text: str) -> int:
@@ -61,9 +69,17 @@ def run(args: argparse.Namespace) -> int:
                                         ("--all-on", args.all_on)) if given]
     if len(sources) > 1:
         raise CountloError(f"give one start, not {' and '.join(sources)}")
-    if args.limit is not None and not args.all:
-        raise CountloError("--limit only applies with --all")
+    if args.limit is not None and not (args.all or args.quiet):
+        raise CountloError("--limit only applies with --all or --quiet")
+    if args.image is not None:
+        from countlo.formats.image import check_path
+
+        check_path(args.image)
     size = Shape.parse(args.size) if args.size is not None else None
+    if args.quiet and not sources:
+        if size is None:
+            raise BadSizeError("--quiet needs --size RxC (or a start)")
+        return _quiet(size, args)
 
     if args.lit is not None or args.all_on:
         if size is None:
@@ -79,17 +95,28 @@ def run(args: argparse.Namespace) -> int:
         shape, rows = textgrid.parse_grid(_read(args.file), where)
         if size is not None and size != shape:
             raise BoardFormatError(f"{where} holds a {shape} board but --size says {size}")
-    start = rows
+    start, target = rows, None
     if args.to is not None:
         tshape, target = textgrid.parse_grid(_read(args.to), args.to)
         if tshape != shape:
             raise BoardFormatError(f"--to {args.to} holds a {tshape} board, the start is {shape}")
         rows = [a ^ b for a, b in zip(rows, target)]
+    if args.quiet:
+        return _quiet(shape, args)
+    if args.image is not None:
+        from countlo.formats.image import check_fits
+
+        # refuse a picture that cannot be written before solving, not after
+        check_fits(shape, 2 + (target is not None), args.image)
 
     sol = solve_rows(shape, rows)
     report = _Report(shape, start, rows, args)
     if not sol.solvable:
         report.unsolvable(sol)
+        if args.image is not None:
+            from countlo.formats import figures
+
+            _draw(figures.unsolvable(shape, start, sol.witness, target), args.image, args.json)
         return 1
     presses, exact = sol.presses, None
     extra: dict = {}
@@ -110,6 +137,58 @@ def run(args: argparse.Namespace) -> int:
     if args.out:
         _write(args.out, textgrid.format_rows(presses, shape.cols))
     report.solved(presses, sol.nullity, exact, extra)
+    if args.image is not None:
+        from countlo.formats import figures
+
+        _draw(figures.solved(shape, start, presses, target, exact), args.image, args.json)
+    return 0
+
+
+def _draw(picture, path: str, quiet: bool) -> None:
+    from countlo.formats.image import save
+
+    save(picture, path)
+    if not quiet:  # JSON output stays one object
+        print(f"picture: {path}")
+
+
+def _quiet(shape, args: argparse.Namespace) -> int:
+    """`--quiet`: a basis of the quiet patterns of the shape, as text, JSON and/or a picture."""
+    from countlo.classic.solver import nullity, quiet_rows
+    from countlo.errors import CountloError
+    from countlo.formats.textgrid import cell_names, cell_pairs, side_by_side
+
+    d = nullity(shape)
+    shown = min(d, args.limit or QUIET_LIMIT)
+    if shown * shape.cells > QUIET_BITS:
+        raise CountloError(f"{shown} quiet patterns of a {shape} board take more than "
+                           f"{QUIET_BITS:,} bits; pass a smaller --limit")
+    if args.image is not None:
+        from countlo.formats.image import check_fits
+
+        check_fits(shape, max(1, shown), args.image)
+    basis = quiet_rows(shape, shown)
+    if args.json:
+        print(json.dumps({"rows": shape.rows, "cols": shape.cols, "nullity": d,
+                          "quiet": [cell_pairs(q) for q in basis]}))
+    else:
+        print(f"{shape} board: nullity {d}; " + (
+            "no quiet patterns (every start has exactly one solution)." if d == 0 else
+            f"a basis of {d} quiet pattern{'s' * (d != 1)} (press sets that change no light)"
+            + (f", the first {shown}:" if shown < d else ":")))
+        big = not args.full and (shape.rows > GRID_LIMIT or shape.cols > GRID_LIMIT)
+        for i in range(0, len(basis) if not big else 0, 4):
+            chunk = basis[i:i + 4]
+            print(side_by_side(shape, [(f"quiet {i + j + 1}", q, "Q", ".")
+                                       for j, q in enumerate(chunk)]), end="")
+        for i, q in enumerate(basis, 1):
+            names = (" ".join(cell_names(shape, q)) if not big
+                     else f"{sum(r.bit_count() for r in q)} cells")
+            print(f"quiet {i}: {names}")
+    if args.image is not None:
+        from countlo.formats import figures
+
+        _draw(figures.quiet(shape, basis), args.image, args.json)
     return 0
 
 
