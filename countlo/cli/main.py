@@ -22,6 +22,8 @@ COMMANDS: dict[str, str] = {
     "replay": "rebuild the hidden start from a transcript, explain each step, and plan the finish",
     "solve": "solve a visible Lights Out board: one, all or fewest presses, symmetry classes, "
     "pattern to pattern",
+    "generate": "random solvable boards: uniform, or with a given fewest-press count or "
+    "difficulty",
 }
 
 
