@@ -5,6 +5,7 @@ j in N(k)). One Gaussian elimination of A gives a particular-solution map M (x =
 solvable), the parity checks that say whether s is solvable (s . q = 0 for every quiet q), and
 a basis of the quiet patterns (the null space of A), so every solution is M s xor span(quiet).
 Boards here are numpy 0/1 matrices, one board a row, so hundreds are handled in one product.
+See docs/MATH.md §8.
 """
 
 from __future__ import annotations

@@ -8,6 +8,7 @@ chasing from x_0 = Y(J) e_0 leaves x_R = c + A(J) Y(J) e_0 with A = p_R(u + 1) m
 residual of chasing from x_0 = 0. Solving is A Y = c (mod chi): g = gcd(A, chi); solvable iff
 g | c; nullity = deg g; quiet first rows are the multiples of chi / g.
 Every step is O(R + C) operations on C-bit ints; the RC x RC matrix is never built.
+Derivations: docs/MATH.md §3 (light chasing), §4 (polynomials), §5 (quiet patterns, witness).
 """
 
 from __future__ import annotations

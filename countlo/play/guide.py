@@ -184,7 +184,8 @@ class Guide:
         return list(adv.plan) if adv.phase == Phase.FINISH else []
 
     def finish_plan(self, start: int, record: Record) -> tuple[tuple[int, int], ...] | None:
-        """Fewest presses clearing the lights of `start` after `record`, in reading order, with counts."""
+        """Fewest presses clearing the lights of `start` after `record`, in reading order, with
+        counts (docs/MATH.md §14)."""
         lights = start ^ record.flips()
         presses = press_set(self.shape, lights)
         if presses is None:
@@ -413,7 +414,8 @@ def common_witness(quiet: tuple[int, ...] | list[int], starts: list[int]) -> int
     """A combination q of the quiet basis with |q & b| odd for every start b, or None.
 
     Presses are orthogonal to quiet patterns over GF(2) (A is symmetric), so |q & lights| has
-    the parity of |q & start| whatever was clicked: such a q proves no start can be cleared.
+    the parity of |q & start| whatever was clicked: such a q proves no start can be cleared
+    (docs/MATH.md §5).
     Finding it is a linear system over GF(2) in the d coefficients, one equation per start.
     """
     if not starts:

@@ -94,7 +94,8 @@ def step_notes(record: Record, engine: str = "exact") -> list[StepNote]:
 
 
 def typo_likeness(written: int, suggested: int) -> tuple[int, int]:
-    """Sort key of a suggested correction: one-keystroke slips first, then the smaller change."""
+    """Sort key of a suggested correction: one-keystroke slips first, then the smaller change
+    (docs/MATH.md §13)."""
     a, b = str(written), str(suggested)
     one_key = (
         (len(a) == len(b) and sum(x != y for x, y in zip(a, b)) == 1)
