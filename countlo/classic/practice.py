@@ -2,8 +2,8 @@
 
 No I/O: `countlo practice` (countlo.ui) draws it and reads the player's clicks. The lights are a
 bitset; a click on k toggles N(k). A hint is one press of a fewest-press solution of the lights
-as they are now (docs: clicks commute, so any press of such a set, then the rest of it, wins in
-the fewest clicks from here).
+as they are now: clicks commute (docs/MATH.md §1), so pressing any cell of such a set and then
+the rest of it wins in the fewest clicks from here (§6).
 """
 
 from __future__ import annotations
