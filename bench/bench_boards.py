@@ -49,7 +49,7 @@ def pictures(sizes: list[int], repeats: int) -> None:
                 path = os.path.join(d, f"b.{kind}")
                 times = []
                 for _ in range(repeats if n < 4000 else 1):
-                    times.append(cpu(lambda: save(pic, path)))
+                    times.append(cpu(lambda pic=pic, path=path: save(pic, path)))
                 lay = save(pic, path)
                 print(f"{kind:<5} {n:>5}x{n:<5} {lay.width:>6}x{lay.height:<6} "
                       f"{statistics.median(times) * 1e3:>10.1f} ms   "
@@ -63,12 +63,13 @@ def generating(repeats: int) -> None:
         gen = Generator(shape, random.Random(1))
         cases = [("uniform", gen.uniform)]
         if gen.basis is not None:
-            cases += [("--presses 4", lambda: gen.exactly(4))]
-            cases += [(f"--difficulty {d}", lambda d=d: gen.in_band(d))
+            cases += [("--presses 4", lambda gen=gen: gen.exactly(4))]
+            cases += [(f"--difficulty {d}", lambda d=d, gen=gen: gen.in_band(d))
                       for d in ("easy", "medium", "hard")]
         base = None
         for what, draw in cases:
-            per = statistics.median(cpu(lambda: [draw() for _ in range(count)]) / count
+            per = statistics.median(cpu(lambda draw=draw, count=count: [draw() for _ in range(count)])
+                                    / count
                                     for _ in range(repeats))
             base = base or per
             print(f"{size:>18}   {what:<20} {per * 1e3:>9.3f} ms   {per / base:>8.1f}x")

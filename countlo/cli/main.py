@@ -24,6 +24,8 @@ COMMANDS: dict[str, str] = {
     "pattern to pattern",
     "generate": "random solvable boards: uniform, or with a given fewest-press count or "
     "difficulty",
+    "practice": "classic Lights Out in the terminal with the lights visible: hints, undo, and "
+    "your moves against the fewest",
 }
 
 

@@ -140,6 +140,7 @@ def run(args: argparse.Namespace) -> int:
     if args.image is not None:
         from countlo.formats import figures
 
+        assert isinstance(presses, list)  # solve_rows and to_rows give rows
         _draw(figures.solved(shape, start, presses, target, exact), args.image, args.json)
     return 0
 
