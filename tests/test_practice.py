@@ -211,6 +211,7 @@ def test_practice_in_a_real_terminal(columns):
         child.send("hint\r")
         child.expect(r"Hint: click (?:\x1b\[[0-9;]*m)*([A-Z][0-9]+)")
         child.send(child.match.group(1) + "\r")
+        child.expect(r"lights? on")  # the click's log line, printed once the prompt is gone
         if child.expect([r"moves? \(fewest", "All dark: solved in"]) == 1:
             break
     child.expect(pexpect.EOF)

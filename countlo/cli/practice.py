@@ -28,7 +28,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--difficulty", choices=("easy", "medium", "hard"),
                    help="a random start of this difficulty (see countlo generate --help)")
     p.add_argument("--plain", action="store_true",
-                   help="plain lines instead of the full-screen prompt (also when not a terminal)")
+                   help="plain lines instead of the clickable prompt (also when not a terminal)")
 
 
 def run(args: argparse.Namespace) -> int:
