@@ -28,24 +28,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # one BLAS thread per worker: --jobs sets the cores
 
-from countlo.board import Shape  # noqa: E402
-from countlo.play.game import Outcome, play_game  # noqa: E402
-from countlo.play.oracle import SimulatedOracle  # noqa: E402
-from countlo.play.strategy import Base, register  # noqa: E402
-
-
-class EntropyOnly(Base):
-    """The click whose count has the highest entropy under the exact posterior (lowest cell on ties)."""
-
-    name = "entropy"
-
-    def choose(self, record, knowledge):
-        ent = knowledge.entropies
-        best = max(ent)
-        return ent.index(best) if best > 1e-12 else None
-
-
-register("entropy", EntropyOnly, "the most informative click only (benchmark baseline)")
+from countlo.board import Shape
+from countlo.play.game import Outcome, play_game
+from countlo.play.oracle import SimulatedOracle
 
 
 def one_game(job: tuple[str, str, int, bool]) -> tuple[str, int, str, int, int, list[float]]:

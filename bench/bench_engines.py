@@ -19,10 +19,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from countlo.board import Shape  # noqa: E402
-from countlo.hidden.diagnose import diagnose  # noqa: E402
-from countlo.hidden.record import Record, Step, possible_after, record_of  # noqa: E402
-from countlo.hidden.reconstruct import Engine, Status, reconstruct  # noqa: E402
+from countlo.board import Shape
+from countlo.hidden.diagnose import diagnose
+from countlo.hidden.reconstruct import Engine, Status, reconstruct
+from countlo.hidden.record import Record, Step, possible_after, record_of
 
 
 def clicks_for(method: str, shape: Shape, rng: random.Random) -> list[int]:

@@ -17,9 +17,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from countlo.board import Shape  # noqa: E402
-from countlo.hidden.record import record_of  # noqa: E402
-from countlo.hidden.posterior import Posterior  # noqa: E402
+from countlo.board import Shape
+from countlo.hidden.posterior import Posterior
+from countlo.hidden.record import record_of
 
 
 def records(shape: Shape, n: int, rng: random.Random):
@@ -62,7 +62,7 @@ def measure(shape: Shape, n: int, seed: int, method: str, repeats: int, clock) -
         b, t = timed(rec, method, repeats, clock)
         build.append(b)
         total.append(t)
-    q = lambda xs, p: sorted(xs)[min(len(xs) - 1, int(p * len(xs)))]  # noqa: E731
+    q = lambda xs, p: sorted(xs)[min(len(xs) - 1, int(p * len(xs)))]
     return {
         "records": n,
         "build median": statistics.median(build),

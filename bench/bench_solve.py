@@ -18,8 +18,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from countlo.classic import solver  # noqa: E402
-from countlo.board import Shape  # noqa: E402
+from countlo.board import Shape
+from countlo.classic import solver
 
 
 def gauss_jordan(shape: Shape, board: int) -> int | None:

@@ -18,9 +18,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from countlo.board import Shape  # noqa: E402
-from countlo.play.game import play_game, summarize  # noqa: E402
-from countlo.play.oracle import SimulatedOracle  # noqa: E402
+from countlo.board import Shape
+from countlo.play.game import play_game, summarize
+from countlo.play.oracle import SimulatedOracle
 
 
 def one(job):

@@ -11,9 +11,9 @@ row number; A1 is the top-left cell.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Callable, Iterator, Sequence
 
 from countlo.errors import BadCellError, BadSizeError
 

@@ -50,3 +50,7 @@ class OracleError(CountloError):
     """A game program that died, hung, or answered something that is not a count."""
 
     exit_code = 1
+
+
+class TranscriptFileError(CountloError):
+    """A transcript file that cannot be created, opened or decoded."""

@@ -1,7 +1,8 @@
 import itertools
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from countlo.board import Cell, Shape, column_index, column_letters, iter_bits, press_masks
 from countlo.errors import BadCellError, BadSizeError

@@ -18,10 +18,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from countlo.board import Shape  # noqa: E402
-from countlo.formats.hand import dumps_restore, dumps_rows  # noqa: E402
-from countlo.hidden.record import Record, Step, possible_after, record_of  # noqa: E402
-from countlo.formats.transcript import Header, Writer  # noqa: E402
+from countlo.board import Shape
+from countlo.formats.hand import dumps_restore, dumps_rows
+from countlo.formats.transcript import Header, Writer
+from countlo.hidden.record import Record, Step, possible_after, record_of
 
 DATE = "2026-11-21T12:00:00Z"
 SIX, FIVE = Shape(6, 6), Shape(5, 5)

@@ -16,6 +16,7 @@ from functools import lru_cache
 import numpy as np
 
 from countlo.board import Shape, iter_bits, press_masks
+from countlo.classic.solver import elimination
 
 MAX_COSET_BITS = 10
 
@@ -33,7 +34,7 @@ class PressAlgebra:
 
     @property
     def invertible(self) -> bool:
-        return self.quiet.shape[0] == 0
+        return bool(self.quiet.shape[0] == 0)
 
 
 def bit_rows(ints: list[int], width: int) -> np.ndarray:
@@ -53,37 +54,11 @@ def row_ints(matrix: np.ndarray) -> list[int]:
 
 @lru_cache(maxsize=16)
 def algebra(shape: Shape) -> PressAlgebra:
-    """The press algebra of `shape`, from one GF(2) elimination of A (rows as int bitsets)."""
+    """The press algebra of `shape` as 0/1 matrices (countlo.classic.solver.elimination)."""
     n = shape.cells
     masks = press_masks(shape)
-    rows = [(masks[k], 1 << k) for k in range(n)]
-    pivots: list[int] = []
-    r = 0
-    for col in range(n):
-        hit = next((i for i in range(r, n) if rows[i][0] >> col & 1), None)
-        if hit is None:
-            continue
-        rows[r], rows[hit] = rows[hit], rows[r]
-        pa, pb = rows[r]
-        for i in range(n):
-            if i != r and rows[i][0] >> col & 1:
-                rows[i] = (rows[i][0] ^ pa, rows[i][1] ^ pb)
-        pivots.append(col)
-        r += 1
-    solution = [0] * n
-    for i, col in enumerate(pivots):
-        solution[col] = rows[i][1]
-    checks = [rows[i][1] for i in range(r, n)]
-    pivot_set = set(pivots)
-    quiet = []
-    for f in range(n):
-        if f in pivot_set:
-            continue
-        q = 1 << f
-        for i, col in enumerate(pivots):
-            if rows[i][0] >> f & 1:
-                q |= 1 << col
-        quiet.append(q)
+    el = elimination(shape)
+    solution, checks, quiet = list(el.solution), list(el.checks), list(el.quiet)
     Q = bit_rows(quiet, n)
     if len(quiet) <= MAX_COSET_BITS:
         span = [0]
@@ -103,14 +78,15 @@ def algebra(shape: Shape) -> PressAlgebra:
 
 def _times(lights: np.ndarray, matrix: np.ndarray) -> np.ndarray:
     """lights @ matrix.T over the integers (float32 products: exact, sums stay below 2^24)."""
-    return (lights.astype(np.float32) @ matrix.T.astype(np.float32)).astype(np.int32)
+    product: np.ndarray = (lights.astype(np.float32) @ matrix.T.astype(np.float32)).astype(np.int32)
+    return product
 
 
 def solvable(alg: PressAlgebra, lights: np.ndarray) -> np.ndarray:
     """Boolean per board: True iff its lights can be cleared (orthogonal to every quiet pattern)."""
     if alg.checks.shape[0] == 0:
         return np.ones(lights.shape[0], dtype=bool)
-    return ~((_times(lights, alg.checks) & 1).any(axis=1))
+    return np.asarray(~((_times(lights, alg.checks) & 1).any(axis=1)))
 
 
 def fewest_press_sets(alg: PressAlgebra, lights: np.ndarray) -> np.ndarray:
@@ -125,7 +101,8 @@ def fewest_press_sets(alg: PressAlgebra, lights: np.ndarray) -> np.ndarray:
         return x
     cand = x[:, None, :] ^ alg.coset[None, :, :]
     best = cand.sum(axis=2).argmin(axis=1)
-    return cand[np.arange(x.shape[0]), best]
+    chosen: np.ndarray = cand[np.arange(x.shape[0]), best]
+    return chosen
 
 
 def neighbourhood_lit(alg: PressAlgebra, lights: np.ndarray) -> np.ndarray:

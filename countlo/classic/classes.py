@@ -7,9 +7,9 @@ solutions onto its solutions; the classes are the orbits of that subgroup (docs/
 from __future__ import annotations
 
 from countlo.board import Shape, Symmetry
-from countlo.errors import BadSizeError
 from countlo.classic.minpress import all_solutions
 from countlo.classic.solver import solve
+from countlo.errors import BadSizeError
 
 MAX_SOLUTIONS = 1 << 16
 MAX_CELLS = 1 << 16  # symmetries are applied cell by cell

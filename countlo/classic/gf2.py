@@ -7,7 +7,7 @@ docs/MATH.md §4.
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 Poly = int
 

@@ -15,12 +15,12 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Iterator, Sequence
 
+from countlo.board import Shape, press_masks
 from countlo.classic import gf2
-from countlo.board import Shape
 
 Rows = list[int]
 SMALL = 1 << 16  # boards up to this many cells keep their quiet patterns cached
@@ -28,17 +28,27 @@ SMALL = 1 << 16  # boards up to this many cells keep their quiet patterns cached
 
 @dataclass(frozen=True)
 class Solution:
-    """Result of solving one start.
+    """Result of solving one start given as a bitset.
 
-    `presses` clears the start (a bitset, or a list of row ints from `solve_rows`); None when
-    unsolvable. `witness` is a quiet pattern with odd overlap with the start (same form), which
-    proves unsolvability; None when solvable.
+    `presses` clears the start; None when unsolvable. `witness` is a quiet pattern with odd
+    overlap with the start, which proves unsolvability (docs/MATH.md §5); None when solvable.
     """
 
     solvable: bool
-    presses: int | Rows | None
+    presses: int | None
     nullity: int
-    witness: int | Rows | None
+    witness: int | None
+
+
+@dataclass(frozen=True)
+class RowsSolution:
+    """The same as Solution with the press set and the witness as lists of row ints (for boards
+    too large to hold comfortably as one bitset)."""
+
+    solvable: bool
+    presses: Rows | None
+    nullity: int
+    witness: Rows | None
 
 
 @dataclass(frozen=True)
@@ -229,7 +239,7 @@ def _witness_rows(shape: Shape, rows: Sequence[int]) -> Rows:
 # --- solving -------------------------------------------------------------------------------
 
 
-def solve_rows(shape: Shape, rows: Sequence[int]) -> Solution:
+def solve_rows(shape: Shape, rows: Sequence[int]) -> RowsSolution:
     """Solve the start given as R row ints; presses and witness come back as rows."""
     if len(rows) != shape.rows:
         raise ValueError(f"expected {shape.rows} rows, got {len(rows)}")
@@ -239,18 +249,18 @@ def solve_rows(shape: Shape, rows: Sequence[int]) -> Solution:
     c = residual(rows, 0, shape.cols)
     first = _first_row(plan, c) if c else 0
     if first is None:
-        return Solution(False, None, plan.nullity, _witness_rows(shape, rows))
+        return RowsSolution(False, None, plan.nullity, _witness_rows(shape, rows))
     presses, last = chase(rows, first, shape.cols)
     assert last == 0, "the first row from A Y = c failed to clear the board"
-    return Solution(True, presses, plan.nullity, None)
+    return RowsSolution(True, presses, plan.nullity, None)
 
 
 def solve(shape: Shape, board: int) -> Solution:
     """Solve the start `board` (bitset): one press set, the nullity, or a witness."""
     sol = solve_rows(shape, shape.to_rows(board))
-    if sol.solvable:
+    if sol.presses is not None:
         return Solution(True, shape.from_rows(sol.presses), sol.nullity, None)
-    return Solution(False, None, sol.nullity, shape.from_rows(sol.witness))
+    return Solution(False, None, sol.nullity, shape.from_rows(sol.witness or []))
 
 
 def transform(shape: Shape, p: int, b: int) -> Solution:
@@ -277,3 +287,65 @@ def rows_clear(board: Sequence[int], presses: Sequence[int], cols: int) -> bool:
         if row:
             return False
     return True
+
+
+@dataclass(frozen=True)
+class Elimination:
+    """One Gauss-Jordan elimination of the press matrix A over GF(2), as int bitsets.
+
+    solution[j]: the cells of s whose parity gives press j of a particular solution x = M s
+    (for solvable s); checks: s is solvable iff s . c is even for every c (the left kernel);
+    quiet: a basis of the quiet patterns (the kernel of A). docs/MATH.md §5, §8.
+    """
+
+    solution: tuple[int, ...]
+    checks: tuple[int, ...]
+    quiet: tuple[int, ...]
+
+
+@lru_cache(maxsize=16)
+def elimination(shape: Shape) -> Elimination:
+    """The elimination of `shape`'s press matrix: rows (A row, identity row) reduced together,
+    so the identity half records which lights each reduced row combines."""
+    n = shape.cells
+    masks = press_masks(shape)
+    rows = [(masks[k], 1 << k) for k in range(n)]
+    pivots: list[int] = []
+    r = 0
+    for col in range(n):
+        hit = next((i for i in range(r, n) if rows[i][0] >> col & 1), None)
+        if hit is None:
+            continue
+        rows[r], rows[hit] = rows[hit], rows[r]
+        pa, pb = rows[r]
+        for i in range(n):
+            if i != r and rows[i][0] >> col & 1:
+                rows[i] = (rows[i][0] ^ pa, rows[i][1] ^ pb)
+        pivots.append(col)
+        r += 1
+    solution = [0] * n
+    for i, col in enumerate(pivots):
+        solution[col] = rows[i][1]
+    pivot_set = set(pivots)
+    quiet = []
+    for f in range(n):
+        if f in pivot_set:
+            continue
+        q = 1 << f
+        for i, col in enumerate(pivots):
+            if rows[i][0] >> f & 1:
+                q |= 1 << col
+        quiet.append(q)
+    return Elimination(tuple(solution), tuple(rows[i][1] for i in range(r, n)), tuple(quiet))
+
+
+@lru_cache(maxsize=16)
+def inverse_columns(shape: Shape) -> tuple[int, ...] | None:
+    """Columns of A^-1 over GF(2) (column j: the presses clearing the single light j), or None
+    when A is singular; any board's unique press set is then an xor of columns (docs/MATH.md §8).
+    A is symmetric, so the columns are the rows of the elimination's solution map."""
+    if nullity(shape):
+        return None
+    rows = elimination(shape).solution
+    return tuple(sum(1 << i for i in range(shape.cells) if rows[i] >> j & 1)
+                 for j in range(shape.cells))

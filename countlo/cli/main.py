@@ -68,7 +68,10 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     only = _asked(argv)
     parser = build_parser(only) if only else build_parser("")
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as e:  # --help, --version and usage errors (already printed)
+        return e.code if isinstance(e.code, int) else 2
     if not getattr(args, "_run", None):
         parser.print_help()
         return 2

@@ -10,10 +10,8 @@ from datetime import datetime
 from pathlib import Path
 
 from countlo.errors import CountloError
-
-
-STRATEGIES = ("adaptive", "restore", "sequential", "fixed", "manual")
-ENGINES = ("exact", "linear", "z3")
+from countlo.hidden.result import engine_names
+from countlo.play.names import strategy_names
 
 
 class PlayOptionError(CountloError, ValueError):
@@ -26,10 +24,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                      "Ctrl-C and Ctrl-D leave too; the transcript is kept and --resume carries on.")
     parser.add_argument("--size", metavar="RxC", help="board size (default 6x6; a resumed "
                                                       "transcript keeps its own)")
-    parser.add_argument("--strategy", metavar="S",
-                        help=f"how to choose clicks: {', '.join(STRATEGIES)} (default adaptive)")
-    parser.add_argument("--engine", metavar="E", help=f"reconstruction engine: {', '.join(ENGINES)} "
-                                                      "(default exact)")
+    parser.add_argument("--strategy", metavar="S", type=str.lower, choices=strategy_names(),
+                        help=f"how to choose clicks: {', '.join(strategy_names())} "
+                        "(default adaptive)")
+    parser.add_argument("--engine", metavar="E", type=str.lower, choices=engine_names(),
+                        help=f"reconstruction engine: {', '.join(engine_names())} (default exact)")
     parser.add_argument("--transcript", metavar="FILE", help="write the transcript here (default: a "
                         "new dated file under $XDG_DATA_HOME/countlo or ~/.local/share/countlo)")
     parser.add_argument("--resume", metavar="FILE", help="carry on the session saved in FILE")
@@ -80,10 +79,10 @@ def _replay(oracle, record) -> None:
 def open_session(args: argparse.Namespace):
     """The Session the options describe, with its transcript open (new or resumed)."""
     from countlo.board import Shape
+    from countlo.formats.transcript import Header, Writer
     from countlo.play.guide import Guide
     from countlo.play.oracle import SimulatedOracle
     from countlo.ui.session import Session
-    from countlo.formats.transcript import Header, Writer
 
     if args.resume and args.transcript:
         raise PlayOptionError("--resume FILE already names the transcript; leave out --transcript")

@@ -11,7 +11,7 @@ import json
 import sys
 
 from countlo.errors import TranscriptError
-
+from countlo.hidden.result import engine_names
 
 
 def add_arguments(parser) -> None:
@@ -19,7 +19,7 @@ def add_arguments(parser) -> None:
                         "documented 'rows' or 'restore' format ('-' reads standard input)")
     parser.add_argument("--format", choices=("countlo", "rows", "restore"),
                         help="the file's format (default: recognised from the text)")
-    parser.add_argument("--engine", choices=("auto", "exact", "linear", "z3"), default="auto",
+    parser.add_argument("--engine", type=str.lower, choices=("auto", *engine_names()), default="auto",
                         help="reconstruction engine (default auto: exact on boards up to 8 wide, "
                         "which also gives per-cell chances; linear on wider boards)")
     parser.add_argument("--explain", action="store_true",
@@ -31,9 +31,9 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
-    from countlo.play import review as explain
     from countlo.formats import hand as formats
     from countlo.formats.transcript import ImpossibleCountsError
+    from countlo.play import review as explain
 
     if args.image is not None:
         from countlo.formats.image import check_path
@@ -182,7 +182,7 @@ def render(r, source: str, explain: bool = False, problem=None) -> list[str]:
 
 def _outcome(r) -> list[str]:
     """What a consistent record says: the board and the finishing plan, or the boards left."""
-    from countlo.play.review import percent_grid
+    from countlo.formats.textgrid import percent_grid
 
     shape, out = r.shape, []
     if r.status == "ambiguous":
@@ -231,8 +231,10 @@ def _contradiction(r, problem) -> list[str]:
     if not r.typos:
         out.append("No single corrected count makes them fit: more than one count is wrong.")
         return out
+    from countlo.ui.wording import where
+
     best = r.typos[0]
-    what = "the starting count" if best.step == 0 else f"step {best.step}"
+    what = where(best.step)
     out.append(f"Most likely typo: line {best.line} ({what}): written {best.written}, "
                f"probably {best.suggested}.")
     if len(r.typos) > 1:

@@ -6,8 +6,8 @@ import argparse
 import json
 import sys
 
-from countlo.errors import CountloError
-
+from countlo.hidden.result import engine_names
+from countlo.play.names import strategy_names
 
 
 def _positive(text: str) -> int:
@@ -42,9 +42,11 @@ def _seconds(text: str) -> float:
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--games", type=_positive, default=100, metavar="N", help="games to play (default 100)")
-    p.add_argument("--strategy", default="adaptive", metavar="S",
-                   help="adaptive (default), restore, sequential, fixed, greedy or manual (a random player)")
-    p.add_argument("--engine", default="exact", metavar="E", help="exact (default), linear or z3")
+    p.add_argument("--strategy", default="adaptive", metavar="S", type=str.lower,
+                   choices=strategy_names(),
+                   help=f"{', '.join(strategy_names())} (default adaptive; manual: a random player)")
+    p.add_argument("--engine", default="exact", metavar="E", type=str.lower, choices=engine_names(),
+                   help=f"{', '.join(engine_names())} (default exact)")
     p.add_argument("--size", default="6x6", metavar="RxC", help="board size (default 6x6)")
     p.add_argument("--seed", type=int, default=0, metavar="K", help="first seed; games use K, K+1, ...")
     p.add_argument("--density", type=_density, default=0.5, metavar="P",
@@ -59,13 +61,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from countlo.board import Shape
     from countlo.play.game import summarize
-    from countlo.play.guide import ENGINES
-    from countlo.play.strategy import make_strategy
 
     shape = Shape.parse(args.size)
-    make_strategy(args.strategy, shape)  # unknown names fail before any game
-    if args.engine.strip().lower() not in ENGINES:
-        raise CountloError(f"unknown engine {args.engine!r}: choose one of {', '.join(ENGINES)}")
     _warm_up(shape, args)
     seeds = range(args.seed, args.seed + args.games)
     results, records = [], []
@@ -127,10 +124,12 @@ def _one(args, shape, seed):
 
 
 def _record(shape, seed, r, hidden) -> dict:
+    from countlo.ui.wording import ending_text
+
     rec = r.record
     out = {
         "seed": seed, "outcome": r.outcome.value, "solved": r.solved, "probes": r.probes,
-        "clicks": r.clicks, "reason": r.reason,
+        "clicks": r.clicks, "reason": ending_text(shape, r.ending),
         "start": rec.start if rec else None,
         "steps": [[shape.name(s.cell), s.count] for s in rec.steps] if rec else [],
         "decision_ms_mean": _r(1000 * sum(r.decision_times) / len(r.decision_times)) if r.decision_times else None,

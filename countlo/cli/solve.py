@@ -5,12 +5,18 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
+from typing import TYPE_CHECKING
 
+if TYPE_CHECKING:
+    from countlo.board import Shape
+    from countlo.classic.coset import Progress, Status
 
 GRID_LIMIT = 64  # larger boards print a summary unless --full
 ALL_LIMIT = 4096  # --all lists at most this many solutions unless --limit is given
-QUIET_LIMIT = 16  # --quiet shows at most this many basis patterns unless --limit is given
-QUIET_BITS = 1 << 30  # and never holds more bits of them than this
+QUIET_PANELS = 16  # --quiet --image draws at most this many basis patterns
+MIN_TIME = 60.0  # --min stops after this many seconds unless --time-limit says otherwise
+MOST_TIME = 10.0  # --most searches this long for bounds beyond the exact cases
 
 
 EPILOG = """\
@@ -20,6 +26,17 @@ with '#' is a comment; blank lines are skipped.
 --lit numbers cells 1..R*C in reading order: cell k is row (k-1)//C+1, column (k-1)%C+1.
 Boards above 64x64 print a summary; --full prints everything, --out saves the press grid,
 --json lists presses as 1-based [row, column] pairs. Exit 0 solved, 1 unsolvable, 2 bad input.
+--min is proven unless stopped (--time-limit, default 60 s, or Ctrl-C): then it prints the best
+found and a proven lower bound ("exact": false and "lower_bound" in JSON).
+--most --size RxC: the most presses any solvable start of that size needs, and such a start.
+
+Other rules: --topology plane|cylinder|torus|moebius|klein|projective, --rule
+plus|x|star|ring|knight|rowcol or a FILE drawing the rule (# changed, . unchanged, O the centre
+changed, o the centre unchanged), --states K (2..255: a click adds 1 mod K; grids then hold
+digits 0..K-1, or spaced numbers above 10), --graph FILE (one edge 'a b' per line, optional
+'nodes: a b c' first; rule sigma+ (node and neighbours, the default) or sigma (neighbours only);
+the start is a list of node names, name=value for other states). With K > 2, presses count with
+multiplicity: a cell pressed 3 times counts 3.
 """
 
 
@@ -34,15 +51,30 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="lit cells as 1-based numbers in reading order, e.g. 1,7,13")
     p.add_argument("--to", metavar="FILE", help="target pattern (default all dark): presses "
                    "turning the start into it")
+    p.add_argument("--target", choices=("dark", "lit"),
+                   help="target every cell dark (default) or lit (state 1)")
+    p.add_argument("--topology", default="plane", metavar="NAME",
+                   help="plane (default), cylinder, torus, moebius, klein or projective")
+    p.add_argument("--rule", metavar="NAME|FILE",
+                   help="click rule: plus (default), x, star, ring, knight, rowcol, a FILE with "
+                   "the rule drawn as a grid; sigma or sigma+ on a --graph")
+    p.add_argument("--states", type=_positive, default=2, metavar="K",
+                   help="light states 2..255 (a click adds 1 mod K; default 2)")
+    p.add_argument("--graph", metavar="FILE", help="play on the graph in FILE instead of a grid")
+    p.add_argument("--quiet", action="store_true",
+                   help="list a basis of the quiet patterns (presses that change nothing)")
     what = p.add_mutually_exclusive_group()
     what.add_argument("--all", action="store_true", help="list every solution")
     what.add_argument("--min", action="store_true", help="a solution with the fewest presses")
+    what.add_argument("--most", action="store_true",
+                      help="the most presses any solvable start of this size needs, and one such "
+                      "start (needs only --size)")
     what.add_argument("--classes", action="store_true",
                       help="solutions grouped up to the rotations/reflections fixing the start")
-    what.add_argument("--quiet", action="store_true",
-                      help="a basis of the quiet patterns of the board's size (press sets that "
-                      "change no light); needs only --size")
     p.add_argument("--limit", type=_positive, metavar="N", help="with --all: list at most N")
+    p.add_argument("--time-limit", type=_seconds, metavar="SECONDS",
+                   help=f"with --min (default {MIN_TIME:g}) or --most (default {MOST_TIME:g}): "
+                   "stop after this long with the best found and a proven bound")
     p.add_argument("--full", action="store_true",
                    help=f"print grids and press lists even above {GRID_LIMIT}x{GRID_LIMIT}")
     p.add_argument("--out", metavar="FILE", help="write the press pattern as a 1/0 grid")
@@ -58,10 +90,20 @@ def _positive(text: str) -> int:
     return int(text)
 
 
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, not {text!r}")
+    return value
+
+
 def run(args: argparse.Namespace) -> int:
     from countlo.board import Shape
-    from countlo.errors import BadSizeError, BoardFormatError, CountloError
     from countlo.classic.solver import solve_rows
+    from countlo.errors import BadSizeError, BoardFormatError, CountloError
     from countlo.formats import textgrid
 
     sources = [name for name, given in (("FILE", args.file is not None),
@@ -69,17 +111,29 @@ def run(args: argparse.Namespace) -> int:
                                         ("--all-on", args.all_on)) if given]
     if len(sources) > 1:
         raise CountloError(f"give one start, not {' and '.join(sources)}")
-    if args.limit is not None and not (args.all or args.quiet):
-        raise CountloError("--limit only applies with --all or --quiet")
+    if args.limit is not None and not args.all:
+        raise CountloError("--limit only applies with --all")
+    if args.time_limit is not None and not (args.min or args.most):
+        raise CountloError("--time-limit only applies with --min or --most")
+    if args.to is not None and args.target is not None:
+        raise CountloError("give one target, not --to and --target")
     if args.image is not None:
         from countlo.formats.image import check_path
 
         check_path(args.image)
+    if args.graph is not None or not _classic_rules(args):
+        if args.image is not None:
+            raise CountloError("--image draws boards under the classic rules only")
+        from countlo.cli import solve_rules
+
+        return solve_rules.run(args)
     size = Shape.parse(args.size) if args.size is not None else None
-    if args.quiet and not sources:
+    if args.most:
+        if sources or args.to is not None:
+            raise CountloError("--most is about every start of one size: give only --size RxC")
         if size is None:
-            raise BadSizeError("--quiet needs --size RxC (or a start)")
-        return _quiet(size, args)
+            raise BadSizeError("--most needs --size RxC")
+        return _most(size, args)
 
     if args.lit is not None or args.all_on:
         if size is None:
@@ -95,20 +149,23 @@ def run(args: argparse.Namespace) -> int:
         shape, rows = textgrid.parse_grid(_read(args.file), where)
         if size is not None and size != shape:
             raise BoardFormatError(f"{where} holds a {shape} board but --size says {size}")
-    start, target = rows, None
+    start: list[int] = rows
+    target: list[int] | None = None
     if args.to is not None:
         tshape, target = textgrid.parse_grid(_read(args.to), args.to)
         if tshape != shape:
             raise BoardFormatError(f"--to {args.to} holds a {tshape} board, the start is {shape}")
         rows = [a ^ b for a, b in zip(rows, target)]
-    if args.quiet:
-        return _quiet(shape, args)
+    elif args.target == "lit":
+        rows = [a ^ shape.row_mask for a in rows]
+        target = [shape.row_mask] * shape.rows
+
     if args.image is not None:
         from countlo.formats.image import check_fits
 
         # refuse a picture that cannot be written before solving, not after
-        check_fits(shape, 2 + (target is not None), args.image)
-
+        panels = QUIET_PANELS if args.quiet else 2 + (args.to is not None or args.target == "lit")
+        check_fits(shape, panels, args.image)
     sol = solve_rows(shape, rows)
     report = _Report(shape, start, rows, args)
     if not sol.solvable:
@@ -123,10 +180,17 @@ def run(args: argparse.Namespace) -> int:
     if args.min or args.all or args.classes:
         bits = shape.from_rows(rows)
         if args.min:
-            from countlo.classic.minpress import fewest_presses
+            from countlo.classic.minpress import fewest
 
-            best, exact = fewest_presses(shape, bits)
-            presses = shape.to_rows(best)
+            limit = MIN_TIME if args.time_limit is None else args.time_limit
+            began = time.monotonic()
+            found = fewest(shape, bits, time_limit=limit, progress=_status_line(sol.nullity))
+            _clear_status()
+            assert found is not None
+            presses, exact = shape.to_rows(found.presses), found.exact
+            extra["lower_bound"] = found.lower_bound
+            spent = time.monotonic() - began
+            extra["stopped"] = f"best found in {spent:.0f} s" if found.stopped else ""
         elif args.all:
             extra["solutions"] = _all(shape, bits, sol.nullity, args.limit)
         else:
@@ -134,14 +198,23 @@ def run(args: argparse.Namespace) -> int:
 
             extra["classes"] = [(shape.to_rows(rep), size) for rep, size in classes(shape, bits)]
             extra["group"] = [s.name for s in fixing(shape, bits)]
+    assert presses is not None
     if args.out:
         _write(args.out, textgrid.format_rows(presses, shape.cols))
     report.solved(presses, sol.nullity, exact, extra)
+    if args.quiet:
+        report.quiet()
     if args.image is not None:
         from countlo.formats import figures
 
-        assert isinstance(presses, list)  # solve_rows and to_rows give rows
-        _draw(figures.solved(shape, start, presses, target, exact), args.image, args.json)
+        if args.quiet:
+            from countlo.classic.solver import quiet_rows
+
+            picture = figures.quiet(shape, quiet_rows(shape, QUIET_PANELS))
+        else:
+            assert isinstance(presses, list)  # solve_rows and to_rows give rows
+            picture = figures.solved(shape, start, presses, target, exact)
+        _draw(picture, args.image, args.json)
     return 0
 
 
@@ -153,43 +226,79 @@ def _draw(picture, path: str, quiet: bool) -> None:
         print(f"picture: {path}")
 
 
-def _quiet(shape, args: argparse.Namespace) -> int:
-    """`--quiet`: a basis of the quiet patterns of the shape, as text, JSON and/or a picture."""
-    from countlo.classic.solver import nullity, quiet_rows
-    from countlo.errors import CountloError
-    from countlo.formats.textgrid import cell_names, cell_pairs, side_by_side
+def _classic_rules(args: argparse.Namespace) -> bool:
+    return (args.topology.strip().lower() == "plane" and args.states == 2
+            and (args.rule is None or args.rule.strip().lower() == "plus"))
 
-    d = nullity(shape)
-    shown = min(d, args.limit or QUIET_LIMIT)
-    if shown * shape.cells > QUIET_BITS:
-        raise CountloError(f"{shown} quiet patterns of a {shape} board take more than "
-                           f"{QUIET_BITS:,} bits; pass a smaller --limit")
-    if args.image is not None:
-        from countlo.formats.image import check_fits
 
-        check_fits(shape, max(1, shown), args.image)
-    basis = quiet_rows(shape, shown)
+def _status_line(nullity: int) -> Progress | None:
+    """A progress callback writing one self-overwriting line to stderr, when it is a terminal."""
+    if not sys.stderr.isatty():
+        return None
+
+    def show(st: Status) -> None:
+        frac = st.done / st.total
+        left = st.elapsed * (1 - frac) / frac if frac else 0.0
+        sys.stderr.write(f"\r\x1b[Ksearching 2^{nullity} solutions: {100 * frac:.1f}% done, "
+                         f"best {st.best} presses, {st.elapsed:.0f} s, about {left:.0f} s left "
+                         "(Ctrl-C stops with the best so far)")
+        sys.stderr.flush()
+
+    return show
+
+
+def _clear_status() -> None:
+    if sys.stderr.isatty():
+        sys.stderr.write("\r\x1b[K")
+        sys.stderr.flush()
+
+
+def _most(shape: Shape, args: argparse.Namespace) -> int:
+    """`--most`: the covering radius of the quiet patterns, and a start needing it."""
+    from countlo.board import press_masks
+    from countlo.classic.most import hardest
+    from countlo.classic.solver import quiet_patterns
+    from countlo.formats.textgrid import cell_pairs
+
+    limit = MOST_TIME if args.time_limit is None else args.time_limit
+    quiet = quiet_patterns(shape)
+    h = hardest(quiet, shape.cells, time_limit=limit)
+    start = 0
+    masks = press_masks(shape)
+    for k in range(shape.cells):
+        if (h.presses or 0) >> k & 1:
+            start ^= masks[k]
+    start_rows, press_rows = shape.to_rows(start), shape.to_rows(h.presses or 0)
+    if args.out and h.presses is not None:
+        from countlo.formats import textgrid
+
+        _write(args.out, textgrid.format_rows(start_rows, shape.cols))
     if args.json:
-        print(json.dumps({"rows": shape.rows, "cols": shape.cols, "nullity": d,
-                          "quiet": [cell_pairs(q) for q in basis]}))
+        print(json.dumps({"rows": shape.rows, "cols": shape.cols, "nullity": len(quiet),
+                          "most": h.need if h.exact else None, "exact": h.exact,
+                          "lower_bound": h.need, "upper_bound": h.upper, "method": h.method,
+                          "start": None if h.presses is None else cell_pairs(start_rows),
+                          "presses": None if h.presses is None else cell_pairs(press_rows),
+                          "count": None if h.presses is None else h.need}))
+        return 0
+    report = _Report(shape, start_rows, start_rows, args)
+    if h.exact:
+        print(f"{shape} board: the hardest solvable starts need {h.need} presses "
+              f"(exact; {h.method}).")
+    elif h.presses is None:
+        print(f"{shape} board: the hardest solvable starts need between {h.need} and {h.upper} "
+              f"presses ({h.method}); no start is shown: none had its fewest presses proven "
+              "in time.")
+        return 0
     else:
-        print(f"{shape} board: nullity {d}; " + (
-            "no quiet patterns (every start has exactly one solution)." if d == 0 else
-            f"a basis of {d} quiet pattern{'s' * (d != 1)} (press sets that change no light)"
-            + (f", the first {shown}:" if shown < d else ":")))
-        big = not args.full and (shape.rows > GRID_LIMIT or shape.cols > GRID_LIMIT)
-        for i in range(0, len(basis) if not big else 0, 4):
-            chunk = basis[i:i + 4]
-            print(side_by_side(shape, [(f"quiet {i + j + 1}", q, "Q", ".")
-                                       for j, q in enumerate(chunk)]), end="")
-        for i, q in enumerate(basis, 1):
-            names = (" ".join(cell_names(shape, q)) if not big
-                     else f"{sum(r.bit_count() for r in q)} cells")
-            print(f"quiet {i}: {names}")
-    if args.image is not None:
-        from countlo.formats import figures
-
-        _draw(figures.quiet(shape, basis), args.image, args.json)
+        print(f"{shape} board: the hardest solvable starts need between {h.need} and {h.upper} "
+              f"presses ({h.method}); this start needs {h.need}:")
+    if report.big:
+        print(f"(board larger than {GRID_LIMIT}x{GRID_LIMIT}: pass --full to print it, or --out "
+              "FILE to save the start)")
+    else:
+        print(report._grids("fewest presses", press_rows, "X"), end="")
+        print(f"presses: {report._names(press_rows)}")
     return 0
 
 
@@ -216,8 +325,8 @@ def _write(path: str, text: str) -> None:
 
 
 def _all(shape, bits: int, nullity: int, limit: int | None) -> list[list[int]]:
-    from countlo.errors import CountloError
     from countlo.classic.minpress import all_solutions
+    from countlo.errors import CountloError
 
     total = 1 << nullity
     if limit is None and total > ALL_LIMIT:
@@ -265,6 +374,21 @@ class _Report:
             print(f"quiet pattern: {self._names(w)}")
         else:
             print(f"(board larger than {GRID_LIMIT}x{GRID_LIMIT}: pass --full to print it)")
+        if self.args.quiet:
+            self.quiet()
+
+    def quiet(self) -> None:
+        """A basis of the quiet patterns, one line each (--quiet; text output only)."""
+        from countlo.classic.solver import quiet_rows
+
+        if self.args.json:
+            return
+        basis = quiet_rows(self.shape, None if not self.big else 16)
+        print(f"quiet patterns: a basis of {len(basis)}" + ("" if basis else " (none)") +
+              (" (the first 16)" if self.big and len(basis) == 16 else "") + ":" * bool(basis))
+        for i, q in enumerate(basis, 1):
+            names = "" if self.big else f": {self._names(q)}"
+            print(f"{i:>4}. {sum(r.bit_count() for r in q)} cells{names}")
 
     def solved(self, presses, nullity: int, exact, extra: dict) -> None:
         from countlo.formats.textgrid import cell_pairs
@@ -274,16 +398,25 @@ class _Report:
             out = dict(solvable=True, nullity=nullity, presses=cell_pairs(presses), count=count)
             if exact is not None:
                 out["exact"] = exact
+                out["lower_bound"] = extra["lower_bound"]
             if "solutions" in extra:
                 out["solutions"] = [cell_pairs(x) for x in extra["solutions"]]
             if "classes" in extra:
                 out["classes"] = [{"presses": cell_pairs(r), "size": s} for r, s in extra["classes"]]
                 out["symmetries"] = extra["group"]
+            if self.args.quiet:
+                from countlo.classic.solver import quiet_rows
+
+                out["quiet"] = [cell_pairs(q) for q in quiet_rows(self.shape, 64)]
             self._json(**out)
             return
         sols = 1 << min(nullity, 20)
         kind = "fewest presses" if exact is not None else "presses"
-        note = {True: " (exact minimum)", False: " (best found; not proven minimal)"}.get(exact, "")
+        if exact is False:
+            why = extra.get("stopped") or "best found"
+            note = f" ({why}; the minimum is at least {extra['lower_bound']})"
+        else:
+            note = " (exact minimum)" if exact else ""
         many = ("the only solution" if nullity == 0 else
                 f"{sols} solutions" if nullity <= 20 else f"2^{nullity} solutions")
         print(f"{self.shape} board: solvable, {count} {kind}{note}; nullity {nullity} ({many}).")
@@ -307,4 +440,5 @@ class _Report:
                 print(f"{i:>4}. class of {size}, {sum(r.bit_count() for r in rep)} presses{names}")
 
     def _json(self, **fields) -> None:
-        print(json.dumps({"rows": self.shape.rows, "cols": self.shape.cols, **fields}))
+        print(json.dumps({"rows": self.shape.rows, "cols": self.shape.cols, "topology": "plane",
+                          "rule": "plus", "states": 2, **fields}))

@@ -20,9 +20,20 @@ from pathlib import Path
 
 from countlo.board import Shape
 from countlo.errors import CountloError, TranscriptError
+from countlo.formats.text import read_text
 from countlo.formats.transcript import (
-    Event, Header, ImpossibleCountsError, Kind, Tape, Transcript, TranscriptFileError,
-    count_problems, from_tape, read,
+    Event,
+    Header,
+    ImpossibleCountsError,
+    NoteEvent,
+    StartEvent,
+    StepEvent,
+    Tape,
+    Transcript,
+    TranscriptFileError,
+    count_problems,
+    from_tape,
+    read,
 )
 from countlo.hidden.record import Step
 
@@ -31,19 +42,6 @@ _SIZE_COMMENT = re.compile(r"^#\s*size\s*:\s*(.*?)\s*$", re.IGNORECASE)
 _NUMBER = re.compile(r"^[0-9]{1,9}$")
 _LETTER = re.compile(r"[A-Za-z]")
 _MAGIC = re.compile(r"^\s*#\s*countlo\s+transcript\b", re.IGNORECASE)
-
-
-def read_text(path: str | Path) -> str:
-    """The UTF-8 text of a file (a leading byte-order mark dropped)."""
-    try:
-        data = Path(path).read_bytes()
-    except OSError as e:
-        raise TranscriptFileError(f"cannot read {path}: {e.strerror or e}") from None
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as e:
-        line = data[: e.start].count(b"\n") + 1
-        raise TranscriptError([(line, "not UTF-8 text (save the file as UTF-8)")], str(path)) from None
 
 
 def _data_lines(text: str) -> tuple[list[tuple[int, list[str]]], list[tuple[int, str]]]:
@@ -134,9 +132,9 @@ def _finish(shape: Shape, steps: list[tuple[int, int, int]], start: int, start_l
         raise TranscriptError(sorted(problems + bad), source)
     if bad:
         raise ImpossibleCountsError(bad, source, tape)
-    events = (Event(Kind.NOTE, text=f"imported from the '{fmt}' format", line=0),
-              Event(Kind.START, count=start, line=start_line)) + tuple(
-        Event(Kind.STEP, cell=c, count=k, line=n) for c, k, n in steps)
+    events: tuple[Event, ...] = (NoteEvent(f"imported from the '{fmt}' format", line=0),
+                                 StartEvent(start, line=start_line)) + tuple(
+        StepEvent(c, k, line=n) for c, k, n in steps)
     return from_tape(Header(shape, strategy=strategy), events, tape, source, fmt)
 
 

@@ -1,0 +1,48 @@
+"""The hidden board: the record of clicks and counts, three reconstruction engines behind one
+result type (`linear`, `z3`, `exact`), and the diagnosis of mistyped counts (docs/MATH.md §9-§13).
+
+The exact posterior (`countlo.hidden.posterior.Posterior`) and the row sampler load numpy and
+are imported by name where needed.
+"""
+
+from countlo.hidden.diagnose import Fix, diagnose
+from countlo.hidden.reconstruct import determined_after, reconstruct
+from countlo.hidden.record import (
+    Equation,
+    Record,
+    Step,
+    check_start,
+    check_step,
+    first_prefix,
+    possible_after,
+    record_of,
+)
+from countlo.hidden.result import (
+    Engine,
+    Reconstruction,
+    Status,
+    UnknownEngineError,
+    engine_names,
+    engine_of,
+)
+
+__all__ = [
+    "Engine",
+    "Equation",
+    "Fix",
+    "Reconstruction",
+    "Record",
+    "Status",
+    "Step",
+    "UnknownEngineError",
+    "check_start",
+    "check_step",
+    "determined_after",
+    "diagnose",
+    "engine_names",
+    "engine_of",
+    "first_prefix",
+    "possible_after",
+    "reconstruct",
+    "record_of",
+]

@@ -10,15 +10,15 @@ when the equations leave cells free. (docs/MATH.md §13)
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence, Union
 
 from countlo.board import Shape, popcount, press_masks
 from countlo.errors import BadCellError
 from countlo.hidden.linear import Elimination
 from countlo.hidden.record import Record, Step, possible_after
 
-RawRecord = tuple[Shape, int, Sequence[Union[Step, tuple[int, int]]]]
+RawRecord = tuple[Shape, int, Sequence[Step | tuple[int, int]]]
 """A record as typed, possibly failing the entry checks: (shape, starting count, (cell, count)s)."""
 
 
@@ -137,10 +137,3 @@ def diagnose(record: Record | RawRecord) -> list[Fix]:
     ]
     fixes.sort(key=lambda f: (abs(f.written - f.suggested), -f.step))
     return fixes
-
-
-def explain(fix: Fix, record: Record | RawRecord) -> str:
-    """One line for a person, e.g. "step 14 (C3): you typed 17; 15 makes every count consistent"."""
-    shape, cells, _ = _raw(record)
-    where = "the starting count" if fix.step == 0 else f"step {fix.step} ({shape.name(cells[fix.step - 1])})"
-    return f"{where}: you typed {fix.written}; {fix.suggested} makes every count consistent"

@@ -20,12 +20,12 @@ See docs/MATH.md §11.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from math import gcd
-from typing import Iterator, Sequence
 
 from countlo.board import iter_bits, popcount
 from countlo.hidden.record import Record
-from countlo.hidden.reconstruct import Reconstruction, from_count
+from countlo.hidden.result import Reconstruction, from_count
 
 LIMIT = 256
 """Default number of solutions the engine counts before answering "at least"."""
@@ -109,7 +109,8 @@ class Elimination:
 
         return [dot(p) for p in self.pivots.values()], [dot(r) for r in self.checks]
 
-    def solutions(self, rhs: Sequence[int] | None = None, sides: tuple[list[int], list[int]] | None = None) -> Iterator[int]:
+    def solutions(self, rhs: Sequence[int] | None = None,
+                  sides: tuple[list[int], list[int]] | None = None) -> Iterator[int]:
         """Every 0/1 solution (a board bitset), for original right sides `rhs` (default: as added).
 
         `sides` may pass ``self.sides(rhs)`` when the caller has it already.

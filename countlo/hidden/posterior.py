@@ -30,9 +30,9 @@ from math import comb
 import numpy as np
 
 from countlo.board import Shape
-from countlo.hidden.record import Equation, Record, Step
 from countlo.hidden.posterior_dp import Tables, dense_size, lit_values, plan_for
 from countlo.hidden.posterior_sparse import Inexact, SparseTables, binom
+from countlo.hidden.record import Equation, Record, Step
 
 DENSE_CELLS = 66  # dense tables need float64/int64 counts (see posterior_dp)
 DENSE_SWITCH = 0.08  # dense next-count pass when the sparse one looks this large relative to it

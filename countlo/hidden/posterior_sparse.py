@@ -20,8 +20,8 @@ from math import comb
 
 import numpy as np
 
-from countlo.hidden.record import Equation
 from countlo.hidden.posterior_dp import Plan, band, table_dtype, window_bits
+from countlo.hidden.record import Equation
 
 
 def compress(keys: np.ndarray, positions: tuple[int, ...]) -> np.ndarray:

@@ -10,6 +10,7 @@ The starting count gives ``sum(b) = n0``. (docs/MATH.md §2)
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from countlo.board import Shape, popcount, press_masks
@@ -173,3 +174,17 @@ def record_of(shape: Shape, start: int, clicks: list[int]) -> Record:
         board ^= masks[k]
         steps.append(Step(k, popcount(board)))
     return Record(shape, popcount(start), tuple(steps))
+
+
+def first_prefix(steps: int, holds: Callable[[int], bool]) -> int:
+    """The fewest steps n in 0..steps with holds(n), for a property that, once true of a prefix,
+    stays true of every longer one (a contradiction, a determined start); `steps` if none is
+    shorter. Binary search: O(log steps) calls of `holds`."""
+    lo, hi = 0, steps
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if holds(mid):
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo

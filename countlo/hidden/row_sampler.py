@@ -114,7 +114,7 @@ class RowSampler:
             forward.append(f)
         self._f = forward
         self._final = forward[-1][:, :, self.n0] * self._tables[-1][:, :, 0]
-        self.count = int(round(float(self._final.sum())))
+        self.count = round(float(self._final.sum()))
 
     def _step_weights(self, r: int, x: np.ndarray, y: np.ndarray, t: np.ndarray) -> np.ndarray:
         """Weights (states x W) of row r-2 given rows r-1 = x, r = y and the total t of rows 0..r."""

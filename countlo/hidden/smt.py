@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from countlo.board import iter_bits, popcount
 from countlo.hidden.record import Record
-from countlo.hidden.reconstruct import Reconstruction, from_count
+from countlo.hidden.result import Reconstruction, from_count
 
 LIMIT = 2
 """Default number of models counted: enough to tell determined from ambiguous."""

@@ -19,13 +19,11 @@ The |X| + 2W count: docs/MATH.md §14; the score and lookahead: §15.
 from __future__ import annotations
 
 import math
-from collections import OrderedDict
 from dataclasses import dataclass
 
 import numpy as np
 
 from countlo.board import Shape
-from countlo.hidden.record import Record
 from countlo.classic.batch import (
     PressAlgebra,
     algebra,
@@ -34,8 +32,9 @@ from countlo.classic.batch import (
     neighbourhood_lit,
     solvable,
 )
+from countlo.hidden.record import Record
 from countlo.hidden.row_sampler import RowSampler, fits
-from countlo.play.strategy import register
+from countlo.lru import LRU
 
 SLOW_SAMPLES = 64  # posterior samples (drawn in Python) on boards too wide for the row sampler
 
@@ -171,8 +170,8 @@ class Adaptive:
         self.shape = shape
         self.tuning = tuning
         self.algebra = algebra(shape)
-        self._samplers: OrderedDict[Record, RowSampler] = OrderedDict()
-        self._listed: OrderedDict[Record, np.ndarray] = OrderedDict()
+        self._samplers: LRU[Record, RowSampler] = LRU(self.KEEP_SAMPLERS)
+        self._listed: LRU[Record, np.ndarray] = LRU(self.KEEP)
 
     def next_click(self, record: Record, knowledge) -> int | None:
         """The next probe, or None once the start is known (the finish is then the press set)."""
@@ -211,24 +210,12 @@ class Adaptive:
             else:
                 starts = bit_rows(knowledge.posterior.boards(total), self.shape.cells)
             lights = starts ^ flips
-        _remember(self._listed, record, lights, self.KEEP)
-        return lights
+        return self._listed.put(record, lights)
 
     def _sampler(self, record: Record) -> RowSampler:
         """The row sampler of `record`, extending the previous record's when it is remembered."""
         found = self._samplers.get(record)
         if found is None:
             parent = self._samplers.get(record.undo()) if record.steps else None
-            found = RowSampler(record, parent)
-            _remember(self._samplers, record, found, self.KEEP_SAMPLERS)
+            found = self._samplers.put(record, RowSampler(record, parent))
         return found
-
-
-def _remember(cache: OrderedDict, key, value, keep: int) -> None:
-    cache[key] = value
-    cache.move_to_end(key)
-    while len(cache) > keep:
-        cache.popitem(last=False)
-
-
-register("adaptive", Adaptive, "clicks likely needed anyway that tell the most; looks ahead at the end")

@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import contextlib
 import random
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import Callable
+from statistics import mean, median
 
 from countlo.errors import BadCountError, OracleError
-from countlo.play.guide import Guide, Phase
+from countlo.hidden.diagnose import Fix
 from countlo.hidden.record import Record
+from countlo.play.advice import Advice, Contradiction, Done, Finish, GaveUp, Unclearable
+from countlo.play.guide import Guide
 from countlo.play.oracle import Oracle
 
 
@@ -23,14 +27,41 @@ class Outcome(str, Enum):
 
 
 @dataclass(frozen=True)
+class Mismatch:
+    """A finishing click showed `shown` where the counts before it predict `expected`."""
+
+    cell: int
+    shown: int
+    expected: int
+
+
+@dataclass(frozen=True)
+class Refused:
+    """The game showed a count no board allows: at the start (cell None) or after a click."""
+
+    cell: int | None
+    error: str
+
+
+@dataclass(frozen=True)
+class ProgramFailed:
+    """The game program died, hung or printed garbage; `error` names the last exchange."""
+
+    error: str
+
+
+Ending = Advice | Mismatch | Refused | ProgramFailed
+
+
+@dataclass(frozen=True)
 class GameResult:
     outcome: Outcome
-    reason: str
+    ending: Ending
     probes: int
     clicks: int
     decision_times: tuple[float, ...]  # seconds per decision: observe + advice
     record: Record | None
-    corrections: tuple = ()
+    corrections: tuple[Fix, ...] = ()
 
     @property
     def solved(self) -> bool:
@@ -66,14 +97,12 @@ def play_game(oracle: Oracle, strategy: str = "adaptive", engine: str = "exact",
     pick = pick or random_player(seed)
     times: list[float] = []
 
-    def result(outcome: Outcome, reason: str, last: tuple[int, int] | None = None) -> GameResult:
+    def result(outcome: Outcome, ending: Ending, last: tuple[int, int] | None = None) -> GameResult:
         r = guide.record
         if last is not None and r is not None:
-            try:
+            with contextlib.suppress(BadCountError):
                 r = r.then(*last)
-            except BadCountError:
-                pass
-        return GameResult(outcome, reason, guide.probes, len(r.steps) if r else 0, tuple(times), r,
+        return GameResult(outcome, ending, guide.probes, len(r.steps) if r else 0, tuple(times), r,
                           guide.corrections)
 
     try:
@@ -82,34 +111,31 @@ def play_game(oracle: Oracle, strategy: str = "adaptive", engine: str = "exact",
         try:
             guide.start(first)
         except BadCountError as e:
-            return result(Outcome.CONTRADICTION, f"the game's starting count is impossible: {e}")
+            return result(Outcome.CONTRADICTION, Refused(None, str(e)))
         advice = guide.advice()
         times.append(time.perf_counter() - t)
         while True:
-            if advice.phase == Phase.DONE:
-                return result(Outcome.SOLVED, advice.message)
-            if advice.phase == Phase.STUCK:
-                if advice.unclearable:
-                    return result(Outcome.UNSOLVABLE, advice.message)
-                if guide.record is not None and len(guide.record.steps) >= guide.max_clicks:
-                    return result(Outcome.GAVE_UP, advice.message)
-                return result(Outcome.CONTRADICTION, advice.message)
+            if isinstance(advice, Done):
+                return result(Outcome.SOLVED, advice)
+            if isinstance(advice, Unclearable):
+                return result(Outcome.UNSOLVABLE, advice)
+            if isinstance(advice, GaveUp):
+                return result(Outcome.GAVE_UP, advice)
+            if isinstance(advice, Contradiction):
+                return result(Outcome.CONTRADICTION, advice)
             cell = advice.cell if advice.cell is not None else pick(guide)
             count = oracle.click(cell)
-            name = oracle.shape.name(cell)
-            if advice.phase == Phase.FINISH and count != advice.expected:
-                return result(Outcome.CONTRADICTION,
-                              f"after clicking {name} the game showed {count}, but the counts "
-                              f"before it predict {advice.expected}", (cell, count))
+            if isinstance(advice, Finish) and count != advice.expected:
+                return result(Outcome.CONTRADICTION, Mismatch(cell, count, advice.expected), (cell, count))
             t = time.perf_counter()
             try:
                 guide.observe(cell, count)
             except BadCountError as e:
-                return result(Outcome.CONTRADICTION, f"the game contradicts itself: {e}", (cell, count))
+                return result(Outcome.CONTRADICTION, Refused(cell, str(e)), (cell, count))
             advice = guide.advice()
             times.append(time.perf_counter() - t)
     except OracleError as e:
-        return result(Outcome.ORACLE_ERROR, str(e))
+        return result(Outcome.ORACLE_ERROR, ProgramFailed(str(e)))
 
 
 @dataclass(frozen=True)
@@ -122,10 +148,10 @@ class Summary:
     failed: int
     probes_mean: float | None
     probes_median: float | None
-    probes_max: int | None
+    probes_max: float | None
     clicks_mean: float | None
     clicks_median: float | None
-    clicks_max: int | None
+    clicks_max: float | None
     decision_ms_mean: float | None
     decision_ms_median: float | None
     decision_ms_max: float | None
@@ -133,14 +159,12 @@ class Summary:
 
 def summarize(results: list[GameResult]) -> Summary:
     """Means, medians and maxima of probes, total clicks and decision times."""
-    from statistics import mean, median
-
     won = [r for r in results if r.solved]
     probes = [r.probes for r in won]
     clicks = [r.clicks for r in won]
     ms = [t * 1000 for r in results for t in r.decision_times]
 
-    def stats(xs):
+    def stats(xs: Sequence[float]) -> tuple[float | None, float | None, float | None]:
         return (mean(xs), median(xs), max(xs)) if xs else (None, None, None)
 
     return Summary(

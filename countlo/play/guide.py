@@ -11,16 +11,35 @@ leave the guide STUCK with the fixes listed.
 from __future__ import annotations
 
 import math
-from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
-from enum import Enum
 
-from countlo.board import Shape, iter_bits, press_masks
+from countlo.board import Shape
+from countlo.classic.solver import quiet_patterns, solve
 from countlo.errors import BadCountError, CountloError
-from countlo.hidden.record import Record, Step, check_start
-from countlo.play.strategy import Knowledge, best_informative, make_strategy, press_set
+from countlo.hidden.diagnose import Fix, diagnose
+from countlo.hidden.posterior import Posterior
+from countlo.hidden.record import Record, Step, check_start, first_prefix
+from countlo.hidden.result import engine_of
+from countlo.lru import LRU
+from countlo.play.advice import (
+    Advice,
+    AwaitStart,
+    Contradiction,
+    Done,
+    Finish,
+    GaveUp,
+    Learned,
+    Phase,
+    Probe,
+    Stuck,
+    Unclearable,
+)
+from countlo.play.finish import Plan, finish_plan
+from countlo.play.knowledge import Knowledge, press_set
+from countlo.play.registry import make_strategy
+from countlo.play.strategy import best_informative
 
-ENGINES = ("exact", "linear", "z3")
 CACHE = 96  # posteriors and knowledge kept, one per record seen (undo and re-plans hit them)
 WITNESS_LIMIT = 256  # list the possible starts to look for a common unclearability proof
 
@@ -29,30 +48,10 @@ class GuideError(CountloError):
     """The guide was asked something its state cannot answer (e.g. a count before the start)."""
 
 
-class Phase(str, Enum):
-    START = "start"
-    PROBE = "probe"
-    FINISH = "finish"
-    DONE = "done"
-    STUCK = "stuck"
-
-
-@dataclass(frozen=True)
-class Advice:
-    """What to do next. FINISH: `expected` is the count this click should show."""
-
-    phase: Phase
-    cell: int | None
-    expected: int | None
-    possible: tuple[int, ...]  # counts still possible after that click (START: 0..R*C)
-    plan: tuple[tuple[int, int], ...]  # FINISH: remaining (cell, expected count), in order
-    message: str
-    witness: int | None = None  # STUCK on lights that cannot be cleared: the quiet pattern proving it
-    unclearable: bool = False  # STUCK because no start still possible can be cleared
-
-
 @dataclass(frozen=True)
 class Progress:
+    """Clicks and probes so far, boards still possible, bits known, the strategy and the phase."""
+
     clicks: int
     probes: int
     possible: int
@@ -62,25 +61,11 @@ class Progress:
 
 
 @dataclass(frozen=True)
-class Learned:
-    """What one observation taught; `fixes` lists diagnose.Fix when the count contradicted the record."""
-
-    step: int
-    cell: int
-    count: int
-    possible_before: int
-    possible_after: int
-    message: str
-    fixes: tuple = ()
-
-
-@dataclass(frozen=True)
 class _State:
     record: Record | None
     probes: int
-    stuck: str | None
-    fixes: tuple
-    corrections: tuple
+    stuck: Stuck | None
+    corrections: tuple[Fix, ...]
 
 
 class Guide:
@@ -89,9 +74,7 @@ class Guide:
     def __init__(self, shape: Shape, strategy: str = "adaptive", engine: str = "exact", seed: int = 0,
                  max_clicks: int | None = None, counts: bool = True):
         """`counts=False` leaves Advice.possible empty while probing (simulations need no prompt)."""
-        engine = str(getattr(engine, "value", engine)).strip().lower()
-        if engine not in ENGINES:
-            raise GuideError(f"unknown engine {engine!r}: choose one of {', '.join(ENGINES)}")
+        engine = engine_of(engine).value
         self.shape = shape
         self.strategy = str(getattr(strategy, "value", strategy)).strip().lower()
         self._strategy = make_strategy(self.strategy, shape)
@@ -101,27 +84,17 @@ class Guide:
         self.counts = counts
         self.record: Record | None = None
         self.probes = 0
-        self.corrections: tuple = ()  # diagnose.Fix applied so far
-        self._stuck: str | None = None
-        self._fixes: tuple = ()
+        self.corrections: tuple[Fix, ...] = ()  # applied so far
+        self._stuck: Stuck | None = None
         self._history: list[_State] = []
-        self._posteriors: OrderedDict = OrderedDict()
-        self._knowledge: OrderedDict = OrderedDict()
-        self._advice: tuple | None = None
+        self._posteriors: LRU[Record, Posterior] = LRU(CACHE)
+        self._knowledge: LRU[Record, Knowledge] = LRU(CACHE)
+        self._advice: tuple[tuple[Record | None, Stuck | None], Advice] | None = None
 
     # --- caches -----------------------------------------------------------------------------
-    def _posterior(self, record: Record):
-        post = self._posteriors.get(record)
-        if post is None:
-            from countlo.hidden.posterior import Posterior
-
-            post = Posterior(record)
-            self._posteriors[record] = post
-            if len(self._posteriors) > CACHE:
-                self._posteriors.popitem(last=False)
-        else:
-            self._posteriors.move_to_end(record)
-        return post
+    def _posterior(self, record: Record) -> Posterior:
+        found = self._posteriors.get(record)
+        return found if found is not None else self._posteriors.put(record, Posterior(record))
 
     def knowledge(self, record: Record | None = None) -> Knowledge:
         """What `record` (the current one by default) tells, cached per record."""
@@ -130,10 +103,8 @@ class Guide:
         if k is None:
             parent = self._knowledge.get(record.undo()) if record.steps else None
             prior = parent.__dict__.get("counted") if parent is not None else None
-            k = Knowledge(record, self.engine, self.seed, posterior_of=self._posterior, prior=prior)
-            self._knowledge[record] = k
-            if len(self._knowledge) > CACHE:
-                self._knowledge.popitem(last=False)
+            k = self._knowledge.put(record, Knowledge(
+                record, self.engine, self.seed, posterior_of=self._posterior, prior=prior))
         return k
 
     def _require(self) -> Record:
@@ -142,7 +113,7 @@ class Guide:
         return self.record
 
     def _save(self) -> None:
-        self._history.append(_State(self.record, self.probes, self._stuck, self._fixes, self.corrections))
+        self._history.append(_State(self.record, self.probes, self._stuck, self.corrections))
         self._advice = None
 
     # --- the game ---------------------------------------------------------------------------
@@ -181,20 +152,14 @@ class Guide:
     def plan(self) -> list[tuple[int, int]]:
         """The finishing clicks with the count each should show, when the board is known."""
         adv = self.advice()
-        return list(adv.plan) if adv.phase == Phase.FINISH else []
+        return list(adv.plan) if isinstance(adv, Finish) else []
 
-    def finish_plan(self, start: int, record: Record) -> tuple[tuple[int, int], ...] | None:
+    def finish_plan(self, start: int, record: Record) -> Plan | None:
         """Fewest presses clearing the lights of `start` after `record`, in reading order, with
         counts (docs/MATH.md §14)."""
         lights = start ^ record.flips()
         presses = press_set(self.shape, lights)
-        if presses is None:
-            return None
-        masks, out = press_masks(self.shape), []
-        for k in iter_bits(presses):
-            lights ^= masks[k]
-            out.append((k, lights.bit_count()))
-        return tuple(out)
+        return None if presses is None else finish_plan(self.shape, lights, presses)
 
     def advice(self) -> Advice:
         """What to do next (cached until the record changes)."""
@@ -205,78 +170,54 @@ class Guide:
 
     def _advise(self) -> Advice:
         if self.record is None:
-            n = self.shape.cells
-            return Advice(Phase.START, None, None, tuple(range(n + 1)), (),
-                          f"Type the starting count (0-{n})")
+            return AwaitStart(self.shape.cells)
         record = self.record
         if record.count == 0:
-            return Advice(Phase.DONE, None, None, (), (),
-                          f"All lights out after {len(record.steps)} clicks")
+            return Done(len(record.steps))
         if self._stuck:
-            return Advice(Phase.STUCK, None, None, (), (), self._stuck)
+            return self._stuck
         if len(record.steps) >= self.max_clicks:
-            return Advice(Phase.STUCK, None, None, (), (),
-                          f"Gave up after {len(record.steps)} clicks without clearing the board")
+            return GaveUp(len(record.steps))
         k = self.knowledge()
         if k.possible == 0:
-            return Advice(Phase.STUCK, None, None, (), (), "No board fits these counts")
+            return Contradiction()
         if k.board is not None:
-            return self._finish(k.board, record, "Board known")
+            return self._finish(k.board, record)
         stop = self._all_unclearable(k)
         if stop is not None:
             return stop
         cell = self._strategy.next_click(record, k)
-        note = ""
+        exhausted = False
         if cell is None and getattr(self._strategy, "asks", False):
-            return Advice(Phase.PROBE, None, None, (), (),
-                          f"{k.possible:,} boards possible: click any cell, then type its count")
+            return Probe(None, (), k.possible)
         if cell is None:
-            cell = best_informative(k)
-            note = f" ({self.strategy} has no more clicks; {k.possible:,} boards still fit)"
+            cell, exhausted = best_informative(k), True
         if cell is None:
             start = k.posterior.sample(1, k.rng)[0]
-            return self._finish(start, record,
-                                f"{k.possible:,} boards fit and no click tells them apart; for one of them")
+            return self._finish(start, record, guessed=k.possible)
         possible = self.possible_counts(cell) if self.counts else ()
-        return Advice(Phase.PROBE, cell, None, possible, (), f"Click {self.shape.name(cell)}{note}")
+        return Probe(cell, possible, k.possible, exhausted)
 
-    def _all_unclearable(self, k: Knowledge) -> Advice | None:
+    def _all_unclearable(self, k: Knowledge) -> Unclearable | None:
         """STUCK advice if no start still possible can be cleared (checked when few enough to list).
 
         Clicks never change whether the lights can be cleared (see common_witness), so probing
         further cannot help; a quiet pattern common to all of them is shown when one exists.
         """
-        from countlo.classic.solver import quiet_patterns
-
         quiet = _quiet(self.shape, quiet_patterns)
         if not quiet or k.possible > WITNESS_LIMIT:
             return None
         starts = k.posterior.boards(WITNESS_LIMIT) or []
         if not starts or any(all((q & b).bit_count() % 2 == 0 for q in quiet) for b in starts):
             return None
-        n = f"{k.possible:,} boards" if k.possible > 1 else "board"
-        witness = common_witness(quiet, starts)
-        if witness is None:
-            why = f"each meets one of the {len(quiet)} independent quiet patterns in an odd number of cells"
-        else:
-            cells = " ".join(self.shape.name(j) for j in iter_bits(witness))
-            why = f"each meets the quiet pattern {cells} in an odd number of cells"
-        return Advice(Phase.STUCK, None, None, (), (),
-                      f"None of the {n} still possible can be cleared: {why}", witness, True)
+        return Unclearable(k.possible, common_witness(quiet, starts), len(quiet), listed=True)
 
-    def _finish(self, start: int, record: Record, lead: str) -> Advice:
+    def _finish(self, start: int, record: Record, guessed: int = 0) -> Finish | Unclearable:
         plan = self.finish_plan(start, record)
         if plan is None:
-            from countlo.classic.solver import solve
-
             witness = solve(self.shape, start ^ record.flips()).witness
-            cells = " ".join(self.shape.name(j) for j in iter_bits(witness or 0))
-            return Advice(Phase.STUCK, None, None, (), (),
-                          f"{lead}, but these lights cannot be cleared: they meet the quiet pattern "
-                          f"{cells} in an odd number of cells", witness, True)
-        steps = ", ".join(f"{self.shape.name(c)} ({n})" for c, n in plan)
-        return Advice(Phase.FINISH, plan[0][0], plan[0][1], (plan[0][1],), plan,
-                      f"{lead}: {len(plan)} clicks to go: {steps}")
+            return Unclearable(max(guessed, 1), witness, guessed=guessed > 1)
+        return Finish(plan, guessed)
 
     def observe(self, cell: int, count: int, force: bool = False) -> Learned:
         """Add one click and the count it showed.
@@ -291,7 +232,7 @@ class Guide:
         adv = self.advice()
         new = record.then(cell, count)  # BadCountError if no board at all could show it
         before = self.knowledge().possible
-        if adv.phase == Phase.PROBE and not force and self.knowledge(new).possible == 0:
+        if isinstance(adv, Probe) and not force and self.knowledge(new).possible == 0:
             ok = self.possible_counts(cell)
             if count not in ok:
                 listed = ", ".join(map(str, ok))
@@ -304,41 +245,26 @@ class Guide:
         self.record = new
         fixes = self._settle(trust_last=True)
         after = self.knowledge().possible
-        msg = f"{self.shape.name(cell)} showed {count}: {_boards(before)} -> {_boards(after)}"
-        if fixes and len(fixes) == 1:
-            f = fixes[0]
-            msg += f"; {_where(f.step)} must have been {f.suggested}, not {f.written}: corrected"
-        elif fixes:
-            msg += "; " + self._stuck
-        elif self._stuck:
-            msg += "; " + self._stuck
-        return Learned(len(new.steps), cell, count, before, after, msg, tuple(fixes))
+        return Learned(len(new.steps), cell, count, before, after, fixes, self._stuck)
 
-    def _settle(self, trust_last: bool, auto: bool = True) -> tuple:
+    def _settle(self, trust_last: bool, auto: bool = True) -> tuple[Fix, ...]:
         """If the record is contradictory, diagnose it: apply a single fix, else go STUCK."""
-        self._stuck, self._fixes = None, ()
+        self._stuck = None
         if self.knowledge().possible != 0:
             return ()
-        from countlo.hidden.diagnose import diagnose
-
-        record = self.record
+        record = self._require()
         fixes = [f for f in diagnose(record) if not (trust_last and f.step == len(record.steps))]
         if auto and len(fixes) == 1:
             self.record = _replace(record, fixes[0].step, fixes[0].suggested)
             self.corrections = self.corrections + (fixes[0],)
             return tuple(fixes)
-        self._fixes = tuple(fixes)
-        if fixes:
-            listed = "; ".join(f"{_where(f.step)} {f.written} -> {f.suggested}" for f in fixes)
-            self._stuck = f"These counts contradict each other; one of these typos explains it: {listed}"
-        else:
-            self._stuck = "These counts contradict each other and no single typo explains it"
+        self._stuck = Contradiction(tuple(fixes))
         return tuple(fixes)
 
     @property
-    def fixes(self) -> tuple:
+    def fixes(self) -> tuple[Fix, ...]:
         """The candidate typo fixes while STUCK on a contradiction."""
-        return self._fixes
+        return self._stuck.fixes if isinstance(self._stuck, Contradiction) else ()
 
     def correct(self, step: int, count: int) -> None:
         """Replace the count of `step` (0 = the starting count), e.g. to apply a diagnose.Fix."""
@@ -346,8 +272,6 @@ class Guide:
         if not 0 <= step <= len(record.steps):
             raise GuideError(f"no step {step}: the record has steps 0-{len(record.steps)}")
         new = _replace(record, step, count)  # BadCountError if it breaks a neighbouring step
-        from countlo.hidden.diagnose import Fix
-
         self._save()
         self.record = new
         self.corrections = self.corrections + (Fix(step, record.counts[step], count),)
@@ -363,11 +287,12 @@ class Guide:
         current = self.record
         s = self._history.pop()
         self.record, self.probes, self._stuck = s.record, s.probes, s.stuck
-        self._fixes, self.corrections = s.fixes, s.corrections
+        self.corrections = s.corrections
         self._advice = None
-        if len(current.steps) > len(s.record.steps):
+        before = s.record.steps if s.record is not None else ()
+        if len(current.steps) > len(before):
             return current.steps[-1]
-        changed = [i for i, (a, b) in enumerate(zip(current.steps, s.record.steps)) if a != b]
+        changed = [i for i, (a, b) in enumerate(zip(current.steps, before)) if a != b]
         return current.steps[changed[0]] if changed else None
 
     def progress(self) -> Progress:
@@ -390,21 +315,15 @@ class Guide:
         if g._stuck or not g.knowledge().known:
             g.probes = len(record.steps)
         else:
-            lo, hi = 0, len(record.steps)  # knowing is monotone in the prefix length
-            while lo < hi:
-                mid = (lo + hi) // 2
-                if g.knowledge(record.prefix(mid)).known:
-                    hi = mid
-                else:
-                    lo = mid + 1
-            g.probes = lo
+            # knowing is monotone in the prefix length
+            g.probes = first_prefix(len(record.steps), lambda n: g.knowledge(record.prefix(n)).known)
         return g
 
 
 _QUIET: dict[Shape, tuple[int, ...]] = {}
 
 
-def _quiet(shape: Shape, quiet_patterns) -> tuple[int, ...]:
+def _quiet(shape: Shape, quiet_patterns: Callable[[Shape], list[int]]) -> tuple[int, ...]:
     if shape not in _QUIET:
         _QUIET[shape] = tuple(quiet_patterns(shape))
     return _QUIET[shape]
@@ -451,11 +370,3 @@ def _replace(record: Record, step: int, count: int) -> Record:
     steps = list(record.steps)
     steps[step - 1] = Step(steps[step - 1].cell, count)
     return Record(record.shape, record.start, tuple(steps))
-
-
-def _where(step: int) -> str:
-    return "the starting count" if step == 0 else f"step {step}"
-
-
-def _boards(n: int) -> str:
-    return "1 board" if n == 1 else f"{n:,} boards"

@@ -8,7 +8,8 @@ tests and fails loudly on any deviation. countlo.play.program adds a game progra
 from __future__ import annotations
 
 import random
-from typing import Protocol, Sequence
+from collections.abc import Sequence
+from typing import Protocol
 
 from countlo.board import Shape, press_masks
 from countlo.errors import BadCellError

@@ -14,7 +14,7 @@ import shlex
 import subprocess
 import threading
 from collections import deque
-from typing import Sequence
+from collections.abc import Sequence
 
 from countlo.board import Shape
 from countlo.errors import OracleError

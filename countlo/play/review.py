@@ -7,37 +7,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from countlo.board import Shape, column_letters, iter_bits, popcount, press_masks
-from countlo.hidden.record import Record, Step, possible_after
-
-
-def percent_grid(shape: Shape, probabilities: list[float]) -> list[str]:
-    """Per-cell probabilities as whole percentages, columns lettered and rows numbered."""
-    label = len(str(shape.rows))
-    out = [" " * (label + 1) + "".join(column_letters(c).rjust(4) for c in range(shape.cols))]
-    for r in range(shape.rows):
-        row = probabilities[r * shape.cols:(r + 1) * shape.cols]
-        out.append(f"{r + 1:>{label}} " + "".join(f"{round(100 * p):>4}" for p in row))
-    return out
-
-
-@dataclass(frozen=True)
-class FinishStep:
-    """One click of the finishing plan and the count it should show."""
-
-    cell: int
-    count: int
-
-
-def finish_plan(shape: Shape, lights: int, presses: int) -> list[FinishStep]:
-    """The presses in reading order, each with the count after it (clicking k flips N(k))."""
-    masks = press_masks(shape)
-    out = []
-    for k in iter_bits(presses):
-        lights ^= masks[k]
-        out.append(FinishStep(k, popcount(lights)))
-    return out
-
+from countlo.board import Shape
+from countlo.classic.minpress import fewest_presses
+from countlo.classic.solver import solve
+from countlo.hidden.diagnose import diagnose
+from countlo.hidden.posterior import Posterior
+from countlo.hidden.reconstruct import determined_after, reconstruct
+from countlo.hidden.record import Record, Step, first_prefix, possible_after
+from countlo.hidden.result import Status
+from countlo.play.finish import Plan, finish_plan
 
 EXACT_SIDE = 8  # the exact engine answers in well under a second up to this width
 
@@ -69,14 +47,10 @@ def step_notes(record: Record, engine: str = "exact") -> list[StepNote]:
     """Per step: lit in N(k) before = (|N(k)| - change) / 2, the boards left after it (exactly
     with the exact engine; the others count up to their limit) and, with the exact engine, the
     cells whose start is known (lit in all boards left, or in none)."""
-    from countlo.hidden.reconstruct import reconstruct
-
     shape = record.shape
 
     def left(n: int) -> tuple[int, bool, int | None]:
         if engine == "exact":
-            from countlo.hidden.posterior import Posterior
-
             p = Posterior(record.prefix(n))
             known = sum(m in (0.0, 1.0) for m in p.start_marginals()) if p.count else None
             return p.count, True, known
@@ -134,7 +108,7 @@ class Replay:
     marginals: list[float] | None = None
     engine: str = "exact"
     lights: int | None = None
-    finish: list[FinishStep] = field(default_factory=list)
+    finish: Plan = ()
     finish_exact: bool = True
     clearable: bool | None = None
     witness: int | None = None
@@ -146,15 +120,11 @@ class Replay:
 
 def replay(record: Record, count_lines: tuple[int, ...], engine: str = "auto") -> Replay:
     """The reconstruction of `record`, when it became known, and the finishing plan."""
-    from countlo.hidden.reconstruct import Status, determined_after, reconstruct
-
     engine = choose_engine(record.shape, engine)
     rec = reconstruct(record, engine)
     out = Replay(record.shape, tuple(s.cell for s in record.steps), tuple(record.counts),
                  tuple(count_lines), record, rec.status.value, engine=engine)
     if rec.status is Status.CONTRADICTORY:
-        from countlo.hidden.diagnose import diagnose
-
         out.stops_at = first_contradiction(record, engine)
         out.typos = ranked([(f.step, f.written, f.suggested) for f in diagnose(record)],
                            out.count_lines, out.stops_at)
@@ -162,15 +132,13 @@ def replay(record: Record, count_lines: tuple[int, ...], engine: str = "auto") -
     elif rec.status is Status.AMBIGUOUS:
         out.possible, out.possible_exact = rec.possible, rec.possible_exact
         if engine == "exact":
-            from countlo.hidden.posterior import Posterior
-
             p = Posterior(record)
             out.possible, out.possible_exact, out.marginals = p.count, True, p.start_marginals()
-    else:
+    elif rec.board is not None:
         out.start, out.possible = rec.board, 1
         out.determined_after = determined_after(record, engine)
         out.lights = record.lights(rec.board)
-        _plan_finish(out)
+        _plan_finish(out, out.lights)
     return out
 
 
@@ -178,8 +146,6 @@ def replay_impossible(shape: Shape, cells: list[int], counts: list[int],
                       count_lines: tuple[int, ...]) -> Replay:
     """Counts where some click shows a count no board can: the first such step, and every single
     count change that makes all the counts fit one board (diagnose on the raw record)."""
-    from countlo.hidden.diagnose import diagnose
-
     bad = first_impossible(shape, cells, counts)
     fixes = diagnose((shape, counts[0], [(c, n) for c, n in zip(cells, counts[1:])]))
     prefix = None
@@ -203,33 +169,22 @@ def _corrected(out: Replay) -> Replay | None:
     return replay(record, out.count_lines, out.engine)
 
 
-def _plan_finish(out: Replay) -> None:
+def _plan_finish(out: Replay, lights: int) -> None:
     """The fewest presses clearing the lights now, or the quiet pattern proving none do."""
-    from countlo.classic.solver import solve
-    from countlo.classic.minpress import fewest_presses
-
-    found = fewest_presses(out.shape, out.lights)
+    found = fewest_presses(out.shape, lights)
     if found is None:
         out.clearable = False
-        out.witness = solve(out.shape, out.lights).witness
+        out.witness = solve(out.shape, lights).witness
     else:
         out.clearable = True
-        out.finish = finish_plan(out.shape, out.lights, found[0])
+        out.finish = finish_plan(out.shape, lights, found[0])
         out.finish_exact = found[1]
 
 
 def first_contradiction(record: Record, engine: str = "exact") -> int:
     """The fewest steps whose counts already contradict (binary search: contradiction persists)."""
-    from countlo.hidden.reconstruct import Status, reconstruct
-
-    lo, hi = 0, len(record.steps)
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if reconstruct(record.prefix(mid), engine).status is Status.CONTRADICTORY:
-            hi = mid
-        else:
-            lo = mid + 1
-    return lo
+    return first_prefix(len(record.steps), lambda n: reconstruct(
+        record.prefix(n), engine).status is Status.CONTRADICTORY)
 
 
 def first_impossible(shape: Shape, cells: list[int], counts: list[int]) -> int:
@@ -246,7 +201,7 @@ def ranked(fixes: list[tuple[int, int, int]], count_lines: tuple[int, ...],
            stops_at: int | None) -> list[Typo]:
     """Corrections (step, written, suggested), most likely first: one-keystroke slips, then small
     changes, then those nearest the step where the counts stopped fitting."""
-    def key(f):
+    def key(f: tuple[int, int, int]) -> tuple[int, ...]:
         step, written, suggested = f
         return typo_likeness(written, suggested) + (abs((stops_at or 0) - step), step)
 

@@ -56,7 +56,7 @@ def ternary_kernel_size(shape: Shape, clicks: tuple[int, ...] | list[int]) -> in
     glob, local = rows[0], rows[1:]
     first = [min(r) for r in local]
     last = [max(r) for r in local]
-    starting = [[] for _ in range(n)]
+    starting: list[list[int]] = [[] for _ in range(n)]
     for e, f in enumerate(first):
         starting[f].append(e)
     remaining = [[0] * n for _ in local]  # support cells after cell i, per equation
@@ -64,7 +64,7 @@ def ternary_kernel_size(shape: Shape, clicks: tuple[int, ...] | list[int]) -> in
         for i in range(n):
             remaining[e][i] = sum(1 for j in r if j > i)
     active: list[int] = []  # equation ids whose partial sums the state holds, in this order
-    states = {(0,): 1}  # (global sum, *partial sums of active) -> number of ways
+    states: dict[tuple[int, ...], int] = {(0,): 1}  # (global sum, *partial sums of active) -> number of ways
     for i in range(n):
         active = active + starting[i]
         width = len(active)

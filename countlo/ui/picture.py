@@ -8,7 +8,7 @@ NO_COLOR and a pipe. Cells are drawn from the probabilities P(cell lit now): 1 i
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from countlo.board import Shape, column_letters
 

@@ -3,38 +3,30 @@
 `Session` is the whole conversation as text in and formatted fragments out, with no terminal,
 so a test can drive it line by line: `check(line)` says why a line would be refused (the
 prompt's validator), `handle(line)` applies it to the guide, the transcript and the simulated
-game. What it shows lives in countlo.ui.screen; countlo.ui.terminal puts it behind prompt_toolkit
-or plain lines.
+game. What it shows lives in countlo.ui.screen (sentences in countlo.ui.wording); whether the
+game is real or simulated is a policy object from countlo.ui.modes; countlo.ui.terminal puts it
+behind prompt_toolkit or plain lines.
 """
 
 from __future__ import annotations
 
-from typing import Callable, Protocol
+from typing import cast
 
 from countlo.board import Shape
-from countlo.ui.entry import Entry, EntryError, Verb, parse_entry
 from countlo.errors import BadCountError, CountloError
-from countlo.hidden.record import possible_after
+from countlo.formats.transcript import Writer
+from countlo.hidden.record import Record, possible_after
+from countlo.play.advice import Advice, Finish
+from countlo.play.guide import Guide, Progress
+from countlo.play.oracle import SimulatedOracle
+from countlo.ui.entry import Click, Command, Count, Entry, EntryError, FixCount, Verb, parse_entry
+from countlo.ui.modes import Mode, RealGame, SimulatedGame
 from countlo.ui.picture import Fragments
-from countlo.ui.screen import Screen, line, plural, typo_found
-
-class Writer(Protocol):
-    def start(self, count: int) -> None: ...
-    def step(self, cell: int, count: int, comment: str | None = None) -> None: ...
-    def undo(self) -> None: ...
-    def fix(self, step: int, count: int) -> None: ...
-    def note(self, text: str) -> None: ...
+from countlo.ui.screen import Screen, line
+from countlo.ui.wording import plural, typo_found, where
 
 
-class Oracle(Protocol):
-    shape: Shape
-    board: int
-
-    def start(self) -> int: ...
-    def click(self, cell: int) -> int: ...
-
-
-def sync(writer, record, comment: str | None = None) -> None:
+def sync(writer: Writer, record: Record | None, comment: str | None = None) -> None:
     """Append to the transcript what turns its record into `record`: undos, fixes, new clicks.
 
     The guide may change more than one line's worth (an observation that corrects an earlier
@@ -45,7 +37,7 @@ def sync(writer, record, comment: str | None = None) -> None:
     have = writer.record
     if have is None:
         writer.start(record.start)
-        have = type(record)(record.shape, record.start)
+        have = Record(record.shape, record.start)
     n = 0
     while n < min(len(have.steps), len(record.steps)) and have.steps[n].cell == record.steps[n].cell:
         n += 1
@@ -58,33 +50,65 @@ def sync(writer, record, comment: str | None = None) -> None:
         writer.step(s.cell, s.count, comment if i == len(record.steps) else None)
 
 
-class Session(Screen):
-    """One guided game: parse a typed line, check it, apply it to the guide and the transcript."""
+class Session:
+    """One guided game: parse a typed line, check it, apply it to the guide and the transcript.
 
-    def __init__(self, guide, writer: Writer | None = None, oracle: Oracle | None = None,
-                 where: str | None = None, label: str = ""):
-        self.guide, self.writer, self.oracle, self.where = guide, writer, oracle, where
+    `oracle`: play against this simulated board instead of the real game.
+    """
+
+    def __init__(self, guide: Guide, writer: Writer | None = None,
+                 oracle: SimulatedOracle | None = None, where: str | None = None, label: str = ""):
+        self.guide, self.writer, self.where = guide, writer, where
+        self.mode: Mode = RealGame() if oracle is None else SimulatedGame(oracle)
         self.label = label  # e.g. "simulated game, seed 1", shown in the greeting
         self.shape: Shape = guide.shape
         self.pending: int | None = None  # a cell the player clicked whose count is still to come
-        self._seen: dict = {}  # answers of the guide for the current state (see _ask)
+        self._seen: dict[tuple[str, tuple[int, ...]], object] = {}  # guide answers for this state
         self.over = guide.done  # a resumed game may be over already
-        self.hidden: int | None = None  # the simulated game's hidden start (SimulatedOracle.board)
-        if oracle is not None:
-            self.hidden = getattr(oracle, "board", None)
-            if guide.record is None:
-                self._start(oracle.start())
+        self.screen = Screen(self)
+        if isinstance(self.mode, SimulatedGame) and guide.record is None:
+            self._start(self.mode.start())
 
-    def _ask(self, what: str, *args):
+    def _ask(self, what: str, *args: int) -> object:
         """guide.what(*args), computed once per state of the game (the guide may take a while)."""
         key = (what, args)
         if key not in self._seen:
             self._seen[key] = getattr(self.guide, what)(*args)
         return self._seen[key]
 
-    def advice(self):
+    def advice(self) -> Advice:
         """The guide's advice for the game as it stands."""
-        return self._ask("advice")
+        return cast(Advice, self._ask("advice"))
+
+    def progress(self) -> Progress:
+        return cast(Progress, self._ask("progress"))
+
+    def marginals(self) -> list[float]:
+        return cast(list[float], self._ask("marginals"))
+
+    @property
+    def hidden(self) -> int | None:
+        """The simulated game's hidden start (None beside a real game)."""
+        return self.mode.hidden
+
+    def _record(self) -> Record:
+        record = self.guide.record
+        if record is None:
+            raise EntryError("no starting count yet")
+        return record
+
+    # --- what it shows (countlo.ui.screen) ----------------------------------------------
+    def greeting(self) -> Fragments:
+        return self.screen.greeting()
+
+    def prompt(self, status: bool = False) -> Fragments:
+        return self.screen.prompt(status)
+
+    def toolbar(self, keys: bool = True) -> Fragments:
+        return self.screen.toolbar(keys)
+
+    def words(self) -> list[str]:
+        return self.screen.words()
 
     @property
     def started(self) -> bool:
@@ -100,59 +124,60 @@ class Session(Screen):
         """Counts the prompt accepts after clicking `cell`: the still-possible ones while probing,
         any count a click can show once the board is known (a mismatch is then a typo to find)."""
         if self.advice().phase == "probe":
-            return tuple(self._ask("possible_counts", cell))
-        return possible_after(self.shape, cell, self.guide.record.count)
+            return cast(tuple[int, ...], self._ask("possible_counts", cell))
+        return possible_after(self.shape, cell, self._record().count)
 
     def parse(self, text: str) -> Entry:
         """The Entry `text` means now; CountloError (one line) if it cannot be accepted."""
         entry = parse_entry(text, self.shape)
-        if entry.verb in (Verb.HELP, Verb.QUIT, Verb.BOARD, Verb.HISTORY):
+        if isinstance(entry, Command) and entry.verb in (Verb.HELP, Verb.QUIT, Verb.BOARD, Verb.HISTORY):
             return entry
         if not self.started:
-            if entry.verb is not Verb.COUNT:
+            if not isinstance(entry, Count):
                 raise EntryError(f"type the starting count the game shows, 0-{self.shape.cells}")
             if entry.count > self.shape.cells:
                 raise BadCountError(f"a {self.shape} board has 0-{self.shape.cells} lit, not {entry.count}")
             return entry
         phase = self.advice().phase
-        if entry.verb is Verb.FIX:
-            if self.oracle is not None:
+        steps = len(self._record().steps)
+        if isinstance(entry, FixCount):
+            if self.mode.simulated:
                 raise EntryError("the simulated game's counts are right; nothing to fix")
-            if entry.step > len(self.guide.record.steps):
-                raise EntryError(f"there is no step {entry.step} yet (steps so far: "
-                                 f"{len(self.guide.record.steps)})")
+            if entry.step > steps:
+                raise EntryError(f"there is no step {entry.step} yet (steps so far: {steps})")
             return entry
-        if entry.verb is Verb.UNDO:
-            if self.pending is None and not self.guide.record.steps and not self.guide.corrections:
-                raise EntryError("nothing to undo yet (fix 0 N changes the starting count)")
+        if isinstance(entry, Command) and entry.verb is Verb.UNDO:
+            if self.pending is None and not steps and not self.guide.corrections:
+                raise EntryError("nothing to undo yet" if self.mode.simulated else
+                                 "nothing to undo yet (fix 0 N changes the starting count)")
             return entry
         if phase in ("done", "stuck"):
             raise EntryError("no click fits the counts so far: undo, fix a count, or quit"
                              if phase == "stuck" else "the game is solved")
-        if self.oracle is not None:
+        if self.mode.simulated:
             return self._parse_sim(entry)
-        if entry.verb is Verb.NEXT:
+        if isinstance(entry, Command):  # NEXT: an empty line beside the real game
             what = self.target()
             raise EntryError("type the count the game shows" +
                              (f" after clicking {self.shape.name(what)}" if what is not None
                               else ", with the cell you clicked (e.g. C4 17)"))
-        if entry.verb is Verb.COUNT:
+        if isinstance(entry, Count):
             cell = self.target()
             if cell is None:
                 raise EntryError("which cell did you click? type it with its count, e.g. C4 17")
             self._check_count(cell, entry.count, entry.force)
-            return Entry(Verb.CLICK, cell=cell, count=entry.count, force=entry.force)
-        if entry.verb is Verb.CLICK and entry.count is not None:
+            return Click(cell, entry.count, entry.force)
+        if entry.count is not None:
             self._check_count(entry.cell, entry.count, entry.force)
         return entry
 
     def _parse_sim(self, entry: Entry) -> Entry:
-        if entry.verb is Verb.NEXT:
+        if isinstance(entry, Command) and entry.verb is Verb.NEXT:
             cell = self.target()
             if cell is None:
                 raise EntryError("type the cell to click, e.g. C4")
-            return Entry(Verb.CLICK, cell=cell)
-        if entry.verb is Verb.CLICK and entry.count is None:
+            return Click(cell)
+        if isinstance(entry, Click) and entry.count is None:
             return entry
         raise EntryError("the simulated game shows the counts itself: press Enter or type a cell")
 
@@ -161,7 +186,7 @@ class Session(Screen):
         ok = self.accepted(cell)
         if count in ok:
             return
-        before = self.guide.record.count
+        before = self._record().count
         physical = possible_after(self.shape, cell, before)
         if force and count in physical:
             return
@@ -187,11 +212,30 @@ class Session(Screen):
             entry = self.parse(text)
         except CountloError as e:
             return line(("class:warn", f"! {e}"))
-        act: Callable[[Entry], Fragments] = getattr(self, f"_do_{entry.verb.value}")
         try:
-            return act(entry)
+            return self._act(entry)
         except CountloError as e:
             return line(("class:warn", f"! {e}"))
+
+    def _act(self, entry: Entry) -> Fragments:
+        if isinstance(entry, Count):
+            self._start(entry.count)
+            return line(("class:note", f"   start: {entry.count} lit"))
+        if isinstance(entry, Click):
+            return self._click(entry)
+        if isinstance(entry, FixCount):
+            return self._fix(entry)
+        if entry.verb is Verb.UNDO:
+            return self._undo()
+        if entry.verb is Verb.HELP:
+            return self.screen.help()
+        if entry.verb is Verb.BOARD:
+            return self.screen.board()
+        if entry.verb is Verb.HISTORY:
+            return self.screen.history()
+        if entry.verb is Verb.QUIT:
+            return self.leave()
+        return []
 
     def _start(self, count: int) -> None:
         self._seen.clear()
@@ -202,72 +246,65 @@ class Session(Screen):
         if self.writer is not None:
             sync(self.writer, self.guide.record, comment)
 
-    def _do_count(self, entry: Entry) -> Fragments:
-        self._start(entry.count)
-        return line(("class:note", f"   start: {entry.count} lit"))
-
-    def _do_click(self, entry: Entry) -> Fragments:
+    def _click(self, entry: Click) -> Fragments:
         advice = self.advice()
-        if entry.count is None and self.oracle is None:
-            self.pending = None if entry.cell == advice.cell else entry.cell
+        cell = entry.cell
+        if entry.count is None and not self.mode.simulated:
+            self.pending = None if cell == advice.cell else cell
             return []
-        count = entry.count if self.oracle is None else self.oracle.click(entry.cell)
+        count = self.mode.count(cell, entry.count)
         self.pending = None
         self._seen.clear()
         try:
-            learned = self.guide.observe(entry.cell, count, force=entry.force)
+            learned = self.guide.observe(cell, count, force=entry.force)
         except CountloError:
-            if self.oracle is not None:
-                self.oracle.click(entry.cell)  # take the click back in the simulated game
+            if self.mode.simulated:
+                self.mode.take_back(cell)  # the refused click is taken back on the simulated board
             raise
-        planned = advice.phase == "finish" and entry.cell == advice.cell
-        surprise = planned and count != advice.expected
-        self._sync(f"expected {advice.expected}" if surprise else None)
-        out = self._learned(learned, advice.expected if planned else None)
-        if len(learned.fixes) == 1 and self.writer is not None:
-            self.writer.note(typo_found(learned.fixes[0]))
+        planned = isinstance(advice, Finish) and cell == advice.cell
+        expected = advice.expected if planned else None
+        self._sync(f"expected {expected}" if planned and count != expected else None)
+        out = self.screen.learned(learned, expected)
+        if learned.applied is not None and self.writer is not None:
+            self.writer.note(typo_found(learned.applied))
         if self.guide.done:
             out += self._finish()
         return out
 
     def _finish(self) -> Fragments:
         self.over = True
-        p = self._ask("progress")
+        p = self.progress()
         if self.writer is not None:
             self.writer.note(f"solved: {p.clicks} clicks, {p.probes} to find the board, "
                              f"{p.clicks - p.probes} to finish")
-        return self.summary()
+        return self.screen.summary(self.hidden)
 
-    def _do_undo(self, entry: Entry) -> Fragments:
+    def _undo(self) -> Fragments:
         if self.pending is not None:
             name, self.pending = self.shape.name(self.pending), None
             return line(("class:note", f"   forgot the click on {name}"))
-        before = self.guide.record
+        before = self._record()
         self._seen.clear()
         self.guide.undo()
-        after = self.guide.record
+        after = self._record()
         if after == before:
             return line(("class:warn", "! nothing to undo"))
         self._sync()
         if len(after.steps) < len(before.steps):
             step = before.steps[-1]
-            if self.oracle is not None:
-                self.oracle.click(step.cell)  # the simulated game takes the click back too
+            self.mode.take_back(step.cell)
             return line(("class:note", f"   undo: {self.shape.name(step.cell)} -> {step.count} taken back"))
         return line(("class:note", "   undo: the last correction taken back"))
 
-    def _do_fix(self, entry: Entry) -> Fragments:
+    def _fix(self, entry: FixCount) -> Fragments:
         self._seen.clear()
         self.guide.correct(entry.step, entry.count)
         self._sync()
-        where = "starting count" if entry.step == 0 else f"step {entry.step}"
-        return line(("class:note", f"   fixed: {where} is {entry.count}"))
-
-    def _do_quit(self, entry: Entry) -> Fragments:
-        return self.leave()
+        return line(("class:note", f"   fixed: {where(entry.step)} is {entry.count}"))
 
     def leave(self) -> Fragments:
         """End the session early (quit, Ctrl-C, Ctrl-D): say where the transcript is."""
         self.over = True
-        clicks = len(self.guide.record.steps) if self.started else 0
-        return line(("class:note", f"Left after {plural(clicks, 'click')}.")) + self.leave_note()
+        record = self.guide.record
+        clicks = len(record.steps) if record is not None else 0
+        return line(("class:note", f"Left after {plural(clicks, 'click')}.")) + self.screen.leave_note()

@@ -13,8 +13,8 @@ import sys
 from typing import TextIO
 
 from countlo.ui.picture import STYLE, Fragments, plain, shade_styles
-from countlo.ui.screen import UNDO_KEYS
 from countlo.ui.session import Session
+from countlo.ui.wording import UNDO_KEYS
 
 
 def wants_colour(stream: TextIO, environ: dict[str, str] | None = None) -> bool:
@@ -65,7 +65,7 @@ def run_terminal(session: Session, input=None, output=None, colour: bool = True)
         buffer.text = "undo"
         buffer.validate_and_handle()
 
-    prompt = PromptSession(
+    prompt: PromptSession[str] = PromptSession(
         input=input, output=output, style=style, color_depth=depth, key_bindings=keys,
         validator=CountValidator(), validate_while_typing=False,
         completer=WordCompleter(session.words(), ignore_case=True), complete_while_typing=False,

@@ -1,0 +1,188 @@
+"""What a record tells about the hidden start, computed lazily and cached per decision.
+
+`Knowledge` gives strategies the exact posterior (docs/MATH.md §9), the reconstruction by the
+chosen engine, press-set probabilities over consistent starts and a seeded rng, so a strategy
+pays only for what it reads.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable
+from functools import cached_property
+
+from countlo.board import Shape, iter_bits
+from countlo.classic.minpress import fewest_presses
+from countlo.classic.solver import inverse_columns
+from countlo.hidden.posterior import Posterior
+from countlo.hidden.reconstruct import reconstruct
+from countlo.hidden.record import Record
+from countlo.hidden.result import Reconstruction, Status
+
+PRESS_SAMPLES = 48  # posterior samples behind press_probabilities() when boards are many
+EXACT_LIMIT = 64  # at most this many consistent boards: use them all instead of samples
+
+
+class Knowledge:
+    """What a record tells about the hidden start, computed lazily and cached.
+
+    `posterior_of` (record -> Posterior) lets a caller share a cache across steps; by default
+    a fresh countlo.hidden.posterior.Posterior is built. `prior` is (possible, board) of the record
+    without its last step, when known: then a known board stays known (or becomes contradicted)
+    by one consistency check, and a click that undoes the click before it (the count must
+    return to what it was) leaves the possible boards as they were, both without a posterior.
+    """
+
+    def __init__(
+        self,
+        record: Record,
+        engine: str = "exact",
+        seed: int | str = 0,
+        posterior_of: Callable[[Record], Posterior] | None = None,
+        prior: tuple[int, int | None] | None = None,
+    ):
+        self.record = record
+        self.shape: Shape = record.shape
+        self.engine = str(getattr(engine, "value", engine))
+        self.seed = seed
+        self._posterior_of = posterior_of
+        self._prior = prior if record.steps else None
+
+    @cached_property
+    def posterior(self) -> Posterior:
+        """The exact posterior over hidden starts (countlo.hidden.posterior.Posterior)."""
+        if self._posterior_of is not None:
+            return self._posterior_of(self.record)
+        return Posterior(self.record)
+
+    @cached_property
+    def counted(self) -> tuple[int, int | None]:
+        """(number of consistent starts, the start when exactly one), by the chosen engine."""
+        shortcut = self._shortcut()
+        if shortcut is not None:
+            return shortcut
+        if self.engine == "exact":
+            post = self.posterior
+            return post.count, post.board if post.count == 1 else None
+        r = self.reconstruction
+        status = str(getattr(r.status, "value", r.status))
+        if status == "determined":
+            return 1, r.board
+        if status == "contradictory":
+            return 0, None
+        return max(2, r.possible), None  # ambiguous: `possible` may be a lower bound
+
+    def _shortcut(self) -> tuple[int, int | None] | None:
+        if self._prior is None:
+            return None
+        n, board = self._prior
+        steps = self.record.steps
+        if n == 0:
+            return 0, None
+        if n == 1 and board is not None:
+            return (1, board) if self.record.consistent(board) else (0, None)
+        if len(steps) >= 2 and steps[-1].cell == steps[-2].cell:
+            before = steps[-3].count if len(steps) >= 3 else self.record.start
+            return (n, board) if steps[-1].count == before else (0, None)
+        return None
+
+    @property
+    def possible(self) -> int:
+        """Number of hidden starts consistent with the record, by the chosen engine."""
+        return self.counted[0]
+
+    @property
+    def known(self) -> bool:
+        """True when exactly one hidden start fits the record."""
+        return self.possible == 1
+
+    @property
+    def board(self) -> int | None:
+        """The hidden start, when determined."""
+        return self.counted[1]
+
+    @cached_property
+    def reconstruction(self) -> Reconstruction:
+        """reconstruct(record, engine): status, board, number of possible starts."""
+        return reconstruct(self.record, self.engine)
+
+    @property
+    def status(self) -> Status:
+        """The reconstruction status (determined, ambiguous, contradictory) by the chosen engine."""
+        return self.reconstruction.status
+
+    @cached_property
+    def rng(self) -> random.Random:
+        """A generator seeded by the guide's seed and the record, so each decision is reproducible."""
+        return random.Random(f"{self.seed}|{self.record.start}|{self.record.steps}")
+
+    @cached_property
+    def count_distributions(self) -> list[dict[int, int]]:
+        """Per cell: count shown if that cell were clicked now -> number of consistent starts."""
+        laws: list[dict[int, int]] = self.posterior.count_distributions()
+        return laws
+
+    def distribution(self, cell: int) -> dict[int, int]:
+        """Count shown if `cell` were clicked now -> number of consistent starts (cached)."""
+        if "count_distributions" in self.__dict__:
+            return self.count_distributions[cell]
+        cache: dict[int, dict[int, int]] = self.__dict__.setdefault("_distribution", {})
+        if cell not in cache:
+            cache[cell] = self.posterior.count_distribution(cell)
+        return cache[cell]
+
+    @cached_property
+    def entropies(self) -> list[float]:
+        """Per cell: entropy in bits of the count its click would show (the information it gives)."""
+        return [entropy(d) for d in self.count_distributions]
+
+    @cached_property
+    def starts(self) -> tuple[list[int], bool]:
+        """Consistent starts to reason with: all of them (True) if few, else a uniform sample (False)."""
+        few = self.posterior.boards(EXACT_LIMIT)
+        if few is not None:
+            return list(few), True
+        return list(self.posterior.sample(PRESS_SAMPLES, self.rng)), False
+
+    @cached_property
+    def press_probabilities(self) -> list[float]:
+        """Per cell: P(cell is in the fewest-click press set that clears the lights now).
+
+        Estimated over `starts`; lights now = start xor the cells flipped so far. Starts that
+        cannot be cleared contribute nothing.
+        """
+        starts, _ = self.starts
+        hits = [0] * self.shape.cells
+        flips = self.record.flips()
+        for b in starts:
+            p = press_set(self.shape, b ^ flips)
+            for k in iter_bits(p or 0):
+                hits[k] += 1
+        n = max(1, len(starts))
+        return [h / n for h in hits]
+
+
+def entropy(dist: dict[int, int]) -> float:
+    """Shannon entropy in bits of a count -> weight table."""
+    total = sum(dist.values())
+    if total <= 0:
+        return 0.0
+    return -sum(w / total * math.log2(w / total) for w in dist.values() if w)
+
+
+def press_set(shape: Shape, lights: int) -> int | None:
+    """A fewest-click press set clearing `lights`, None if none exists.
+
+    When the press matrix A is invertible over GF(2) (nullity 0, e.g. 6x6) the press set is
+    unique and linear in the lights, so it is the xor of precomputed columns of A^-1;
+    otherwise countlo.classic.minpress.fewest_presses searches the coset.
+    """
+    columns = inverse_columns(shape)
+    if columns is not None:
+        p = 0
+        for j in iter_bits(lights):
+            p ^= columns[j]
+        return p
+    found = fewest_presses(shape, lights)
+    return None if found is None else found[0]

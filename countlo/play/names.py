@@ -1,0 +1,37 @@
+"""The strategies by the names users type, with one line of help each.
+
+Kept apart from countlo.play.registry (which builds them and imports numpy) so the command
+line can offer the names as `choices` without loading any strategy.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+
+
+class StrategyName(str, Enum):
+    """The strategies a user can choose; `adaptive` is the default."""
+
+    ADAPTIVE = "adaptive"
+    ENTROPY = "entropy"
+    FIXED = "fixed"
+    GREEDY = "greedy"
+    MANUAL = "manual"
+    RESTORE = "restore"
+    SEQUENTIAL = "sequential"
+
+
+HELP: dict[StrategyName, str] = {
+    StrategyName.ADAPTIVE: "clicks likely needed anyway that tell the most; looks ahead at the end",
+    StrategyName.ENTROPY: "the most informative click only (a baseline)",
+    StrategyName.FIXED: "a fixed routine that determines every board (24 clicks on 6x6)",
+    StrategyName.GREEDY: "max P(press needed) + 0.5 * entropy of the next count",
+    StrategyName.MANUAL: "the player picks every probe",
+    StrategyName.RESTORE: "click, read, click back: 2 probes per cell in reading order",
+    StrategyName.SEQUENTIAL: "click every cell once in reading order",
+}
+
+
+def strategy_names() -> list[str]:
+    """The strategy names, `adaptive` first (argparse `choices` and help text)."""
+    return [s.value for s in StrategyName]

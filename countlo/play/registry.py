@@ -1,0 +1,46 @@
+"""Building a strategy from its name (countlo.play.names): one factory per StrategyName."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from countlo.board import Shape
+from countlo.errors import CountloError
+from countlo.play.adaptive import Adaptive
+from countlo.play.names import HELP, StrategyName, strategy_names
+from countlo.play.strategy import EntropyOnly, Fixed, Greedy, Manual, Restore, Sequential, Strategy
+
+
+class UnknownStrategyError(CountloError, ValueError):
+    """A strategy name that is not one of StrategyName."""
+
+
+_FACTORIES: dict[StrategyName, Callable[[Shape], Strategy]] = {
+    StrategyName.ADAPTIVE: Adaptive,
+    StrategyName.ENTROPY: EntropyOnly,
+    StrategyName.FIXED: Fixed,
+    StrategyName.GREEDY: Greedy,
+    StrategyName.MANUAL: Manual,
+    StrategyName.RESTORE: Restore,
+    StrategyName.SEQUENTIAL: Sequential,
+}
+
+
+def strategy_of(name: StrategyName | str) -> StrategyName:
+    """The StrategyName for `name`; UnknownStrategyError lists the choices."""
+    try:
+        return StrategyName(name.strip().lower() if isinstance(name, str) else name)
+    except ValueError:
+        raise UnknownStrategyError(
+            f"unknown strategy {str(name)!r}: choose one of {', '.join(strategy_names())}"
+        ) from None
+
+
+def strategy_help(name: StrategyName | str) -> str:
+    """One line describing strategy `name`."""
+    return HELP[strategy_of(name)]
+
+
+def make_strategy(name: StrategyName | str, shape: Shape) -> Strategy:
+    """A fresh strategy `name` for boards of `shape`."""
+    return _FACTORIES[strategy_of(name)](shape)
