@@ -20,11 +20,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from countlo.board import Shape  # noqa: E402
-from countlo.classic.generate import Generator  # noqa: E402
-from countlo.classic.solver import solve_rows  # noqa: E402
-from countlo.formats import figures  # noqa: E402
-from countlo.formats.image import save  # noqa: E402
+from countlo.board import Shape
+from countlo.classic.generate import Generator
+from countlo.classic.solver import solve_rows
+from countlo.formats import figures
+from countlo.formats.image import save
 
 
 def cpu(fn) -> float:
