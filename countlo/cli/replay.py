@@ -28,6 +28,9 @@ def add_arguments(parser) -> None:
     parser.add_argument("--image", metavar="FILE.png|FILE.svg",
                         help="also draw the hidden start, the lights now and the clicks that "
                         "finish (or the quiet pattern proving they cannot)")
+    from countlo.cli.rules_args import add_rule_arguments
+
+    add_rule_arguments(parser)
 
 
 def run(args) -> int:
@@ -56,7 +59,26 @@ def run(args) -> int:
         last = max([1] + [ev.line for ev in t.events])
         return _malformed(TranscriptError([(last, "no 'start COUNT' line: nothing to replay")],
                                           t.source), args)
-    return _report(explain.replay(t.record, t.count_lines, args.engine), args, None, t.format)
+    record = _under_rules(t.record, args, t.source)
+    return _report(explain.replay(record, t.count_lines, args.engine), args, None, t.format)
+
+
+def _under_rules(record, args, source: str):
+    """The record under the rule options: they name the rules of a file that does not (a
+    version-1 transcript or a hand format); a file naming other rules is refused."""
+    from countlo.cli.rules_args import given, rules_of
+    from countlo.errors import BadRuleError
+    from countlo.hidden.record import Record
+
+    if not given(args):
+        return record
+    rules = rules_of(args)
+    if rules == record.shape.rules:
+        return record
+    if not record.shape.rules.classic or record.shape.rules.target != "dark":
+        raise BadRuleError(f"{source} is played under {record.shape.rules.describe()}, not "
+                           f"{rules.describe()}")
+    return Record(record.shape.with_rules(rules), record.start, record.steps)
 
 
 def _malformed(e: TranscriptError, args) -> int:
@@ -167,7 +189,10 @@ def render(r, source: str, explain: bool = False, problem=None) -> list[str]:
     """The replay report as lines of text."""
     shape = r.shape
     n = len(r.cells)
-    out = [f"{source}: {shape} board, starting count {r.counts[0]}, {n} click{'s' * (n != 1)}"]
+    rules = "" if shape.rules.classic and shape.rules.target == "dark" else (
+        f" ({shape.rules.describe()})")
+    out = [f"{source}: {shape} board{rules}, starting count {r.counts[0]}, "
+           f"{n} click{'s' * (n != 1)}"]
     if explain and r.record is not None:
         out += [""] + _walk(r)
     out.append("")
@@ -201,8 +226,9 @@ def _outcome(r) -> list[str]:
     out.append(f"The hidden start was {known}.")
     lit = bin(r.lights).count("1")
     panels = [("hidden start", r.start, "#", "."), (f"now ({lit} lit)", r.lights, "#", ".")]
-    if not r.lights:
-        return out + _panels(shape, *panels) + ["", "The lights are all out: this game is won."]
+    if r.lights == shape.goal:
+        what = "on" if shape.goal else "out"
+        return out + _panels(shape, *panels) + ["", f"The lights are all {what}: this game is won."]
     if not r.clearable:
         return out + _panels(shape, *panels, ("quiet pattern", r.witness, "Q", ".")) + \
             [""] + _unclearable(r)
@@ -246,6 +272,15 @@ def _contradiction(r, problem) -> list[str]:
 
 def _unclearable(r) -> list[str]:
     overlap = bin(r.lights & r.witness).count("1")
+    if not r.shape.rules.classic or r.shape.goal:
+        goal = bin(r.shape.goal & r.witness).count("1")
+        what = "all lit" if r.shape.goal else "all dark"
+        return [
+            "These lights can never reach the goal. Proof: every click toggles an even number "
+            "of the cells marked Q,",
+            f"so the number of lit cells among them never changes parity: {overlap} are lit now, "
+            f"{goal} would be {what}.",
+        ]
     return [
         "These lights can never all be turned off. Proof: every click toggles an even number",
         "(0, 2 or 4) of the cells marked Q (a quiet pattern), so the number of lit cells among",

@@ -56,13 +56,17 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--timeout", type=_seconds, default=5.0, metavar="SECONDS",
                    help="how long to wait for each answer of the game program (default 5)")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
+    from countlo.cli.rules_args import add_rule_arguments
+
+    add_rule_arguments(p)
 
 
 def run(args: argparse.Namespace) -> int:
     from countlo.board import Shape
+    from countlo.cli.rules_args import rules_of
     from countlo.play.game import summarize
 
-    shape = Shape.parse(args.size)
+    shape = Shape.parse(args.size).with_rules(rules_of(args))
     _warm_up(shape, args)
     seeds = range(args.seed, args.seed + args.games)
     results, records = [], []
@@ -72,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
     s = summarize(results)
     if args.json:
         out = {
-            "size": str(shape), "strategy": args.strategy, "engine": args.engine,
+            "size": str(shape), "rules": shape.rules.describe(), "strategy": args.strategy, "engine": args.engine,
             "oracle": args.oracle_cmd or "simulated", "density": args.density,
             "games": s.games, "solved": s.solved, "unsolvable": s.unsolvable, "failed": s.failed,
             "probes_mean": _r(s.probes_mean), "probes_median": _r(s.probes_median),
@@ -142,6 +146,11 @@ def _record(shape, seed, r, hidden) -> dict:
     return out
 
 
+def _board(shape) -> str:
+    return str(shape) if shape.rules.classic and shape.rules.target == "dark" else (
+        f"{shape} ({shape.rules.describe()})")
+
+
 def _r(x):
     return None if x is None else round(x, 3)
 
@@ -153,7 +162,7 @@ def _table(args, shape, s, records) -> str:
     against = f"program {args.oracle_cmd!r}" if args.oracle_cmd else f"density {args.density:g}"
     last = args.seed + s.games - 1
     lines = [
-        f"{s.games} games on {shape}, strategy {args.strategy}, engine {args.engine}, "
+        f"{s.games} games on {_board(shape)}, strategy {args.strategy}, engine {args.engine}, "
         f"seeds {args.seed}-{last}, {against}",
         f"  games              {s.games}",
         f"  solved             {s.solved}",

@@ -220,7 +220,8 @@ class Screen:
         """The end of a solved game: clicks, probes, and for a simulated game the hidden board."""
         p = self.view.progress()
         finish = p.clicks - p.probes
-        out: Fragments = line(("class:ok", f"Solved: the count is 0 after {p.clicks} clicks "
+        goal = self.shape.goal_count
+        out: Fragments = line(("class:ok", f"Solved: the count is {goal} after {p.clicks} clicks "
                                            f"({p.probes} to find the board, {finish} to finish)."))
         if hidden is not None:
             out += line(("", "The hidden board was:"))

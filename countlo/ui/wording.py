@@ -93,20 +93,28 @@ def finish_lead(advice: Finish) -> str:
     return "Board known"
 
 
+def _odd(shape: Shape) -> str:
+    """The parity that proves it: odd for the dark goal; for a lit goal, the overlap's parity
+    differs from the pattern's size (all lit would meet every one of its cells)."""
+    if shape.goal:
+        return "a number of cells whose parity differs from the pattern's size (all lit)"
+    return "an odd number of cells"
+
+
 def unclearable(shape: Shape, advice: Unclearable) -> str:
     """Why no press set clears the lights, with the quiet pattern that proves it."""
     if advice.listed:
         n = f"{advice.boards:,} boards" if advice.boards > 1 else "board"
         if advice.witness is None:
-            why = (f"each meets one of the {advice.quiet} independent quiet patterns in an odd "
-                   "number of cells")
+            why = (f"each meets one of the {advice.quiet} independent quiet patterns in "
+                   f"{_odd(shape)}")
         else:
-            why = f"each meets the quiet pattern {cells(shape, advice.witness)} in an odd number of cells"
+            why = f"each meets the quiet pattern {cells(shape, advice.witness)} in {_odd(shape)}"
         return f"None of the {n} still possible can be cleared: {why}"
     lead = (f"{advice.boards:,} boards fit and no click tells them apart; for one of them"
             if advice.guessed else "Board known")
     return (f"{lead}, but these lights cannot be cleared: they meet the quiet pattern "
-            f"{cells(shape, advice.witness or 0)} in an odd number of cells")
+            f"{cells(shape, advice.witness or 0)} in {_odd(shape)}")
 
 
 def contradiction(advice: Contradiction) -> str:
@@ -131,7 +139,7 @@ def advice_text(shape: Shape, advice: Advice, strategy: str = "") -> str:
         steps = ", ".join(f"{shape.name(c)} ({n})" for c, n in advice.plan)
         return f"{finish_lead(advice)}: {len(advice.plan)} clicks to go: {steps}"
     if isinstance(advice, Done):
-        return f"All lights out after {advice.clicks} clicks"
+        return f"All lights {'on' if shape.goal else 'out'} after {advice.clicks} clicks"
     if isinstance(advice, GaveUp):
         return f"Gave up after {advice.clicks} clicks without clearing the board"
     if isinstance(advice, Unclearable):
