@@ -1,5 +1,5 @@
 """Random solvable boards: uniform over all of them, or over those whose fewest-press count is
-exactly N, or in a difficulty band (docs/MATH.md §19).
+exactly N, or in a difficulty band (docs/MATH.md §21).
 
 Pressing is linear over GF(2): the lights of a press set x are A x. A uniformly random x makes
 A x uniform over the image of A, i.e. over the solvable boards (each has 2^nullity press sets).
@@ -24,7 +24,7 @@ MAX_CELLS = 1 << 24  # 4096 x 4096: a uniform press set is one random int of tha
 MAX_NULLITY = 16  # --presses/--difficulty walk all 2^nullity solutions of each candidate
 TRIES = 20_000  # candidates drawn for one board before giving up on an N that may not exist
 
-# Difficulty bands as fractions of the cell count (docs/MATH.md §19).
+# Difficulty bands as fractions of the cell count (docs/MATH.md §21).
 EASY, MEDIUM = 0.15, 0.30
 DIFFICULTIES = ("easy", "medium", "hard")
 

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
+from collections.abc import Callable
 
 from countlo import __version__
 from countlo.errors import CountloError
@@ -36,10 +38,31 @@ class _Parser(argparse.ArgumentParser):
         sys.stderr.write(f"{self.prog}: {message} (see '{self.prog} --help')\n")
         raise SystemExit(2)
 
+    def _get_formatter(self) -> argparse.HelpFormatter:
+        # argparse builds a formatter for every add_argument, and without a width each one
+        # imports shutil (and with it zlib, bz2, lzma) to ask for the terminal size.
+        formatter: Callable[..., argparse.HelpFormatter] = self.formatter_class
+        return formatter(prog=self.prog, width=_columns() - 2)
+
+
+def _columns() -> int:
+    """The terminal width as shutil.get_terminal_size finds it: $COLUMNS, the terminal, else 80."""
+    try:
+        return int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        pass
+    stream = sys.__stdout__
+    try:
+        return (os.get_terminal_size(stream.fileno()).columns if stream else 0) or 80
+    except (ValueError, OSError):
+        return 80
+
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
-    """The parser; with `only`, the arguments of that one subcommand are added and no other
-    command module is imported."""
+    """The parser. With `only` a command name, just that subcommand is built (with its
+    arguments) and no other command module is imported; with `only=""`, every subcommand is
+    listed without arguments (for `countlo --help` and unknown commands); with None, all of
+    them are built in full."""
     parser = _Parser(
         prog="countlo",
         description="Companion for CountLightsOut and a complete Lights Out solver.",
@@ -47,6 +70,8 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"countlo {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name, text in COMMANDS.items():
+        if only and name != only:
+            continue
         p = sub.add_parser(name, help=text, description=text)
         if only is None or name == only:
             module = importlib.import_module(f"countlo.cli.{name}")

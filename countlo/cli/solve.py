@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
-from typing import TYPE_CHECKING
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up; mypy knows it)
 if TYPE_CHECKING:
     from countlo.board import Shape
     from countlo.classic.coset import Progress, Status
@@ -274,6 +273,8 @@ def _most(shape: Shape, args: argparse.Namespace) -> int:
 
         _write(args.out, textgrid.format_rows(start_rows, shape.cols))
     if args.json:
+        import json  # only --json pays for it (start-up: bench/bench_startup.py)
+
         print(json.dumps({"rows": shape.rows, "cols": shape.cols, "nullity": len(quiet),
                           "most": h.need if h.exact else None, "exact": h.exact,
                           "lower_bound": h.need, "upper_bound": h.upper, "method": h.method,
@@ -440,5 +441,7 @@ class _Report:
                 print(f"{i:>4}. class of {size}, {sum(r.bit_count() for r in rep)} presses{names}")
 
     def _json(self, **fields) -> None:
+        import json  # only --json pays for it (start-up: bench/bench_startup.py)
+
         print(json.dumps({"rows": self.shape.rows, "cols": self.shape.cols, "topology": "plane",
                           "rule": "plus", "states": 2, **fields}))
