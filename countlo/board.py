@@ -17,9 +17,11 @@ from functools import lru_cache
 
 from countlo.errors import BadCellError, BadSizeError
 from countlo.rules import CLASSIC, Rules
+from countlo.tokens import shown
 
 MAX_SIDE = 65535
 
+_LONGEST_NAME = 64  # longer cell names and sizes are refused before any int() conversion
 _A1 = re.compile(r"^\s*([A-Za-z]+)\s*([0-9]+)\s*$")
 _ROWCOL = re.compile(r"^\s*\(?\s*([0-9]+)\s*[,\s]\s*([0-9]+)\s*\)?\s*$")
 _SIZE = re.compile(r"^\s*([0-9]+)\s*(?:[xX*×]\s*([0-9]+))?\s*$")
@@ -62,6 +64,8 @@ class Cell:
     @classmethod
     def parse(cls, text: str, shape: Shape | None = None) -> Cell:
         """The cell named by `text`: A1-style ("C4") or 1-based "row col" ("4 3")."""
+        if len(text) > _LONGEST_NAME:  # bounded before int(): no cell name is this long
+            raise BadCellError(f"bad cell name {shown(text.strip())}: too long")
         m = _A1.match(text)
         if m:
             cell = cls(int(m.group(2)) - 1, column_index(m.group(1)))
@@ -69,12 +73,12 @@ class Cell:
             m = _ROWCOL.match(text)
             if not m:
                 raise BadCellError(
-                    f"bad cell name {text.strip()!r}: expected a column letter and a row "
+                    f"bad cell name {shown(text.strip())}: expected a column letter and a row "
                     "number like C4, or 1-based 'row col' like '4 3'"
                 )
             cell = cls(int(m.group(1)) - 1, int(m.group(2)) - 1)
         if cell.row < 0 or cell.col < 0:
-            raise BadCellError(f"bad cell name {text.strip()!r}: rows and columns count from 1")
+            raise BadCellError(f"bad cell name {shown(text.strip())}: rows and columns count from 1")
         if shape is not None:
             shape.check_cell(cell, text)
         return cell
@@ -99,11 +103,16 @@ class Shape:
     @classmethod
     def parse(cls, text: str) -> Shape:
         """The shape written as "RxC" (rows by columns) or "N" for N x N."""
-        m = _SIZE.match(text)
+        m = _SIZE.match(text) if len(text) <= _LONGEST_NAME else None
         if not m:
-            raise BadSizeError(f"bad board size {text.strip()!r}: expected ROWSxCOLS like 6x6, or N")
-        rows = int(m.group(1))
-        cols = int(m.group(2)) if m.group(2) else rows
+            raise BadSizeError(f"bad board size {shown(text.strip())}: expected ROWSxCOLS like "
+                               "6x6, or N")
+        sides = [g for g in m.groups() if g]
+        if any(len(g) > 9 for g in sides):  # bounded before int()
+            raise BadSizeError(f"bad board size {shown(text.strip())}: each side must be "
+                               f"1..{MAX_SIDE}")
+        rows = int(sides[0])
+        cols = int(sides[1]) if len(sides) > 1 else rows
         return cls(rows, cols)
 
     def __str__(self) -> str:
@@ -158,9 +167,9 @@ class Shape:
     def check_cell(self, cell: Cell, text: str | None = None) -> None:
         """Raise BadCellError unless `cell` lies on this board."""
         if not (0 <= cell.row < self.rows and 0 <= cell.col < self.cols):
-            shown = text.strip() if text is not None else cell.name
+            name = text.strip()[:_LONGEST_NAME] if text is not None else cell.name
             raise BadCellError(
-                f"cell {shown} is off the {self} board (columns A-{column_letters(self.cols - 1)}, "
+                f"cell {name} is off the {self} board (columns A-{column_letters(self.cols - 1)}, "
                 f"rows 1-{self.rows})"
             )
 

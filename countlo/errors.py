@@ -40,7 +40,8 @@ class TranscriptError(CountloError, ValueError):
         self.problems = list(problems)
         self.source = source
         first = self.problems[0] if self.problems else (0, "empty")
-        more = f" (and {len(self.problems) - 1} more problems)" if len(self.problems) > 1 else ""
+        extra = len(self.problems) - 1
+        more = f" (and {extra} more problem{'s' if extra != 1 else ''})" if extra else ""
         super().__init__(f"{source}:{first[0]}: {first[1]}{more}")
 
 

@@ -13,6 +13,7 @@ import importlib
 import os
 import sys
 from collections.abc import Callable
+from typing import TextIO
 
 from countlo import __version__
 from countlo.errors import CountloError
@@ -22,8 +23,8 @@ COMMANDS: dict[str, str] = {
     "simulate": "play many seeded games (simulated board or a game program) and report probes, "
     "clicks and times",
     "replay": "rebuild the hidden start from a transcript, explain each step, and plan the finish",
-    "solve": "solve a visible Lights Out board: one, all or fewest presses, symmetry classes, "
-    "pattern to pattern",
+    "solve": "solve a visible Lights Out board: one, all or fewest presses, classes up to "
+    "symmetry, or the presses turning one pattern into another (--to)",
     "generate": "random solvable boards: uniform, or with a given fewest-press count or "
     "difficulty",
     "practice": "classic Lights Out in the terminal with the lights visible: hints, undo, and "
@@ -88,23 +89,84 @@ def _asked(argv: list[str]) -> str | None:
     return None
 
 
+def _help(argv: list[str]) -> list[str] | None:
+    """`countlo help [COMMAND]` as the argv of `countlo [COMMAND] --help`, else None."""
+    words = [a for a in argv if not a.startswith("-")]
+    if not words or words[0] != "help" or argv[0] != "help":
+        return None
+    if len(argv) == 1:
+        return ["--help"]
+    if len(argv) == 2:
+        return [argv[1], "--help"]
+    return None
+
+
+ASCII_FALLBACK = str.maketrans({"·": "|", "×": "x", "…": "...", "→": "->", "–": "-", "—": "-",
+                                "’": "'", "‘": "'", "“": '"', "”": '"', "≈": "~", "±": "+-"})
+
+
+class _Fallback:
+    """A text stream whose encoding lacks countlo's few non-ASCII characters (say
+    PYTHONIOENCODING=ascii): they are written as ASCII look-alikes, anything else as '?'."""
+
+    def __init__(self, stream: TextIO):
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        return self._stream.write(text.translate(ASCII_FALLBACK))
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._stream, name)
+
+
+def _fallback(stream: TextIO) -> TextIO | None:
+    """A _Fallback for `stream` if its encoding cannot write '·' (None if it can, or has none)."""
+    encoding = getattr(stream, "encoding", None)
+    if not encoding:
+        return None
+    try:
+        "·×…→".encode(encoding)
+        return None
+    except (UnicodeEncodeError, LookupError):
+        pass
+    reconfigure = getattr(stream, "reconfigure", None)
+    if reconfigure is not None:
+        reconfigure(errors="replace")
+    return _Fallback(stream)  # type: ignore[return-value]
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the process exit code."""
+    saved = sys.stdout, sys.stderr
+    sys.stdout = _fallback(sys.stdout) or sys.stdout
+    sys.stderr = _fallback(sys.stderr) or sys.stderr
+    try:
+        return _main(argv)
+    finally:
+        sys.stdout, sys.stderr = saved
+
+
+def _main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
+    argv = _help(argv) or argv
     only = _asked(argv)
     parser = build_parser(only) if only else build_parser("")
     try:
         args = parser.parse_args(argv)
-    except SystemExit as e:  # --help, --version and usage errors (already printed)
+    except SystemExit as e:  # --help, --version, or a usage error already printed as one line
         return e.code if isinstance(e.code, int) else 2
-    if not getattr(args, "_run", None):
-        parser.print_help()
+    if not getattr(args, "_run", None):  # bare `countlo`: usage on stderr, one line saying why
+        sys.stderr.write(f"countlo: no command given: choose one of {', '.join(COMMANDS)} "
+                         "(see 'countlo --help', or 'countlo help COMMAND')\n")
         return 2
     try:
         return int(args._run(args) or 0)
     except CountloError as e:
         sys.stderr.write(f"countlo {args.command}: {e}\n")
         return e.exit_code
+    except MemoryError:  # a last guard: the known large requests are refused before this
+        sys.stderr.write(f"countlo {args.command}: not enough memory for this request\n")
+        return 2
     except KeyboardInterrupt:
         sys.stderr.write("\ninterrupted\n")
         return 130

@@ -9,6 +9,7 @@ import sys
 from datetime import datetime
 from pathlib import Path
 
+from countlo.cli import options
 from countlo.errors import CountloError
 from countlo.hidden.result import engine_names
 from countlo.play.names import strategy_names
@@ -16,6 +17,18 @@ from countlo.play.names import strategy_names
 
 class PlayOptionError(CountloError, ValueError):
     """Options of `countlo play` that do not go together."""
+
+
+MAX_CELLS = 1000
+"""Largest board a game is played on: the exact count of the boards still possible is kept in
+floating tables, which overflow past 2^1024 boards (a 3x1000 board has 2^3000)."""
+
+
+def check_size(shape) -> None:
+    """Refuse, in one line and before any table is built, a board too large to play."""
+    if shape.cells > MAX_CELLS:
+        raise PlayOptionError(f"games are played on boards of at most {MAX_CELLS} cells; "
+                              f"{shape} has {shape.cells}")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -33,7 +46,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "new dated file under $XDG_DATA_HOME/countlo or ~/.local/share/countlo)")
     parser.add_argument("--resume", metavar="FILE", help="carry on the session saved in FILE")
     parser.add_argument("--sim", action="store_true", help="play against a simulated hidden board")
-    parser.add_argument("--seed", type=int, metavar="K", help="seed of the simulated board "
+    parser.add_argument("--seed", type=options.integer, metavar="K", help="seed of the simulated board "
                                                               "(default: a random one, printed)")
     parser.add_argument("--plain", action="store_true",
                         help="plain lines even in a terminal (no full prompt, no colour)")
@@ -96,6 +109,7 @@ def open_session(args: argparse.Namespace):
     if args.resume:
         writer, transcript = Writer.resume(args.resume)
         header = transcript.header
+        check_size(header.shape)
         if args.size and Shape.parse(args.size) != Shape(header.shape.rows, header.shape.cols):
             raise PlayOptionError(f"{args.resume} is a {header.shape} game, not {args.size}")
         if given(args) and rules_of(args) != header.shape.rules:
@@ -119,6 +133,7 @@ def open_session(args: argparse.Namespace):
         label = f"simulated game, seed {oracle.seed}" if oracle else ""
         return Session(guide, writer, oracle, where=str(args.resume), label=label), writer
     shape = Shape.parse(args.size or "6x6").with_rules(rules_of(args))
+    check_size(shape)
     strategy, engine = args.strategy or "adaptive", args.engine or "exact"
     guide = Guide(shape, strategy, engine)
     oracle = None

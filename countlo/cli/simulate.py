@@ -6,38 +6,24 @@ import argparse
 import json
 import sys
 
+from countlo.cli import options
 from countlo.hidden.result import engine_names
 from countlo.play.names import strategy_names
 
+MAX_GAMES = 1_000_000
+MAX_TIMEOUT = 86400.0
+
 
 def _positive(text: str) -> int:
-    try:
-        n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"expected at least 1, not {n}")
-    return n
+    return options.bounded(1, MAX_GAMES)(text)
 
 
 def _density(text: str) -> float:
-    try:
-        p = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a probability like 0.5, not {text!r}") from None
-    if not 0.0 <= p <= 1.0:
-        raise argparse.ArgumentTypeError(f"density must be between 0 and 1, not {text}")
-    return p
+    return options.decimal(text, "a probability like 0.5", 0.0, 1.0)
 
 
 def _seconds(text: str) -> float:
-    try:
-        t = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected seconds like 5, not {text!r}") from None
-    if t <= 0:
-        raise argparse.ArgumentTypeError(f"timeout must be positive, not {text}")
-    return t
+    return options.decimal(text, "seconds like 5 or 0.5", 0.0, MAX_TIMEOUT, open_low=True)
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -48,7 +34,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--engine", default="exact", metavar="E", type=str.lower, choices=engine_names(),
                    help=f"{', '.join(engine_names())} (default exact)")
     p.add_argument("--size", default="6x6", metavar="RxC", help="board size (default 6x6)")
-    p.add_argument("--seed", type=int, default=0, metavar="K", help="first seed; games use K, K+1, ...")
+    p.add_argument("--seed", type=options.integer, default=0, metavar="K", help="first seed; games use K, K+1, ...")
     p.add_argument("--density", type=_density, default=0.5, metavar="P",
                    help="chance each hidden light starts on (default 0.5)")
     p.add_argument("--oracle-cmd", metavar="'PROGRAM ARGS'",
@@ -63,10 +49,15 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from countlo.board import Shape
+    from countlo.cli.play import check_size
     from countlo.cli.rules_args import rules_of
     from countlo.play.game import summarize
+    from countlo.play.program import program_argv
 
     shape = Shape.parse(args.size).with_rules(rules_of(args))
+    check_size(shape)
+    if args.oracle_cmd is not None:
+        program_argv(args.oracle_cmd)  # an empty or unbalanced command fails before any game
     _warm_up(shape, args)
     seeds = range(args.seed, args.seed + args.games)
     results, records = [], []
@@ -77,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         out = {
             "size": str(shape), "rules": shape.rules.describe(), "strategy": args.strategy, "engine": args.engine,
-            "oracle": args.oracle_cmd or "simulated", "density": args.density,
+            "oracle": "simulated" if args.oracle_cmd is None else args.oracle_cmd, "density": args.density,
             "games": s.games, "solved": s.solved, "unsolvable": s.unsolvable, "failed": s.failed,
             "probes_mean": _r(s.probes_mean), "probes_median": _r(s.probes_median),
             "probes_max": s.probes_max, "clicks_mean": _r(s.clicks_mean),
@@ -120,7 +111,7 @@ def _one(args, shape, seed):
     from countlo.play.oracle import SimulatedOracle
     from countlo.play.program import ProgramOracle
 
-    if args.oracle_cmd:
+    if args.oracle_cmd is not None:
         with ProgramOracle(args.oracle_cmd, shape, args.timeout, env={"COUNTLO_SEED": str(seed)}) as o:
             return play_game(o, args.strategy, args.engine, seed), None
     o = SimulatedOracle(shape, seed, args.density)
@@ -139,11 +130,29 @@ def _record(shape, seed, r, hidden) -> dict:
         "decision_ms_mean": _r(1000 * sum(r.decision_times) / len(r.decision_times)) if r.decision_times else None,
         "decision_ms_max": _r(1000 * max(r.decision_times)) if r.decision_times else None,
     }
-    if hidden is not None:
-        out["hidden"] = [
-            "".join("#" if row >> c & 1 else "." for c in range(shape.cols)) for row in shape.to_rows(hidden)
-        ]
+    source = "simulated"
+    if hidden is None:  # a game program does not reveal its board: the counts may determine it
+        hidden, source = _reconstructed(rec)
+    out["hidden"] = None if hidden is None else [
+        "".join("#" if row >> c & 1 else "." for c in range(shape.cols))
+        for row in shape.to_rows(hidden)
+    ]
+    out["hidden_source"] = source
     return out
+
+
+def _reconstructed(record) -> tuple[int | None, str]:
+    """The start a program's counts determine, or None with why (the program never reveals it)."""
+    from countlo.hidden.reconstruct import reconstruct
+    from countlo.hidden.result import Status
+
+    unknown = "not revealed by the game program, and its counts do not determine it"
+    if record is None:
+        return None, unknown
+    r = reconstruct(record, "linear", limit=2)
+    if r.status is Status.DETERMINED:
+        return r.board, "reconstructed from the game program's counts"
+    return None, unknown
 
 
 def _board(shape) -> str:
@@ -159,7 +168,7 @@ def _table(args, shape, s, records) -> str:
     def num(x, digits=1):
         return "-" if x is None else (f"{x:.{digits}f}" if isinstance(x, float) else str(x))
 
-    against = f"program {args.oracle_cmd!r}" if args.oracle_cmd else f"density {args.density:g}"
+    against = f"program {args.oracle_cmd!r}" if args.oracle_cmd is not None else f"density {args.density:g}"
     last = args.seed + s.games - 1
     lines = [
         f"{s.games} games on {_board(shape)}, strategy {args.strategy}, engine {args.engine}, "

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 from countlo.board import Shape, column_letters
 from countlo.errors import BadCellError, BoardFormatError
+from countlo.tokens import is_whole, shown
 
 LIT = "1#*O"
 DARK = "0.-"
@@ -31,7 +32,8 @@ def parse_grid(text: str, source: str = "input") -> tuple[Shape, list[int]]:
         body = line.strip()
         if not body:
             continue
-        bits = body.translate(_TO_BITS)
+        # any Unicode space separates cells (a no-break space pasted from a web page)
+        bits = "".join(body.split()).translate(_TO_BITS)
         if bits.strip("01"):
             if body.startswith("#"):
                 continue  # a comment: not made only of cell characters
@@ -64,11 +66,11 @@ def parse_lit(text: str, shape: Shape) -> list[int]:
     for item in _LIT_ITEM.split(text.strip()):
         if not item:
             continue
-        if not item.isdigit():
-            raise BadCellError(f"--lit item {item!r} is not a cell number (1-{shape.cells})")
+        if not is_whole(item):
+            raise BadCellError(f"--lit item {shown(item)} is not a cell number (1-{shape.cells})")
         k = int(item)
         if not 1 <= k <= shape.cells:
-            raise BadCellError(f"--lit item {item} is off the {shape} board (cells 1-{shape.cells})")
+            raise BadCellError(f"--lit item {shown(item)[1:-1]} is off the {shape} board (cells 1-{shape.cells})")
         if k in seen:
             raise BadCellError(f"--lit item {item} is listed twice")
         seen.add(k)

@@ -244,18 +244,24 @@ class Guide:
         if self.knowledge().board is None:
             self.probes += 1
         self.record = new
-        fixes = self._settle(trust_last=True)
+        fixes = self._settle(trust_last=force)
         after = self.knowledge().possible
         return Learned(len(new.steps), cell, count, before, after, fixes, self._stuck)
 
     def _settle(self, trust_last: bool, auto: bool = True) -> tuple[Fix, ...]:
-        """If the record is contradictory, diagnose it: apply a single fix, else go STUCK."""
+        """If the record is contradictory, diagnose it: apply the fix if there is exactly one,
+        else go STUCK listing them (the last count's first). `trust_last`: the player insisted
+        on the last count, so only earlier ones are suspects."""
         self._stuck = None
         if self.knowledge().possible != 0:
             return ()
         record = self._require()
-        fixes = [f for f in diagnose(record) if not (trust_last and f.step == len(record.steps))]
-        if auto and len(fixes) == 1:
+        last = len(record.steps)
+        # The count just typed is the likeliest typo when it breaks counts that all agreed (a
+        # plan, a board): rank its fix first, unless the player insisted on it ("17!").
+        fixes = sorted((f for f in diagnose(record) if not (trust_last and f.step == last)),
+                       key=lambda f: f.step != last)
+        if auto and len(fixes) == 1:  # more than one plausible fix: ask, never guess
             self.record = _replace(record, fixes[0].step, fixes[0].suggested)
             self.corrections = self.corrections + (fixes[0],)
             return tuple(fixes)

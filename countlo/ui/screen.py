@@ -151,7 +151,7 @@ class Screen:
     def _advice(self, advice: Advice) -> Fragments:
         v = self.view
         if v.pending is not None:
-            instead = " instead." if advice.cell is not None else "."
+            instead = " instead." if advice.cell not in (None, v.pending) else "."
             return line(("", "You clicked "), ("class:cellname", self.shape.name(v.pending)),
                         ("", instead))
         if not isinstance(advice, Finish):
@@ -173,7 +173,7 @@ class Screen:
         else:
             p = v.progress()
             head = (f" {plural(p.clicks, 'click')} · {boards(p.possible)} left · "
-                    f"{p.bits_known:.1f}/{self.shape.cells} bits · {p.strategy}")
+                    f"{p.bits_known:.1f} of {self.shape.cells} bits · {p.strategy}")
         if not keys:
             return [("", head)]
         key = "class:bottom-toolbar.key"
@@ -212,8 +212,9 @@ class Screen:
                ("", " -> "), ("class:count", f"{learned.count:>2}"), (style, f"   {message}\n")]
         if fix is not None:
             out += line(("class:warn", f"      {typo_found(fix)}"))
-            out += line(("class:note",
-                         f"      (if {learned.count} was the typo, undo and type it again)"))
+            if fix.step != learned.step:  # the typed count itself was not the one corrected
+                out += line(("class:note",
+                             f"      (if {learned.count} was the typo, undo and type it again)"))
         return out
 
     def summary(self, hidden: int | None) -> Fragments:

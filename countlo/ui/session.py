@@ -292,8 +292,16 @@ class Session:
         self._sync()
         if len(after.steps) < len(before.steps):
             step = before.steps[-1]
+            name = self.shape.name(step.cell)
             self.mode.take_back(step.cell)
-            return line(("class:note", f"   undo: {self.shape.name(step.cell)} -> {step.count} taken back"))
+            if self.mode.simulated:
+                return line(("class:note", f"   undo: {name} -> {step.count} taken back"))
+            # beside the real game the click stays made: only its count is taken back, and the
+            # prompt asks for it again rather than for a second click on the same cell
+            self.pending = step.cell
+            return line(("class:note", f"   undo: the count {step.count} after {name} taken back; "
+                                       f"type the count {name} shows (undo again if you did not "
+                                       "click it)"))
         return line(("class:note", "   undo: the last correction taken back"))
 
     def _fix(self, entry: FixCount) -> Fragments:
