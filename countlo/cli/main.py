@@ -25,6 +25,10 @@ COMMANDS: dict[str, str] = {
     "replay": "rebuild the hidden start from a transcript, explain each step, and plan the finish",
     "solve": "solve a visible Lights Out board: one, all or fewest presses, classes up to "
     "symmetry, or the presses turning one pattern into another (--to)",
+    "generate": "random solvable boards: uniform, or with a given fewest-press count or "
+    "difficulty",
+    "practice": "classic Lights Out in the terminal with the lights visible: hints, undo, and "
+    "your moves against the fewest",
 }
 
 

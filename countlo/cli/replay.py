@@ -28,6 +28,9 @@ def add_arguments(parser) -> None:
     parser.add_argument("--explain", action="store_true",
                         help="walk through the steps: what each count implied, boards left")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
+    parser.add_argument("--image", metavar="FILE.png|FILE.svg",
+                        help="also draw the hidden start, the lights now and the clicks that "
+                        "finish (or the quiet pattern proving they cannot)")
     from countlo.cli.rules_args import add_rule_arguments
 
     add_rule_arguments(parser)
@@ -39,6 +42,10 @@ def run(args) -> int:
     from countlo.formats.transcript import ImpossibleCountsError
     from countlo.play import review as explain
 
+    if args.image is not None:
+        from countlo.formats.image import check_path
+
+        check_path(args.image)
     shape = Shape.parse(args.size) if args.size is not None else None
     try:
         if args.file == "-":
@@ -163,7 +170,37 @@ def _report(r, args, problem, fmt: str = "countlo") -> int:
         if r.status == "ambiguous" and fmt == "countlo" and args.file != "-":
             lines.append(f"Carry on with: countlo play --resume {args.file}")
         print("\n".join(lines))
-    return 1 if r.status == "contradictory" else 0
+    code = 1 if r.status == "contradictory" else 0
+    if args.image is not None:
+        code = max(code, _draw(r, args))
+    return code
+
+
+def _draw(r, args) -> int:
+    """Write the --image picture of the replay (of its corrected record when one typo explains a
+    contradiction); 1 with one line on stderr when there is no known start to draw."""
+    from countlo.formats import figures
+    from countlo.formats.image import save
+
+    note = ""
+    if r.status == "contradictory" and r.corrected is not None:
+        t = r.typos[0]
+        note = f" (with line {t.line} read as {t.suggested})"
+        r = r.corrected
+    if r.status != "determined":
+        why = ("the counts contradict each other" if r.status == "contradictory" else
+               "the hidden start is not known yet")
+        sys.stderr.write(f"countlo replay: --image {args.image}: {why}; no picture written\n")
+        return 1
+    finish = sum(1 << f.cell for f in r.finish)
+    when = ("from the starting count alone" if r.determined_after == 0 else
+            f"after step {r.determined_after}")
+    known = f"The hidden start was known {when}{note}."
+    save(figures.replayed(r.shape, r.start, r.lights, finish if r.clearable else None,
+                          None if r.clearable else r.witness, known, r.finish_exact), args.image)
+    if not args.json:
+        print(f"picture: {args.image}")
+    return 0
 
 
 # --- text -----------------------------------------------------------------------------------

@@ -13,6 +13,7 @@ if TYPE_CHECKING:
 
 GRID_LIMIT = 64  # larger boards print a summary unless --full
 ALL_LIMIT = 4096  # --all lists at most this many solutions unless --limit is given
+QUIET_PANELS = 16  # --quiet --image draws at most this many basis patterns
 MIN_TIME = 60.0  # --min stops after this many seconds unless --time-limit says otherwise
 FULL_LIMIT = 1 << 22  # --full prints boards of at most this many cells (2048x2048)
 BITSET_LIMIT = 1 << 24  # --min and --all work on one bitset of the board: at most 4096x4096
@@ -82,6 +83,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help=f"print grids and press lists even above {GRID_LIMIT}x{GRID_LIMIT}")
     p.add_argument("--out", metavar="FILE", help="write the press pattern as a 1/0 grid")
     p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.add_argument("--image", metavar="FILE.png|FILE.svg",
+                   help="also draw the start, the presses (or the quiet pattern proving it "
+                   "unsolvable) and a legend; with --quiet, the quiet patterns")
 
 
 def _positive(text: str) -> int:
@@ -120,7 +124,13 @@ def run(args: argparse.Namespace) -> int:
         raise CountloError("--time-limit only applies with --min or --most")
     if args.to is not None and args.target is not None:
         raise CountloError("give one target, not --to and --target")
+    if args.image is not None:
+        from countlo.formats.image import check_path
+
+        check_path(args.image)
     if args.graph is not None or not _classic_rules(args):
+        if args.image is not None:
+            raise CountloError("--image draws boards under the classic rules only")
         from countlo.cli import solve_rules
 
         return solve_rules.run(args)
@@ -149,7 +159,8 @@ def run(args: argparse.Namespace) -> int:
         if size is not None and size != shape:
             raise BoardFormatError(f"{where} holds a {shape} board but --size says {size}")
         _check_limits(shape, args)
-    start = rows
+    start: list[int] = rows
+    target: list[int] | None = None
     if args.to is not None:
         tshape, target = textgrid.parse_grid(_read(args.to), args.to)
         if tshape != shape:
@@ -157,11 +168,22 @@ def run(args: argparse.Namespace) -> int:
         rows = [a ^ b for a, b in zip(rows, target)]
     elif args.target == "lit":
         rows = [a ^ shape.row_mask for a in rows]
+        target = [shape.row_mask] * shape.rows
 
+    if args.image is not None:
+        from countlo.formats.image import check_fits
+
+        # refuse a picture that cannot be written before solving, not after
+        panels = QUIET_PANELS if args.quiet else 2 + (args.to is not None or args.target == "lit")
+        check_fits(shape, panels, args.image)
     sol = solve_rows(shape, rows)
     report = _Report(shape, start, rows, args)
     if not sol.solvable:
         report.unsolvable(sol)
+        if args.image is not None:
+            from countlo.formats import figures
+
+            _draw(figures.unsolvable(shape, start, sol.witness, target), args.image, args.json)
         return 1
     presses, exact = sol.presses, None
     extra: dict = {}
@@ -192,7 +214,26 @@ def run(args: argparse.Namespace) -> int:
     report.solved(presses, sol.nullity, exact, extra)
     if args.quiet:
         report.quiet()
+    if args.image is not None:
+        from countlo.formats import figures
+
+        if args.quiet:
+            from countlo.classic.solver import quiet_rows
+
+            picture = figures.quiet(shape, quiet_rows(shape, QUIET_PANELS))
+        else:
+            assert isinstance(presses, list)  # solve_rows and to_rows give rows
+            picture = figures.solved(shape, start, presses, target, exact)
+        _draw(picture, args.image, args.json)
     return 0
+
+
+def _draw(picture, path: str, quiet: bool) -> None:
+    from countlo.formats.image import save
+
+    save(picture, path)
+    if not quiet:  # JSON output stays one object
+        print(f"picture: {path}")
 
 
 def _classic_rules(args: argparse.Namespace) -> bool:

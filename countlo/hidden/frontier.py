@@ -1,4 +1,4 @@
-"""The `frontier` engine: the posterior over hidden starts on big boards (docs/MATH.md §21).
+"""The `frontier` engine: the posterior over hidden starts on big boards (docs/MATH.md §22).
 
 Cells are assigned one at a time in reading order along the shorter side. Instead of a window of
 raw cells, the state is the pending residual of every click equation that is open (some but not
@@ -36,7 +36,7 @@ from countlo.hidden.record import Record
 KEY_BITS = 62  # bits of a state key (int64, sign bit unused)
 QUERY_BITS = 4  # bits of the side pass's extra residual (a neighbourhood of up to 15 cells)
 MAX_CELLS = 1000  # float64 holds every count below 2^1000 with room for the sums
-MAX_NARROW = 16  # shorter side: 2 x 16 open equations fit a key with room (docs/MATH.md §21)
+MAX_NARROW = 16  # shorter side: 2 x 16 open equations fit a key with room (docs/MATH.md §22)
 
 
 def check_supported(shape: Shape) -> None:
