@@ -1,9 +1,13 @@
 """Benchmark: solving under other rules (countlo.classic.general) against full-matrix elimination.
 
-Run from the repository root:  python bench/bench_rules.py [--quick]
+Run from the repository root:  python bench/bench_rules.py [--quick] [--sizes 20,200,1000]
 For each rule family and topology, one random n x n start is solved from cold (the chase plan is
 rebuilt every repeat) and the CPU time (time.process_time) is reported as the median of the
-repeats. The baseline, in the same run and on the same start, is Gauss-Jordan elimination over
+repeats. Two-state plane, cylinder and torus boards from 400 cells go through the chase a row at
+a time (countlo.classic.rowchase, docs/MATH.md §18.1); the others through the chase one equation
+at a time, which is timed only up to --general-max (it grows like n^3: about a minute at 1000).
+The last row is the torus with the plus rule at 4095 x 4095, timed once through rowchase directly
+(general.solve refuses boards above 2^22 cells). The baseline, in the same run and on the same start, is Gauss-Jordan elimination over
 GF(2) on the whole n^2 x n^2 press matrix with bitset rows (countlo.classic.gf2.echelon), the
 method the known Python Lights Out tools use; for k > 2 it is the Smith-form solver of
 countlo.classic.zk on the whole matrix.
@@ -21,14 +25,21 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from countlo.board import Shape
-from countlo.classic import general, gf2, zk
+from countlo.classic import general, gf2, rowchase, zk
 from countlo.rules import Rules
 
 
 def cold(board: Shape, start: list[int]) -> None:
-    for cache in (general._plan, general._rows, general._columns, general._transposed_plan):
+    for cache in (general._plan, general._rows, general._columns, general._transposed_plan, rowchase.plan,
+                  rowchase.layout):
         cache.cache_clear()
     general.solve(board, start)
+
+
+def cold_rowchase(board: Shape, b: list[int]) -> None:
+    rowchase.plan.cache_clear()
+    rowchase.layout.cache_clear()
+    rowchase.solve(board, b)
 
 
 def full_matrix(board: Shape, start: list[int]) -> None:
@@ -62,16 +73,19 @@ def cpu(fn, *args, repeats: int) -> float:
     return statistics.median(times)
 
 
-CASES = [("plane", "plus", 2), ("torus", "plus", 2), ("cylinder", "x", 2), ("moebius", "star", 2),
-         ("klein", "ring", 2), ("projective", "plus", 2), ("plane", "knight", 2),
+CASES = [*((top, rule, 2) for top in ("plane", "cylinder", "torus") for rule in ("plus", "x", "star", "ring", "knight")),
+         ("moebius", "star", 2), ("klein", "ring", 2), ("projective", "plus", 2),
          ("plane", "rowcol", 2), ("plane", "plus", 3), ("torus", "x", 4), ("plane", "plus", 6)]
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true", help="small sizes, one repeat")
-    ap.add_argument("--sizes", default="20,40,100", help="board sides to time (n x n)")
+    ap.add_argument("--sizes", default="20,200,1000", help="board sides to time (n x n)")
     ap.add_argument("--baseline-max", type=int, default=40, help="largest side for the baseline")
+    ap.add_argument("--general-max", type=int, default=200,
+                    help="largest side timed through the chase one equation at a time")
+    ap.add_argument("--big", type=int, default=4095, help="side of the torus plus row (0: skip it)")
     args = ap.parse_args()
     sizes = [10, 20] if args.quick else [int(s) for s in args.sizes.split(",")]
     repeats = 1 if args.quick else 3
@@ -83,6 +97,10 @@ def main() -> None:
             if rule == "rowcol" and n > 40:
                 continue
             board = Shape(n, n, Rules.make(top, rule, k))
+            fast = k == 2 and n * n >= general.ROWCHASE_CELLS and rowchase.applies(board)
+            if not fast and n > args.general_max:
+                print(f"| {top} | {rule} | {k} | {n} | not timed (one equation at a time) | - | - |", flush=True)
+                continue
             start = [rng.randrange(k) for _ in range(n * n)]
             ours = cpu(cold, board, start, repeats=repeats)
             base = None
@@ -90,8 +108,15 @@ def main() -> None:
                 base = cpu(full_matrix, board, start, repeats=1)
             b = "-" if base is None else f"{base * 1000:.1f} ms"
             ratio = "-" if base is None else f"{base / max(ours, 1e-9):.0f}x"
-            print(f"| {top} | {rule} | {k} | {n} | {ours * 1000:.1f} ms | {b} | {ratio} |",
+            path = " (rows)" if fast else ""
+            print(f"| {top} | {rule} | {k} | {n} | {ours * 1000:.1f} ms{path} | {b} | {ratio} |",
                   flush=True)
+    if args.big and not args.quick:
+        n = args.big
+        board = Shape(n, n, Rules.make("torus", "plus"))
+        b = [rng.randrange(2) for _ in range(n * n)]
+        ours = cpu(cold_rowchase, board, b, repeats=1)
+        print(f"| torus | plus | 2 | {n} | {ours * 1000:.0f} ms (rows, 1 run) | - | - |", flush=True)
 
 
 if __name__ == "__main__":

@@ -12,6 +12,10 @@ C y = r over Z_k in the free variables (countlo.classic.zk), after which one mor
 presses. The quiet patterns are the chases of C's kernel. Unsolvability is proved by a vector w
 with w A = 0 and w.(t - s) != 0, taken from the quiet patterns of the transposed game (Z_k is
 self-injective, so the image of A is exactly what every such w annihilates).
+
+Two-state boards on a plane, cylinder or torus from ROWCHASE_CELLS cells on go to
+countlo.classic.rowchase, the same chase done a whole row at a time on bit-packed numpy arrays
+(docs/MATH.md §18.1), when it applies (`rowchase.applies`); the answers are the same.
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ Vector = list[int]
 MAX_CELLS = 1 << 22
 MAX_SYMBOLIC = 1 << 28  # bytes of free-variable expressions alive at once (k > 2)
 EXACT_QUIET = 1 << 22  # fewest presses: walk every solution up to this many
+ROWCHASE_CELLS = 400  # from this size two-state plane/cylinder/torus grids chase a row at a time
 
 
 @dataclass(frozen=True)
@@ -74,11 +79,15 @@ def columns(board: Board) -> list[dict[int, int]]:
     return list(_columns(board))
 
 
-@lru_cache(maxsize=16)
-def _columns(board: Board) -> tuple[dict[int, int], ...]:
+def _check_size(board: Board) -> None:
     if board.cells > MAX_CELLS:
         raise BadSizeError(f"boards under other rules are limited to {MAX_CELLS} cells; {board} "
                            f"has {board.cells}")
+
+
+@lru_cache(maxsize=16)
+def _columns(board: Board) -> tuple[dict[int, int], ...]:
+    _check_size(board)
     return tuple({i: t for i, t in board.hits(j).items() if t} for j in range(board.cells))
 
 
@@ -254,9 +263,23 @@ def _transposed_plan(board: Board) -> _Plan:
 # --- answers -----------------------------------------------------------------------------------
 
 
+def _rowchase(board: Board) -> Any:
+    """countlo.classic.rowchase when it solves this board (docs/MATH.md §18.1), else None. It
+    is imported only here: numpy stays off the start-up path of `countlo solve`."""
+    if not isinstance(board, Shape) or board.cells < ROWCHASE_CELLS or board.rules.states != 2:
+        return None
+    _check_size(board)
+    from countlo.classic import rowchase  # noqa: PLC0415 (numpy loads only for big boards)
+
+    return rowchase if rowchase.applies(board) else None
+
+
 def quiet(board: Board, count: int | None = None) -> list[tuple[Vector, int]]:
     """Independent generators of the quiet patterns (presses changing nothing) with their
     orders; the first `count` when given."""
+    fast = _rowchase(board)
+    if fast is not None:
+        return [(g, 2) for g in fast.quiet_list(board, count)]
     plan = _plan(board)
     zero = [0] * plan.n
     gens = plan.kernel.gens[:count]
@@ -264,6 +287,9 @@ def quiet(board: Board, count: int | None = None) -> list[tuple[Vector, int]]:
 
 
 def orders(board: Board) -> tuple[int, ...]:
+    fast = _rowchase(board)
+    if fast is not None:
+        return (2,) * int(fast.plan(board).nullity)
     return tuple(_plan(board).kernel.orders)
 
 
@@ -274,6 +300,16 @@ def solve(board: Board, start: Sequence[int], target: Sequence[int] | None = Non
     if target is not None:
         check_vector(board, target, "the target")
     b = [((target[i] if target is not None else 0) - start[i]) % k for i in range(board.cells)]
+    fast = _rowchase(board)
+    if fast is not None:
+        presses, witness, nullity = fast.solve(board, b)
+        return Outcome(presses is not None, presses, witness, (2,) * nullity, k)
+    return _solve_by_plan(board, b)
+
+
+def _solve_by_plan(board: Board, b: Vector) -> Outcome:
+    """The chase one equation at a time (any board, any k)."""
+    k = states(board)
     plan = _plan(board)
     base = plan.chase(b, [0] * len(plan.free))
     y = plan.system.solve(plan.residual(b, base)) if plan.c else [0] * len(plan.free)
@@ -380,6 +416,9 @@ def _gray_min(x: Vector, basis: list[Vector]) -> Vector:
 def invariants(board: Board) -> list[Vector]:
     """Generators of the w with w A = 0 (mod k): weightings of the cells whose weighted sum of
     the lights no click changes (the quiet patterns of the transposed game)."""
+    fast = _rowchase(board)
+    if fast is not None:
+        return list(fast.invariant_list(board))
     plan = _transposed_plan(board)
     zero = [0] * plan.n
     return [plan.chase(zero, g) for g in plan.kernel.gens]

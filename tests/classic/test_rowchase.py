@@ -1,0 +1,195 @@
+"""The row-at-a-time chase (countlo.classic.rowchase) against brute force and against the chase one
+equation at a time (countlo.classic.general), on every topology it takes and every rule."""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from countlo.board import Shape
+from countlo.classic import general, rowchase
+from countlo.rules import NAMED, ROWCOL, TOPOLOGIES, Rule, Rules
+
+FAST = ("plane", "cylinder", "torus")
+
+
+def span(vectors: list[list[int]]) -> int:
+    """Rank over GF(2) of 0/1 vectors."""
+    basis: dict[int, int] = {}
+    for v in vectors:
+        x = int("".join(map(str, reversed(v))) or "0", 2)
+        while x:
+            top = x.bit_length() - 1
+            if top not in basis:
+                basis[top] = x
+                break
+            x ^= basis[top]
+    return len(basis)
+
+
+def image_and_kernel(board: Shape) -> tuple[set[tuple[int, ...]], int]:
+    """Every b = A x (brute force) and the number of quiet patterns."""
+    n = board.cols * board.rows
+    cols = general.columns(board)
+    images: set[tuple[int, ...]] = set()
+    quiet = 0
+    for x in itertools.product((0, 1), repeat=n):
+        v = [0] * n
+        for j, t in enumerate(x):
+            if t:
+                for i, c in cols[j].items():
+                    v[i] ^= c & 1
+        images.add(tuple(v))
+        quiet += not any(v)
+    return images, quiet
+
+
+def check(board: Shape, b: list[int], images: set[tuple[int, ...]] | None = None) -> None:
+    """rowchase gives what general's own chase gives (and brute force, when `images` is given)."""
+    assert rowchase.applies(board)
+    n = board.cells
+    ref = general._solve_by_plan(board, b)
+    presses, witness, nullity = rowchase.solve(board, b)
+    assert nullity == ref.nullity
+    assert (presses is not None) == ref.solvable
+    if images is not None:
+        assert ref.solvable == (tuple(b) in images)
+    cols = general.columns(board)
+    if presses is not None:
+        assert general.apply(board, [0] * n, presses) == b
+    else:
+        assert witness is not None
+        assert all(sum(witness[i] * c for i, c in col.items()) % 2 == 0 for col in cols)
+        assert sum(w * v for w, v in zip(witness, b)) % 2 == 1
+    quiet = rowchase.quiet_list(board)
+    assert len(quiet) == nullity and span(quiet) == nullity
+    assert all(general.apply(board, [0] * n, q) == [0] * n for q in quiet)
+    assert n < general.ROWCHASE_CELLS  # so general.quiet is general's own chase
+    reference = [g for g, _ in general.quiet(board)]
+    assert span(quiet + reference) == nullity  # the same space
+
+
+def rule_of(draw: st.DrawFn) -> Rule:
+    if draw(st.booleans()):
+        name = draw(st.sampled_from(sorted(NAMED)))
+        return Rule(name, NAMED[name])
+    offsets = draw(st.sets(st.tuples(st.integers(-2, 2), st.integers(-2, 2)), min_size=1, max_size=7))
+    return Rule("mask", tuple(sorted(offsets)))
+
+
+@st.composite
+def small_boards(draw: st.DrawFn) -> Shape:
+    """Boards rowchase takes, small enough to list every press vector (at most 12 cells)."""
+    topology = draw(st.sampled_from(FAST))
+    rule = rule_of(draw)
+    drs = [dr for dr, _ in rule.offsets]
+    dcs = [dc for _, dc in rule.offsets]
+    low_c = max(dcs) - min(dcs) + 1 if topology != "plane" else 1
+    low_r = max(drs) - min(drs) + 1 if topology == "torus" else 1
+    rows = draw(st.integers(low_r, max(low_r, 4)))
+    cols = draw(st.integers(low_c, max(low_c, 12 // rows)))
+    board = Shape(rows, cols, Rules(topology, rule, 2))
+    return board
+
+
+@settings(max_examples=150, deadline=None)
+@given(small_boards(), st.data())
+def test_small_boards_against_brute_force_and_general(board, data):
+    if board.cells > 12:
+        return
+    images, quiet = image_and_kernel(board)
+    b = data.draw(st.lists(st.integers(0, 1), min_size=board.cells, max_size=board.cells))
+    check(board, b, images)
+    assert 2 ** rowchase.plan(board).nullity == quiet
+    # an unsolvable right-hand side whenever there is one: the witness must prove it
+    unsolvable = next((v for v in itertools.product((0, 1), repeat=board.cells) if v not in images), None)
+    if unsolvable is not None:
+        check(board, list(unsolvable), images)
+
+
+@st.composite
+def middle_boards(draw: st.DrawFn) -> tuple[Shape, list[int]]:
+    topology = draw(st.sampled_from(FAST))
+    rule = rule_of(draw)
+    rows = draw(st.integers(5, 16))
+    cols = draw(st.integers(5, 16))
+    board = Shape(rows, cols, Rules(topology, rule, 2))
+    b = draw(st.lists(st.integers(0, 1), min_size=board.cells, max_size=board.cells))
+    return board, b
+
+
+@settings(max_examples=80, deadline=None)
+@given(middle_boards())
+def test_middle_boards_against_general(case):
+    board, b = case
+    check(board, b)
+
+
+@pytest.mark.parametrize("topology", FAST)
+@pytest.mark.parametrize("rule", sorted(NAMED))
+def test_named_rules_on_a_lit_board_and_on_a_quiet_start(topology, rule):
+    """Unsolvable starts and nonzero nullity on purpose: the all-lit board and a lit quiet
+    pattern of the transposed game (its own invariant) on boards of known kernel."""
+    for n in (6, 9, 10, 12):
+        board = Shape(n, n, Rules.make(topology, rule))
+        check(board, [1] * board.cells)
+        inv = rowchase.invariant_list(board)
+        if inv:
+            check(board, inv[0])
+
+
+# OEIS A165738: nullity of n x n Lights Out on a torus, n = 1..30.
+A165738 = [0, 0, 4, 0, 8, 8, 0, 0, 4, 16, 0, 16, 0, 0, 12, 0, 16, 8, 0, 32, 4, 0, 0, 32, 8, 0,
+           4, 0, 0, 24]
+
+
+def test_torus_nullity_matches_oeis_a165738():
+    got = [rowchase.plan(Shape(n, n, Rules.make("torus"))).nullity for n in range(3, 31)]
+    assert got == A165738[2:]
+
+
+def test_plane_nullity_matches_oeis_a159257():
+    path = Path(__file__).resolve().parent.parent / "data" / "A159257_nullity_nxn_n1-1000.txt"
+    table = {}
+    for line in path.read_text().splitlines():
+        parts = line.split()
+        if len(parts) == 2 and parts[0].isdigit():
+            table[int(parts[0])] = int(parts[1])
+    for n in [*range(1, 60), 98, 127, 299]:
+        assert rowchase.plan(Shape(n, n, Rules.make("plane", Rule("copy", NAMED["plus"])))).nullity == table[n]
+
+
+def test_when_it_applies():
+    yes = [Shape(40, 40, Rules.make(t, r)) for t in FAST for r in NAMED]
+    assert all(rowchase.applies(b) for b in yes)
+    no = [Shape(40, 40, Rules.make(t, "plus")) for t in TOPOLOGIES if t not in FAST]
+    no += [Shape(40, 40, Rules.make("plane", ROWCOL)), Shape(40, 40, Rules.make("torus", "plus", 3)),
+           Shape(2, 40, Rules.make("torus", "plus")), Shape(40, 2, Rules.make("cylinder", "star"))]
+    assert not any(rowchase.applies(b) for b in no)
+    # duplicate offsets count twice: not a plain sum of shifts
+    assert not rowchase.applies(Shape(9, 9, Rules("plane", Rule("mask", ((0, 0), (0, 0), (1, 0))), 2)))
+
+
+@pytest.mark.parametrize("topology", TOPOLOGIES)
+def test_general_dispatches_big_boards_and_agrees(topology):
+    rng = np.random.default_rng(7)
+    board = Shape(33, 34, Rules.make(topology, "star"))
+    assert board.cells >= general.ROWCHASE_CELLS
+    start = rng.integers(0, 2, board.cells).tolist()
+    sol = general.solve(board, start)
+    ref = general._solve_by_plan(board, [(-v) % 2 for v in start])
+    assert (sol.solvable, sol.nullity) == (ref.solvable, ref.nullity)
+    if sol.solvable:
+        assert general.apply(board, start, sol.presses) == [0] * board.cells
+    else:
+        assert sum(w * v for w, v in zip(sol.witness, start)) % 2 == 1
+    assert len(general.orders(board)) == ref.nullity == len(general.quiet(board))
+    for q, order in general.quiet(board):
+        assert order == 2 and general.apply(board, [0] * board.cells, q) == [0] * board.cells
+    for w in general.invariants(board):
+        assert all(sum(w[i] * c for i, c in col.items()) % 2 == 0 for col in general.columns(board))
