@@ -3,8 +3,8 @@
 Run from the repository root:  python bench/bench_rules.py [--quick] [--sizes 20,200,1000]
 For each rule family and topology, one random n x n start is solved from cold (the chase plan is
 rebuilt every repeat) and the CPU time (time.process_time) is reported as the median of the
-repeats. Two-state plane, cylinder and torus boards from 400 cells go through the chase a row at
-a time (countlo.classic.rowchase, docs/MATH.md §18.1); the others through the chase one equation
+repeats. Two-state grids (all but the projective plane and rowcol) from 400 cells go through the chase
+a line at a time (countlo.classic.rowchase, docs/MATH.md §18.1); the others through the chase one equation
 at a time, which is timed only up to --general-max (it grows like n^3: about a minute at 1000).
 The last row is the torus with the plus rule at 4095 x 4095, timed once through rowchase directly
 (general.solve refuses boards above 2^22 cells). The baseline, in the same run and on the same start, is Gauss-Jordan elimination over

@@ -13,8 +13,8 @@ presses. The quiet patterns are the chases of C's kernel. Unsolvability is prove
 with w A = 0 and w.(t - s) != 0, taken from the quiet patterns of the transposed game (Z_k is
 self-injective, so the image of A is exactly what every such w annihilates).
 
-Two-state boards on a plane, cylinder or torus from ROWCHASE_CELLS cells on go to
-countlo.classic.rowchase, the same chase done a whole row at a time on bit-packed numpy arrays
+Two-state grids (every topology but the projective plane) from ROWCHASE_CELLS cells on go to
+countlo.classic.rowchase, the same chase done a whole line at a time on bit-packed numpy arrays
 (docs/MATH.md §18.1), when it applies (`rowchase.applies`); the answers are the same.
 """
 
@@ -37,7 +37,7 @@ Vector = list[int]
 MAX_CELLS = 1 << 22
 MAX_SYMBOLIC = 1 << 28  # bytes of free-variable expressions alive at once (k > 2)
 EXACT_QUIET = 1 << 22  # fewest presses: walk every solution up to this many
-ROWCHASE_CELLS = 400  # from this size two-state plane/cylinder/torus grids chase a row at a time
+ROWCHASE_CELLS = 400  # from this size two-state grids chase a line at a time (rowchase)
 
 
 @dataclass(frozen=True)

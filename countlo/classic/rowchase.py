@@ -1,30 +1,31 @@
-"""The light chase a whole row at a time, for two-state games on plane, cylinder and torus grids.
+"""The light chase a whole line at a time, for two-state grid games (docs/MATH.md §18.1).
 
-docs/MATH.md §18.1 states and proves what this module does; in short:
-
-* It applies when k = 2, the topology is plane, cylinder or torus, the rule is a set of distinct
-  offsets (any named rule but `rowcol`, any drawn mask), and, where an edge is joined, the board
-  is wider (taller) than the rule's reach across that edge, so that every offset of a click lands
-  on its own cell. Then the press matrix is a sum of shifts: row r of the lights is
-  sum_s T_s x_{r + h - s}, where x_v is row v of the presses, h = -(least row offset) and T_s
-  is the horizontal stencil of the rule's offsets on row offset (least + s), clipped on the plane
-  and wrapped on the cylinder and torus. `applies` says exactly this.
-* The equations of lights row r fix presses row r + h (the row of the rule's lowest reach),
-  through T_0: equation c names column c - l_1 (l_1 the least column offset of that stencil) as
-  its pivot, a linear recurrence with lags l - l_1 along the row; the few columns the recurrence
-  cannot reach (at the edge, or at the seam of a joined edge) start as free, and the few
-  equations without a pivot give a small system K phi = E that is the same for every row, solved
-  once (§18.1): its solved part folds back into the row, its kernel adds new free variables and
-  its left kernel gives constraints. Rows never named as a pivot (the top h rows; on the torus the
-  rows the first equations wrap onto) are free; equation rows never chased are constraints.
+* It applies when k = 2, the topology is plane, cylinder, torus, Moebius band or Klein bottle,
+  the rule is a set of distinct offsets (any named rule but `rowcol`, any drawn mask), and where
+  an edge is joined the board is longer across it than the rule's reach, so that every offset of
+  a click lands on its own cell; on the twisted joins the rule must also reach both ways across
+  them. Then, in line coordinates (board rows; board columns on the Moebius band and the Klein
+  bottle, so that the twisted join lies across the chase), lights line r is
+  sum_s T_s x_{r + h - s}: x_v is presses line v, h = -(least line offset), T_s the stencil of
+  the offsets on line offset (least + s), clipped or wrapped along the line, and a line reached
+  across a twisted join read upside down. `applies` says exactly this; projective planes (both
+  joins twisted), `rowcol`, graphs and k > 2 stay with countlo.classic.general.
+* The equations of lights line r fix presses line r + h through T_0: equation c names place
+  c - l_1 (l_1 the least place offset of that stencil) as its pivot, a linear recurrence along
+  the line; the few places it cannot reach (an edge, or the start of a wrapped line) start free
+  and the few equations without a pivot give a small system K phi = E, the same for every line,
+  solved once: its solved part folds back into the line, its kernel adds free variables and its
+  left kernel constraints. Lines never named as a pivot are free; lights lines never chased are
+  constraints.
 * Every free variable is a press variable (or fixes one), so the presses are an injective affine
-  function of the free variables y and A x = b iff C y = r: the constraints. Over GF(2) the
-  expressions of a whole row are a (columns x words) uint64 array, one bit per free variable, and
-  each step is a handful of shifted XORs; C y = r is solved by Gauss-Jordan on bit-packed rows.
+  function of the free variables y and A x = b iff C y = r, the constraints. Over GF(2) the
+  expressions of a whole line are a (places x words) uint64 array, one bit per free variable,
+  and each step is a handful of shifted XORs; C y = r is solved by Gauss-Jordan on bit-packed
+  rows.
 
 It gives exactly what countlo.classic.general gives: solvability, a solution, the nullity, the
 quiet patterns (a basis of the same space) and a witness (a quiet pattern of the transposed game,
-which here is the game with every offset negated).
+chased the same way with the offsets negated).
 """
 
 from __future__ import annotations
@@ -37,12 +38,18 @@ import numpy as np
 from numpy.typing import NDArray
 
 from countlo.board import Shape
-from countlo.rules import Rule, Rules
 
 Words = NDArray[np.uint64]
 ONE = np.uint64(1)
-WRAPPED = ("cylinder", "torus")
-TOPOLOGIES = ("plane", *WRAPPED)
+# topology: (lines are board columns, positions wrap along a line, the chase wraps, a wrapped line
+# comes back upside down); docs/MATH.md §18.1
+GEOMETRY = {
+    "plane": (False, False, False, False),
+    "cylinder": (False, True, False, False),
+    "torus": (False, True, True, False),
+    "moebius": (True, False, True, True),
+    "klein": (True, True, True, True),
+}
 ORDER_LIMIT = 1 << 12  # the cycle 1 + z^e used to invert the row recurrence (see _Recurrence)
 
 
@@ -50,15 +57,19 @@ def applies(board: Shape) -> bool:
     """True when the row-at-a-time chase solves this board (docs/MATH.md §18.1)."""
     rules = board.rules
     offsets = rules.rule.offsets
-    if rules.states != 2 or rules.topology not in TOPOLOGIES or not offsets:
+    if rules.states != 2 or rules.topology not in GEOMETRY or not offsets:
         return False
     if len(set(offsets)) != len(offsets):
         return False
-    drs = [dr for dr, _ in offsets]
-    dcs = [dc for _, dc in offsets]
-    if rules.topology in WRAPPED and board.cols <= max(dcs) - min(dcs):
+    across, wrap, cyclic, twisted = GEOMETRY[rules.topology]
+    lines, places = (board.cols, board.rows) if across else (board.rows, board.cols)
+    dls = [dc if across else dr for dr, dc in offsets]
+    dps = [dr if across else dc for dr, dc in offsets]
+    if wrap and places <= max(dps) - min(dps):
         return False
-    return not (rules.topology == "torus" and board.rows <= max(drs) - min(drs))
+    if cyclic and lines <= max(dls) - min(dls):
+        return False
+    return not (twisted and not min(dls) <= 0 <= max(dls))
 
 
 def _words(bits: int) -> int:
@@ -172,11 +183,19 @@ class _Local:
 
 @dataclass(frozen=True)
 class Layout:
+    """The chase of one game in line coordinates: `rows` lines of `cols` places each (board rows
+    on plane, cylinder and torus; board columns on the Moebius band and Klein bottle, whose
+    twisted join then lies across the chase)."""
+
     rows: int
     cols: int
-    topology: str
+    across: bool  # lines are board columns
+    wrap: bool  # places wrap round along a line
+    cyclic: bool  # the lines wrap round (the chase meets its own start)
+    twisted: bool  # a line reached across the join comes back upside down
     h: int
-    stencils: tuple[tuple[int, ...], ...]  # T_s: the column offsets on row offset (least + s)
+    stencils: tuple[tuple[int, ...], ...]  # T_s: the place offsets on line offset (least + s)
+    wrap_stencils: tuple[tuple[int, ...], ...]  # the same for a source line reached across a twisted join
     l1: int
     recurrence: _Recurrence
     local: _Local
@@ -186,34 +205,37 @@ class Layout:
     ncons: int  # constraints in all
 
     @property
-    def wrap(self) -> bool:
-        return self.topology in WRAPPED
-
-    @property
     def span(self) -> int:
         return len(self.stencils) - 1
 
-    def var_row(self, r: int, s: int) -> int | None:
+    def var_row(self, r: int, s: int) -> tuple[int, bool] | None:
+        """The presses line that offset row s of lights line r reads, and whether it is reached
+        across a twisted join (then it reads upside down); None off a clipped edge."""
         v = r + self.h - s
-        if self.topology == "torus":
-            return v % self.rows
-        return v if 0 <= v < self.rows else None
+        if 0 <= v < self.rows:
+            return v, False
+        if self.cyclic:
+            return v % self.rows, self.twisted
+        return None
 
     def pivot_range(self) -> tuple[int, int]:
         """Plane: the columns j = c - l1 named as pivots, [lo, hi] (empty when lo > hi)."""
         return max(0, -self.l1), min(self.cols - 1, self.cols - 1 - self.l1)
 
 
-def _layout(rows: int, cols: int, topology: str, offsets: tuple[tuple[int, int], ...]) -> Layout:
+def _layout(rows: int, cols: int, geometry: tuple[bool, bool, bool, bool], offsets: tuple[tuple[int, int], ...],
+            wrap_offsets: tuple[tuple[int, int], ...]) -> Layout:
+    """`offsets` and `wrap_offsets` as (line offset, place offset); rows x cols lines x places."""
+    across, wrap, cyclic, twisted = geometry
     drs = [dr for dr, _ in offsets]
     lo_dr = min(drs)
     span = max(drs) - lo_dr
     stencils = tuple(tuple(sorted(dc for dr, dc in offsets if dr == lo_dr + s)) for s in range(span + 1))
+    wrap_stencils = tuple(tuple(sorted(dc for dr, dc in wrap_offsets if dr == lo_dr + s)) for s in range(span + 1))
     l0 = stencils[0]
     l1 = l0[0]
     lags = [dc - l1 for dc in l0[1:]]
     h = -lo_dr
-    wrap = topology in WRAPPED
     if wrap:
         g = lags[-1] if lags else 0
         free_cols = tuple(range(cols - g, cols))
@@ -256,7 +278,7 @@ def _layout(rows: int, cols: int, topology: str, offsets: tuple[tuple[int, int],
     for i in range(f):
         hmask[:, i] = [np.uint64(0xFFFFFFFFFFFFFFFF) if hom[j] >> i & 1 else np.uint64(0) for j in range(cols)]
     local = _Local(free_cols, cons_eqs, hmask, tuple(t), rank, tuple(pivcols), tuple(reduced), nonpiv)
-    if topology == "torus":
+    if cyclic:
         chased = tuple(r <= rows - 1 - span for r in range(rows))
         free_rows = tuple(sorted((r + h) % rows for r in range(rows) if not chased[r]))
     else:
@@ -266,8 +288,8 @@ def _layout(rows: int, cols: int, topology: str, offsets: tuple[tuple[int, int],
     nchased = sum(chased)
     nfree = len(free_rows) * cols + nchased * len(nonpiv)
     ncons = (rows - nchased) * cols + nchased * (f - rank)
-    return Layout(rows, cols, topology, h, stencils, l1, _Recurrence(lags), local, free_rows, chased,
-                  nfree, ncons)
+    return Layout(rows, cols, across, wrap, cyclic, twisted, h, stencils, wrap_stencils, l1, _Recurrence(lags),
+                  local, free_rows, chased, nfree, ncons)
 
 
 def _small_rref(rows: list[int], width: int) -> tuple[list[int], int, list[int], list[int]]:
@@ -293,17 +315,27 @@ def _small_rref(rows: list[int], width: int) -> tuple[list[int], int, list[int],
 
 
 @lru_cache(maxsize=8)
-def layout(board: Shape) -> Layout:
-    return _layout(board.rows, board.cols, board.rules.topology, board.rules.rule.offsets)
+def layout(board: Shape, transposed: bool = False) -> Layout:
+    """The chase of the board's game, or of its transpose (click i reaches j iff click j reaches
+    i in the game): the negated offsets, except that a line reached across a twisted join keeps
+    its place offset (flip after shift is shift by the opposite after flip; docs/MATH.md §18.1)."""
+    geometry = GEOMETRY[board.rules.topology]
+    across = geometry[0]
+    offsets = tuple((dc, dr) if across else (dr, dc) for dr, dc in board.rules.rule.offsets)
+    lines, places = (board.cols, board.rows) if across else (board.rows, board.cols)
+    if not transposed:
+        return _layout(lines, places, geometry, offsets, offsets)
+    return _layout(lines, places, geometry, tuple((-dl, -dp) for dl, dp in offsets),
+                   tuple((-dl, dp) for dl, dp in offsets))
 
 
 def chase(lay: Layout, fv: Words, rhs: NDArray[np.uint8] | None = None,
           keep: bool = False) -> tuple[Words, Words | None]:
     """One chase. `fv[i]` is the value (W words) of free variable i: unit bits for the symbolic
     chase, a 0/1 in bit 0 for a concrete one, one bit per pattern for many at once. `rhs` is
-    the (R, C) 0/1 right-hand side b (bit 0 of word 0), None for b = 0. Returns the constraint
-    values (b + A x on the equations never chased, folded by T) and, when `keep`, the presses
-    (R, C, W)."""
+    the (lines, places) 0/1 right-hand side b (bit 0 of word 0), None for b = 0. Returns the
+    constraint values (b + A x on the equations never chased, folded by T) and, when `keep`, the
+    presses (lines, places, W)."""
     rows, cols = lay.rows, lay.cols
     w = fv.shape[1]
     loc = lay.local
@@ -323,17 +355,22 @@ def chase(lay: Layout, fv: Words, rhs: NDArray[np.uint8] | None = None,
             y[:, 0] ^= rhs[r].astype(np.uint64)
         first = 1 if lay.chased[r] else 0
         for s in range(first, lay.span + 1):
-            src_row = lay.var_row(r, s)
-            if src_row is None:
+            source = lay.var_row(r, s)
+            if source is None:
                 continue
-            for dc in lay.stencils[s]:
-                _shift_xor(y, x[src_row], dc, wrap)
+            line, upside_down = source
+            if upside_down:
+                turned = np.zeros_like(y)
+                for dc in lay.wrap_stencils[s]:
+                    _shift_xor(turned, x[line], dc, wrap)
+                y ^= turned[::-1]
+            else:
+                for dc in lay.stencils[s]:
+                    _shift_xor(y, x[line], dc, wrap)
         if not lay.chased[r]:
             cons.append(y)
         else:
-            v = r + lay.h
-            if lay.topology == "torus":
-                v %= rows
+            v = (r + lay.h) % rows  # not across a twisted join: `applies` asks 0 <= h <= span
             xr = _row(lay, y, lo, hi)
             if f:
                 e = np.empty((f, w), dtype=np.uint64)
@@ -370,7 +407,7 @@ def chase(lay: Layout, fv: Words, rhs: NDArray[np.uint8] | None = None,
                         xr ^= loc.hmask[:, i:i + 1] & phi[i]
             x[v] = xr
         # forget the presses row no later equation reads
-        if lay.topology == "torus":
+        if lay.cyclic:
             done = r - lay.span
             old = (done + lay.h) % rows if done >= 0 and lay.chased[done] else None
         else:
@@ -408,59 +445,63 @@ def _row(lay: Layout, y: Words, lo: int, hi: int) -> Words:
 
 
 @dataclass(frozen=True)
+class Reduction:
+    """C y = r brought to reduced rows: the first `rank` rows have a leading 1 at `pivcols`."""
+
+    rank: int
+    pivcols: NDArray[np.int64]
+    reduced: Words  # (rank, words over the free variables)
+
+
+@dataclass(frozen=True)
 class Plan:
-    """The chase of one board with its constraints C y = r reduced: T C = [rank rows; 0]."""
+    """The chase of one board with its constraints C (one row per constraint, one bit per free
+    variable); C's reduction is made once, on demand."""
 
     layout: Layout
-    rank: int
-    pivcols: NDArray[np.int64]  # the free variable behind each of the first `rank` rows
-    reduced: Words  # (rank, words over the free variables): the reduced rows
-    t: Words  # (ncons, words over the constraints): T
+    cons: Words
+    cache: dict[str, Reduction]
+
+    def reduction(self) -> Reduction:
+        if "c" not in self.cache:
+            rank, pivcols, a = rref(self.cons, self.layout.nfree)
+            self.cache["c"] = Reduction(rank, pivcols, a[:rank].copy())
+        return self.cache["c"]
 
     @property
     def nullity(self) -> int:
-        return self.layout.nfree - self.rank
+        return self.layout.nfree - self.reduction().rank
 
     def particular(self, r: NDArray[np.uint8]) -> NDArray[np.uint8] | None:
-        """A y with C y = r (0/1 per free variable), None when there is none."""
+        """A y with C y = r (0/1 per free variable), None when there is none: Gauss-Jordan on
+        [C | r], which also leaves C's reduction behind."""
         lay = self.layout
-        packed = _pack(r, self.t.shape[1])
-        parity = np.bitwise_count(self.t & packed).sum(axis=1, dtype=np.int64) & 1
-        if parity[self.rank:].any():
+        w = self.cons.shape[1]
+        aug = np.concatenate([self.cons, r.astype(np.uint64).reshape(-1, 1)], axis=1)
+        rank, pivcols, a = rref(aug, lay.nfree)
+        if "c" not in self.cache:
+            self.cache["c"] = Reduction(rank, pivcols, a[:rank, :w].copy())
+        if (a[rank:, w] & ONE).any():
             return None
         y = np.zeros(lay.nfree, dtype=np.uint8)
-        y[self.pivcols] = parity[:self.rank].astype(np.uint8)
+        y[pivcols] = (a[:rank, w] & ONE).astype(np.uint8)
         return y
 
     def kernel(self) -> Words:
         """(nfree, words over the nullity): bit q of row i is y_i of the q-th kernel basis vector
         (one per non-pivot column j: y_j = 1 and y at pivot a is bit j of reduced row a)."""
         lay = self.layout
-        nonpiv = np.setdiff1d(np.arange(lay.nfree), self.pivcols)
+        red = self.reduction()
+        nonpiv = np.setdiff1d(np.arange(lay.nfree), red.pivcols)
         wq = _words(len(nonpiv))
         out = np.zeros((lay.nfree, wq), dtype=np.uint64)
         for q, j in enumerate(nonpiv.tolist()):
             word, bit = divmod(q, 64)
             out[j, word] |= ONE << np.uint64(bit)
-            if self.rank:
-                col = (self.reduced[:, j >> 6] >> np.uint64(j & 63)) & ONE
-                out[self.pivcols, word] |= col << np.uint64(bit)
+            if red.rank:
+                col = (red.reduced[:, j >> 6] >> np.uint64(j & 63)) & ONE
+                out[red.pivcols, word] |= col << np.uint64(bit)
         return out
-
-
-def _pack(bits: NDArray[np.uint8], words: int) -> Words:
-    """0/1 per position -> words (bit i of word i // 64 is position i)."""
-    padded = np.zeros(words * 64, dtype=np.uint8)
-    padded[:len(bits)] = bits
-    return np.packbits(padded.reshape(-1, 8)[:, ::-1], axis=1).reshape(-1).view(np.uint64).copy() \
-        if np.little_endian else _pack_slow(padded, words)
-
-
-def _pack_slow(padded: NDArray[np.uint8], words: int) -> Words:
-    out = np.zeros(words, dtype=np.uint64)
-    for i in np.nonzero(padded)[0].tolist():
-        out[i >> 6] |= ONE << np.uint64(i & 63)
-    return out
 
 
 def _units(n: int) -> Words:
@@ -470,78 +511,73 @@ def _units(n: int) -> Words:
     return out
 
 
-def rref(c: Words, width: int) -> tuple[int, NDArray[np.int64], Words, Words]:
-    """Gauss-Jordan over GF(2) on the rows of c (bits 0..width-1), tracking the combination:
-    (rank, pivot columns, reduced rows, T) with T c = reduced rows then zero rows."""
+def rref(c: Words, width: int) -> tuple[int, NDArray[np.int64], Words]:
+    """Gauss-Jordan over GF(2) on the rows of c, pivoting on bits 0..width-1 only (later bits
+    are carried along): (rank, pivot columns, the reduced matrix, zero rows last)."""
     m = len(c)
-    wc = c.shape[1]
-    a = np.concatenate([c, _units(m)], axis=1) if m else np.zeros((0, wc + 1), dtype=np.uint64)
+    a = c.copy()
     rank = 0
     pivcols: list[int] = []
     for col in range(width):
         if rank == m:
             break
         word, bit = col >> 6, np.uint64(col & 63)
-        hits = np.nonzero((a[rank:, word] >> bit) & ONE)[0]
+        hits = np.flatnonzero((a[rank:, word] >> bit) & ONE)
         if not len(hits):
             continue
         p = rank + int(hits[0])
         if p != rank:
             a[[rank, p]] = a[[p, rank]]
-        on = ((a[:, word] >> bit) & ONE).astype(bool)
-        on[rank] = False
-        if on.any():
+        on = np.flatnonzero((a[:, word] >> bit) & ONE)
+        on = on[on != rank]
+        if len(on):
             a[on, word:] ^= a[rank, word:]
         pivcols.append(col)
         rank += 1
-    return rank, np.array(pivcols, dtype=np.int64), a[:rank, :wc].copy(), a[:, wc:].copy()
+    return rank, np.array(pivcols, dtype=np.int64), a
 
 
 @lru_cache(maxsize=8)
-def plan(board: Shape) -> Plan:
-    lay = layout(board)
+def plan(board: Shape, transposed: bool = False) -> Plan:
+    lay = layout(board, transposed)
     cons, _ = chase(lay, _units(lay.nfree))
-    rank, pivcols, reduced, t = rref(cons, lay.nfree)
-    return Plan(lay, rank, pivcols, reduced, t)
+    return Plan(lay, cons, {})
 
 
-def _transposed(board: Shape) -> Shape:
-    """The game whose press matrix is the transpose: click i reaches j iff j reaches i."""
-    offsets = board.rules.rule.offsets
-    neg = tuple(sorted((-dr, -dc) for dr, dc in offsets))
-    if neg == tuple(sorted(offsets)):
-        return board
-    rules = board.rules
-    return Shape(board.rows, board.cols, Rules(rules.topology, Rule("mask", neg), 2, rules.target))
+def _to_lines(lay: Layout, cells: NDArray[np.uint8]) -> NDArray[np.uint8]:
+    return cells.T if lay.across else cells
 
 
-def quiet_patterns(board: Shape) -> Words:
-    """(R, C, words): bit q of cell i is cell i of the q-th quiet pattern (a basis)."""
-    p = plan(board)
+def quiet_patterns(board: Shape, transposed: bool = False) -> Words:
+    """(R, C, words): bit q of cell i is cell i of the q-th quiet pattern (a basis); of the
+    transposed game (the invariants) when `transposed`."""
+    p = plan(board, transposed)
     _, out = chase(p.layout, p.kernel(), keep=True)
     assert out is not None
-    return out
+    return out.transpose(1, 0, 2) if p.layout.across else out
 
 
 def lights(board: Shape, presses: NDArray[np.uint8]) -> NDArray[np.uint8]:
-    """A x over GF(2) for an (R, C) 0/1 press array (independent of the chase)."""
+    """A x over GF(2) for an (R, C) 0/1 press array, straight from the rule and countlo.rules.place's
+    conventions (independent of the chase)."""
     rows, cols = board.rows, board.cols
     top = board.rules.topology
     out = np.zeros((rows, cols), dtype=np.uint8)
+    rr, cc = np.meshgrid(np.arange(rows), np.arange(cols), indexing="ij")
     for dr, dc in board.rules.rule.offsets:
-        moved = np.zeros_like(out)
-        if top == "torus":
-            moved = np.roll(presses, (dr, dc), axis=(0, 1))
+        r, c = rr + dr, cc + dc
+        keep = np.ones((rows, cols), dtype=bool)
+        if top in ("torus", "klein"):
+            r %= rows
         else:
-            src = presses
-            if top == "cylinder":
-                src = np.roll(src, dc, axis=1)
-                dc = 0
-            r0, r1 = max(0, dr), min(rows, rows + dr)
-            c0, c1 = max(0, dc), min(cols, cols + dc)
-            if r0 < r1 and c0 < c1:
-                moved[r0:r1, c0:c1] = src[r0 - dr:r1 - dr, c0 - dc:c1 - dc]
-        out ^= moved
+            keep &= (r >= 0) & (r < rows)
+        if top == "plane":
+            keep &= (c >= 0) & (c < cols)
+        else:
+            if top in ("moebius", "klein"):
+                r = np.where((c // cols) % 2 == 1, rows - 1 - r, r)
+            c %= cols
+        out[r[keep], c[keep]] ^= presses[keep]
     return out
 
 
@@ -550,22 +586,23 @@ def solve(board: Shape, b: Sequence[int]) -> tuple[list[int] | None, list[int] |
     a witness w with w A = 0 and w.b = 1."""
     p = plan(board)
     lay = p.layout
-    rhs = np.asarray(b, dtype=np.uint8).reshape(board.rows, board.cols)
+    cells = np.asarray(b, dtype=np.uint8).reshape(board.rows, board.cols)
+    rhs = _to_lines(lay, cells)
     zero = np.zeros((lay.nfree, 1), dtype=np.uint64)
     resid, _ = chase(lay, zero, rhs)
     y = p.particular((resid[:, 0] & ONE).astype(np.uint8))
     if y is None:
-        return None, _witness(board, rhs), p.nullity
+        return None, _witness(board, cells), p.nullity
     _, x = chase(lay, y.astype(np.uint64).reshape(-1, 1), rhs, keep=True)
     assert x is not None
-    presses = (x[:, :, 0] & ONE).astype(np.uint8)
-    assert np.array_equal(lights(board, presses), rhs), "the row chase failed to reach the target"
+    presses = _to_lines(lay, (x[:, :, 0] & ONE).astype(np.uint8))
+    assert np.array_equal(lights(board, presses), cells), "the row chase failed to reach the target"
     return presses.reshape(-1).tolist(), None, p.nullity
 
 
-def _witness(board: Shape, rhs: NDArray[np.uint8]) -> list[int]:
-    pats = quiet_patterns(_transposed(board))
-    hit = np.bitwise_xor.reduce(pats[rhs.astype(bool)], axis=0)
+def _witness(board: Shape, cells: NDArray[np.uint8]) -> list[int]:
+    pats = quiet_patterns(board, transposed=True)
+    hit = np.bitwise_xor.reduce(pats[cells.astype(bool)], axis=0)
     for word, val in enumerate(hit.tolist()):
         if val:
             bit = (val & -val).bit_length() - 1
@@ -575,21 +612,20 @@ def _witness(board: Shape, rhs: NDArray[np.uint8]) -> list[int]:
     raise AssertionError("no left-kernel vector separates an unsolvable start: the maths is wrong")
 
 
-def _unpack(pats: Words, count: int | None) -> list[list[int]]:
-    n = pats.shape[2] * 64
+def _unpack(pats: Words, count: int) -> list[list[int]]:
     out = []
-    for q in range(n if count is None else min(count, n)):
+    for q in range(count):
         col = (pats[:, :, q >> 6] >> np.uint64(q & 63)) & ONE
         out.append(col.astype(np.uint8).reshape(-1).tolist())
     return out
 
 
-def quiet_list(board: Shape, count: int | None = None) -> list[list[int]]:
+def quiet_list(board: Shape, count: int | None = None, transposed: bool = False) -> list[list[int]]:
     """A basis of the quiet patterns as 0/1 lists (the first `count` when given)."""
-    nullity = plan(board).nullity
-    return _unpack(quiet_patterns(board), nullity if count is None else min(count, nullity))
+    nullity = plan(board, transposed).nullity
+    return _unpack(quiet_patterns(board, transposed), nullity if count is None else min(count, nullity))
 
 
 def invariant_list(board: Shape) -> list[list[int]]:
     """A basis of the w with w A = 0: the quiet patterns of the transposed game."""
-    return quiet_list(_transposed(board))
+    return quiet_list(board, transposed=True)
