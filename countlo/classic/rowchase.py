@@ -446,11 +446,12 @@ def _row(lay: Layout, y: Words, lo: int, hi: int) -> Words:
 
 @dataclass(frozen=True)
 class Reduction:
-    """C y = r brought to reduced rows: the first `rank` rows have a leading 1 at `pivcols`."""
+    """C brought to echelon form: row a has its leading 1 at pivcols[a] (increasing) and zeros
+    before it; the other rows became zero."""
 
     rank: int
     pivcols: NDArray[np.int64]
-    reduced: Words  # (rank, words over the free variables)
+    rows: Words  # (rank, words over the free variables)
 
 
 @dataclass(frozen=True)
@@ -464,7 +465,7 @@ class Plan:
 
     def reduction(self) -> Reduction:
         if "c" not in self.cache:
-            rank, pivcols, a = rref(self.cons, self.layout.nfree)
+            rank, pivcols, a = echelon(self.cons, self.layout.nfree)
             self.cache["c"] = Reduction(rank, pivcols, a[:rank].copy())
         return self.cache["c"]
 
@@ -473,34 +474,43 @@ class Plan:
         return self.layout.nfree - self.reduction().rank
 
     def particular(self, r: NDArray[np.uint8]) -> NDArray[np.uint8] | None:
-        """A y with C y = r (0/1 per free variable), None when there is none: Gauss-Jordan on
-        [C | r], which also leaves C's reduction behind."""
+        """A y with C y = r (0/1 per free variable), None when there is none: elimination on
+        [C | r] (which also leaves C's reduction behind), then back-substitution."""
         lay = self.layout
         w = self.cons.shape[1]
         aug = np.concatenate([self.cons, r.astype(np.uint64).reshape(-1, 1)], axis=1)
-        rank, pivcols, a = rref(aug, lay.nfree)
+        rank, pivcols, a = echelon(aug, lay.nfree)
         if "c" not in self.cache:
             self.cache["c"] = Reduction(rank, pivcols, a[:rank, :w].copy())
         if (a[rank:, w] & ONE).any():
             return None
-        y = np.zeros(lay.nfree, dtype=np.uint8)
-        y[pivcols] = (a[:rank, w] & ONE).astype(np.uint8)
-        return y
+        packed = np.zeros(w, dtype=np.uint64)
+        rhs = (a[:rank, w] & ONE).tolist()
+        for i in range(rank - 1, -1, -1):
+            col = int(pivcols[i])
+            word = col >> 6
+            odd = int(np.bitwise_count(a[i, word:w] & packed[word:]).sum()) & 1
+            if odd != rhs[i]:
+                packed[word] |= ONE << np.uint64(col & 63)
+        bits = np.unpackbits(packed.view(np.uint8), bitorder="little")[:lay.nfree]
+        return bits.astype(np.uint8)
 
     def kernel(self) -> Words:
         """(nfree, words over the nullity): bit q of row i is y_i of the q-th kernel basis vector
-        (one per non-pivot column j: y_j = 1 and y at pivot a is bit j of reduced row a)."""
+        (one per non-pivot column j: y_j = 1, the other non-pivot columns 0, the pivot columns by
+        back-substitution, all vectors at once)."""
         lay = self.layout
         red = self.reduction()
         nonpiv = np.setdiff1d(np.arange(lay.nfree), red.pivcols)
-        wq = _words(len(nonpiv))
-        out = np.zeros((lay.nfree, wq), dtype=np.uint64)
-        for q, j in enumerate(nonpiv.tolist()):
-            word, bit = divmod(q, 64)
-            out[j, word] |= ONE << np.uint64(bit)
-            if red.rank:
-                col = (red.reduced[:, j >> 6] >> np.uint64(j & 63)) & ONE
-                out[red.pivcols, word] |= col << np.uint64(bit)
+        out = np.zeros((lay.nfree, _words(len(nonpiv))), dtype=np.uint64)
+        q = np.arange(len(nonpiv))
+        out[nonpiv, q >> 6] = ONE << (q & 63).astype(np.uint64)
+        for i in range(red.rank - 1, -1, -1):
+            col = int(red.pivcols[i])
+            ones = np.flatnonzero(np.unpackbits(red.rows[i].view(np.uint8), bitorder="little")[:lay.nfree])
+            ones = ones[ones != col]
+            if len(ones):
+                out[col] = np.bitwise_xor.reduce(out[ones], axis=0)
         return out
 
 
@@ -511,9 +521,9 @@ def _units(n: int) -> Words:
     return out
 
 
-def rref(c: Words, width: int) -> tuple[int, NDArray[np.int64], Words]:
-    """Gauss-Jordan over GF(2) on the rows of c, pivoting on bits 0..width-1 only (later bits
-    are carried along): (rank, pivot columns, the reduced matrix, zero rows last)."""
+def echelon(c: Words, width: int) -> tuple[int, NDArray[np.int64], Words]:
+    """Forward elimination over GF(2) on the rows of c, pivoting on bits 0..width-1 only (later
+    bits are carried along): (rank, pivot columns, the matrix in echelon form, zero rows last)."""
     m = len(c)
     a = c.copy()
     rank = 0
@@ -528,17 +538,29 @@ def rref(c: Words, width: int) -> tuple[int, NDArray[np.int64], Words]:
         p = rank + int(hits[0])
         if p != rank:
             a[[rank, p]] = a[[p, rank]]
-        on = np.flatnonzero((a[:, word] >> bit) & ONE)
-        on = on[on != rank]
-        if len(on):
-            a[on, word:] ^= a[rank, word:]
+        below = rank + hits[1:]  # the swap moved a row without the bit to p
+        if len(below):
+            a[below, word:] ^= a[rank, word:]
         pivcols.append(col)
         rank += 1
     return rank, np.array(pivcols, dtype=np.int64), a
 
 
+def _symmetric(board: Shape) -> bool:
+    """True when the game is its own transpose (docs/MATH.md §18.1): -D = D, and on a twisted join
+    also the line offsets alone negated."""
+    offsets = set(board.rules.rule.offsets)
+    if {(-dr, -dc) for dr, dc in offsets} != offsets:
+        return False
+    if not GEOMETRY[board.rules.topology][3]:
+        return True
+    return {(dr, -dc) for dr, dc in offsets} == offsets  # lines are columns there
+
+
 @lru_cache(maxsize=8)
 def plan(board: Shape, transposed: bool = False) -> Plan:
+    if transposed and _symmetric(board):
+        return plan(board)
     lay = layout(board, transposed)
     cons, _ = chase(lay, _units(lay.nfree))
     return Plan(lay, cons, {})
