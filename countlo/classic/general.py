@@ -296,14 +296,14 @@ def orders(board: Board) -> tuple[int, ...]:
 def solve(board: Board, start: Sequence[int], target: Sequence[int] | None = None) -> Outcome:
     """Presses taking `start` to `target` (all dark when None), or a proof there are none."""
     k = states(board)
+    fast = _rowchase(board)
+    if fast is not None:  # checks the vectors itself, on arrays
+        presses, witness, nullity = fast.solve_start(board, start, target)
+        return Outcome(presses is not None, presses, witness, (2,) * nullity, k)
     check_vector(board, start, "the start")
     if target is not None:
         check_vector(board, target, "the target")
     b = [((target[i] if target is not None else 0) - start[i]) % k for i in range(board.cells)]
-    fast = _rowchase(board)
-    if fast is not None:
-        presses, witness, nullity = fast.solve(board, b)
-        return Outcome(presses is not None, presses, witness, (2,) * nullity, k)
     return _solve_by_plan(board, b)
 
 

@@ -38,6 +38,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from countlo.board import Shape
+from countlo.errors import BadSizeError
 
 Words = NDArray[np.uint64]
 ONE = np.uint64(1)
@@ -603,7 +604,25 @@ def lights(board: Shape, presses: NDArray[np.uint8]) -> NDArray[np.uint8]:
     return out
 
 
-def solve(board: Shape, b: Sequence[int]) -> tuple[list[int] | None, list[int] | None, int]:
+def _cells(board: Shape, v: Sequence[int], what: str) -> NDArray[np.uint8]:
+    """The 0/1 vector as an array, refused in general.check_vector's words."""
+    arr = np.asarray(v)
+    if arr.shape != (board.cells,) or arr.dtype.kind not in "iub" or (
+            len(arr) and (int(arr.min()) < 0 or int(arr.max()) > 1)):
+        raise BadSizeError(f"{what} must hold {board.cells} values 0..1")
+    return arr.astype(np.uint8)
+
+
+def solve_start(board: Shape, start: Sequence[int], target: Sequence[int] | None = None
+                ) -> tuple[list[int] | None, list[int] | None, int]:
+    """`solve` for the presses taking start to target (all dark when None)."""
+    b = _cells(board, start, "the start")
+    if target is not None:
+        b ^= _cells(board, target, "the target")
+    return solve(board, b)
+
+
+def solve(board: Shape, b: Sequence[int] | NDArray[np.uint8]) -> tuple[list[int] | None, list[int] | None, int]:
     """(presses, witness, nullity) for A x = b over GF(2): presses None when unsolvable, and then
     a witness w with w A = 0 and w.b = 1."""
     p = plan(board)

@@ -204,3 +204,15 @@ def test_general_dispatches_big_boards_and_agrees(topology):
         assert order == 2 and general.apply(board, [0] * board.cells, q) == [0] * board.cells
     for w in general.invariants(board):
         assert all(sum(w[i] * c for i, c in col.items()) % 2 == 0 for col in general.columns(board))
+
+
+def test_big_boards_refuse_bad_vectors_in_generals_words():
+    from countlo.errors import BadSizeError
+
+    board = Shape(30, 30, Rules.make("klein", "x"))
+    with pytest.raises(BadSizeError, match="the start must hold 900 values 0..1"):
+        general.solve(board, [0] * 899)
+    with pytest.raises(BadSizeError, match="the target must hold 900 values 0..1"):
+        general.solve(board, [0] * 900, [2] * 900)
+    sol = general.solve(board, [1] * 900, [1] * 900)
+    assert sol.solvable and not any(sol.presses)
