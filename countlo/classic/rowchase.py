@@ -427,6 +427,12 @@ def chase(lay: Layout, fv: Words, rhs: NDArray[np.uint8] | None = None,
 def _row(lay: Layout, y: Words, lo: int, hi: int) -> Words:
     """Presses row with the row's free columns 0 that satisfies every pivoted equation."""
     cols = lay.cols
+    if not lay.local.free_cols and not lay.recurrence.lags:  # one pivot per equation: a shift
+        if lay.l1 % cols == 0 or not lay.wrap and lay.l1 == 0:
+            return y
+        out = np.zeros_like(y)
+        _shift_xor(out, y, -lay.l1, lay.wrap)
+        return out
     u = np.zeros_like(y)
     if lay.wrap:
         g = len(lay.local.free_cols)
