@@ -403,9 +403,11 @@ def chase(lay: Layout, fv: Words, rhs: NDArray[np.uint8] | None = None,
                     phi[loc.pivcols[a]] = val
                 if loc.rank < f:
                     cons.append(te[loc.rank:])
+                tmp = np.empty_like(xr)
                 for i in range(f):
                     if phi[i].any():
-                        xr ^= loc.hmask[:, i:i + 1] & phi[i]
+                        np.bitwise_and(loc.hmask[:, i:i + 1], phi[i], out=tmp)
+                        xr ^= tmp
             x[v] = xr
         # forget the presses row no later equation reads
         if lay.cyclic:
@@ -436,9 +438,17 @@ def _row(lay: Layout, y: Words, lo: int, hi: int) -> Words:
     u = np.zeros_like(y)
     if lay.wrap:
         g = len(lay.local.free_cols)
-        u[g:] = np.roll(y, -lay.l1, axis=0)[:cols - g]
+        a = lay.l1 % cols  # u[g + j] = y[(j + l1) mod C] for j < C - g
+        first = min(cols - g, cols - a)
+        u[g:g + first] = y[a:a + first]
+        u[g + first:] = y[:cols - g - first]
         s = lay.recurrence(u)
-        return np.roll(s, -g, axis=0)
+        if not g:
+            return s
+        out = np.empty_like(s)  # out[j] = s[(j + g) mod C]
+        out[:cols - g] = s[g:]
+        out[cols - g:] = s[:g]
+        return out
     if lo > hi:
         return u
     u[lo:hi + 1] = y[lo + lay.l1:hi + 1 + lay.l1]
