@@ -430,7 +430,7 @@ def _row(lay: Layout, y: Words, lo: int, hi: int) -> Words:
     """Presses row with the row's free columns 0 that satisfies every pivoted equation."""
     cols = lay.cols
     if not lay.local.free_cols and not lay.recurrence.lags:  # one pivot per equation: a shift
-        if lay.l1 % cols == 0 or not lay.wrap and lay.l1 == 0:
+        if lay.l1 % cols == 0:
             return y
         out = np.zeros_like(y)
         _shift_xor(out, y, -lay.l1, lay.wrap)
@@ -540,16 +540,88 @@ def _units(n: int) -> Words:
 
 def echelon(c: Words, width: int) -> tuple[int, NDArray[np.int64], Words]:
     """Forward elimination over GF(2) on the rows of c, pivoting on bits 0..width-1 only (later
-    bits are carried along): (rank, pivot columns, the matrix in echelon form, zero rows last)."""
+    bits are carried along): (rank, pivot columns, the matrix in echelon form, zero rows last).
+
+    A word of 64 columns at a time: the pivots of the word are found on the word alone, their rows
+    are kept reduced among themselves (P), and every other row r then becomes
+    r + sum_i r[pivot i] P_i (the only row of r + span(P) with zeros at the pivots), added from
+    tables of all sums of 8 pivot rows (the method of the four Russians)."""
     m = len(c)
     a = c.copy()
     rank = 0
     pivcols: list[int] = []
-    for col in range(width):
+    for word in range((width + 63) // 64):
         if rank == m:
             break
-        word, bit = col >> 6, np.uint64(col & 63)
-        hits = np.flatnonzero((a[rank:, word] >> bit) & ONE)
+        rows = a[rank:]
+        n = len(rows)
+        orig = rows[:, word].copy()
+        if 4 * int(np.count_nonzero(orig)) < n:  # sparse: plain elimination, column by column
+            rank = _eliminate_word(a, rank, word, width, pivcols)
+            continue
+        cur = orig.copy()  # the word of every row after elimination by this word's pivots so far
+        taken = np.zeros(n, dtype=bool)
+        pmat = np.zeros((64, rows.shape[1] - word), dtype=np.uint64)
+        bits: list[int] = []
+        bitarr = np.zeros(64, dtype=np.uint64)
+        chosen: list[int] = []
+        for bit in range(min(64, width - 64 * word)):
+            b = np.uint64(bit)
+            cand = np.flatnonzero(((cur >> b) & ONE).astype(bool) & ~taken)
+            if not len(cand):
+                continue
+            p = int(cand[0])
+            full = rows[p, word:].copy()
+            k = len(bits)
+            if k:
+                use = ((orig[p] >> bitarr[:k]) & ONE).astype(bool)
+                if use.any():
+                    full ^= np.bitwise_xor.reduce(pmat[:k][use], axis=0)
+                older = ((pmat[:k, 0] >> b) & ONE).astype(bool)
+                if older.any():
+                    pmat[:k][older] ^= full
+            pmat[k] = full
+            bitarr[k] = b
+            bits.append(bit)
+            chosen.append(p)
+            taken[p] = True
+            cur[cand[1:]] ^= cur[p]
+        k = len(bits)
+        if not k:
+            continue
+        others = np.flatnonzero(~taken)
+        if len(others):
+            acc = np.zeros((len(others), pmat.shape[1]), dtype=np.uint64)
+            ob = orig[others]
+            for lo in range(0, k, 8):
+                hi = min(k, lo + 8)
+                table = np.zeros((1 << (hi - lo), pmat.shape[1]), dtype=np.uint64)
+                idx = np.zeros(len(others), dtype=np.int64)
+                for i in range(lo, hi):
+                    t = i - lo
+                    table[1 << t:2 << t] = table[:1 << t] ^ pmat[i]
+                    idx |= ((ob >> np.uint64(bits[i])) & ONE).astype(np.int64) << t
+                acc ^= table[idx]
+            rest = rows[others].copy()
+            rest[:, word:] ^= acc
+        else:
+            rest = rows[others]
+        rows[:k] = 0
+        rows[:k, word:] = pmat[:k]
+        rows[k:] = rest
+        rank += k
+        pivcols.extend(64 * word + bit for bit in bits)
+    return rank, np.array(pivcols, dtype=np.int64), a
+
+
+def _eliminate_word(a: Words, rank: int, word: int, width: int, pivcols: list[int]) -> int:
+    """Forward elimination on the columns of one word, one pivot at a time; the new rank."""
+    m = len(a)
+    for bit in range(min(64, width - 64 * word)):
+        if rank == m:
+            break
+        b = np.uint64(bit)
+        hits = np.flatnonzero((a[rank:, word] >> b) & ONE)
         if not len(hits):
             continue
         p = rank + int(hits[0])
@@ -558,9 +630,9 @@ def echelon(c: Words, width: int) -> tuple[int, NDArray[np.int64], Words]:
         below = rank + hits[1:]  # the swap moved a row without the bit to p
         if len(below):
             a[below, word:] ^= a[rank, word:]
-        pivcols.append(col)
+        pivcols.append(64 * word + bit)
         rank += 1
-    return rank, np.array(pivcols, dtype=np.int64), a
+    return rank
 
 
 def _symmetric(board: Shape) -> bool:
