@@ -330,19 +330,21 @@ def layout(board: Shape, transposed: bool = False) -> Layout:
                    tuple((-dl, dp) for dl, dp in offsets))
 
 
-def chase(lay: Layout, fv: Words, rhs: NDArray[np.uint8] | None = None,
-          keep: bool = False) -> tuple[Words, Words | None]:
+def chase(lay: Layout, fv: Words, rhs: NDArray[np.uint8] | None = None, keep: bool = False,
+          dot: NDArray[np.bool_] | None = None) -> tuple[Words, Words | None]:
     """One chase. `fv[i]` is the value (W words) of free variable i: unit bits for the symbolic
     chase, a 0/1 in bit 0 for a concrete one, one bit per pattern for many at once. `rhs` is
     the (lines, places) 0/1 right-hand side b (bit 0 of word 0), None for b = 0. Returns the
     constraint values (b + A x on the equations never chased, folded by T) and, when `keep`, the
-    presses (lines, places, W)."""
+    presses (lines, places, W); with `dot` (lines, places) instead, the sum of the presses over
+    the cells it marks, (1, 1, W), without keeping every line."""
     rows, cols = lay.rows, lay.cols
     w = fv.shape[1]
     loc = lay.local
     f = len(loc.free_cols)
     cons: list[Words] = []
     out = np.zeros((rows, cols, w), dtype=np.uint64) if keep else None
+    total = np.zeros(w, dtype=np.uint64)
     x: dict[int, Words] = {}
     nxt = 0
     for v in lay.free_rows:
@@ -418,10 +420,16 @@ def chase(lay: Layout, fv: Words, rhs: NDArray[np.uint8] | None = None,
         if old is not None and old in x:
             if out is not None:
                 out[old] = x[old]
+            if dot is not None:
+                total ^= np.bitwise_xor.reduce(x[old][dot[old]], axis=0)
             del x[old]
-    if out is not None:
-        for v, arr in x.items():
+    for v, arr in x.items():
+        if out is not None:
             out[v] = arr
+        if dot is not None:
+            total ^= np.bitwise_xor.reduce(arr[dot[v]], axis=0)
+    if dot is not None:
+        out = total.reshape(1, 1, w)
     both = np.concatenate(cons) if cons else np.zeros((0, w), dtype=np.uint64)
     return both, out
 
@@ -479,6 +487,7 @@ class Plan:
     layout: Layout
     cons: Words
     cache: dict[str, Reduction]
+    kernels: dict[str, Words]
 
     def reduction(self) -> Reduction:
         if "c" not in self.cache:
@@ -516,6 +525,8 @@ class Plan:
         """(nfree, words over the nullity): bit q of row i is y_i of the q-th kernel basis vector
         (one per non-pivot column j: y_j = 1, the other non-pivot columns 0, the pivot columns by
         back-substitution, all vectors at once)."""
+        if "k" in self.kernels:
+            return self.kernels["k"]
         lay = self.layout
         red = self.reduction()
         nonpiv = np.setdiff1d(np.arange(lay.nfree), red.pivcols)
@@ -528,6 +539,7 @@ class Plan:
             ones = ones[ones != col]
             if len(ones):
                 out[col] = np.bitwise_xor.reduce(out[ones], axis=0)
+        self.kernels["k"] = out
         return out
 
 
@@ -652,18 +664,19 @@ def plan(board: Shape, transposed: bool = False) -> Plan:
         return plan(board)
     lay = layout(board, transposed)
     cons, _ = chase(lay, _units(lay.nfree))
-    return Plan(lay, cons, {})
+    return Plan(lay, cons, {}, {})
 
 
 def _to_lines(lay: Layout, cells: NDArray[np.uint8]) -> NDArray[np.uint8]:
     return cells.T if lay.across else cells
 
 
-def quiet_patterns(board: Shape, transposed: bool = False) -> Words:
-    """(R, C, words): bit q of cell i is cell i of the q-th quiet pattern (a basis); of the
-    transposed game (the invariants) when `transposed`."""
+def quiet_patterns(board: Shape, transposed: bool = False, block: int = 0) -> Words:
+    """(R, C, 1): bit q of cell i is cell i of quiet pattern 64 * block + q (a basis); of the
+    transposed game (the invariants) when `transposed`. A block of 64 at a time keeps memory to
+    one word per cell."""
     p = plan(board, transposed)
-    _, out = chase(p.layout, p.kernel(), keep=True)
+    _, out = chase(p.layout, p.kernel()[:, block:block + 1], keep=True)
     assert out is not None
     return out.transpose(1, 0, 2) if p.layout.across else out
 
@@ -730,29 +743,32 @@ def solve(board: Shape, b: Sequence[int] | NDArray[np.uint8]) -> tuple[list[int]
 
 
 def _witness(board: Shape, cells: NDArray[np.uint8]) -> list[int]:
-    pats = quiet_patterns(board, transposed=True)
-    hit = np.bitwise_xor.reduce(pats[cells.astype(bool)], axis=0)
-    for word, val in enumerate(hit.tolist()):
+    p = plan(board, transposed=True)
+    kernel = p.kernel()
+    _, hit = chase(p.layout, kernel, dot=_to_lines(p.layout, cells).astype(bool))
+    assert hit is not None
+    for word, val in enumerate(hit.reshape(-1).tolist()):
         if val:
-            bit = (val & -val).bit_length() - 1
-            w = (pats[:, :, word] >> np.uint64(bit)) & ONE
+            q = 64 * word + (val & -val).bit_length() - 1
+            pats = quiet_patterns(board, transposed=True, block=q >> 6)
+            w = (pats[:, :, 0] >> np.uint64(q & 63)) & ONE
             vals: list[int] = w.astype(np.uint8).reshape(-1).tolist()
             return vals
     raise AssertionError("no left-kernel vector separates an unsolvable start: the maths is wrong")
 
 
-def _unpack(pats: Words, count: int) -> list[list[int]]:
-    out = []
-    for q in range(count):
-        col = (pats[:, :, q >> 6] >> np.uint64(q & 63)) & ONE
-        out.append(col.astype(np.uint8).reshape(-1).tolist())
-    return out
-
-
 def quiet_list(board: Shape, count: int | None = None, transposed: bool = False) -> list[list[int]]:
-    """A basis of the quiet patterns as 0/1 lists (the first `count` when given)."""
+    """A basis of the quiet patterns as 0/1 lists (the first `count` when given), chased 64 at
+    a time."""
     nullity = plan(board, transposed).nullity
-    return _unpack(quiet_patterns(board, transposed), nullity if count is None else min(count, nullity))
+    want = nullity if count is None else min(count, nullity)
+    out = []
+    for block in range((want + 63) // 64):
+        pats = quiet_patterns(board, transposed, block)
+        for q in range(min(64, want - 64 * block)):
+            col = (pats[:, :, 0] >> np.uint64(q)) & ONE
+            out.append(col.astype(np.uint8).reshape(-1).tolist())
+    return out
 
 
 def invariant_list(board: Shape) -> list[list[int]]:

@@ -210,9 +210,46 @@ def test_big_boards_refuse_bad_vectors_in_generals_words():
     from countlo.errors import BadSizeError
 
     board = Shape(30, 30, Rules.make("klein", "x"))
-    with pytest.raises(BadSizeError, match="the start must hold 900 values 0..1"):
+    with pytest.raises(BadSizeError, match=r"the start must hold 900 values 0\.\.1"):
         general.solve(board, [0] * 899)
-    with pytest.raises(BadSizeError, match="the target must hold 900 values 0..1"):
+    with pytest.raises(BadSizeError, match=r"the target must hold 900 values 0\.\.1"):
         general.solve(board, [0] * 900, [2] * 900)
     sol = general.solve(board, [1] * 900, [1] * 900)
     assert sol.solvable and not any(sol.presses)
+
+
+def test_more_than_64_quiet_patterns_and_invariants():
+    """33 x 33 torus star: 128 quiet patterns, so two blocks of 64 and a witness past the first."""
+    board = Shape(33, 33, Rules.make("torus", "star"))
+    n = board.cells
+    quiet = general.quiet(board)
+    assert len(quiet) == general.orders(board).__len__() == 128
+    vectors = [q for q, _ in quiet]
+    assert span(vectors) == 128
+    assert all(general.apply(board, [0] * n, q) == [0] * n for q in vectors)
+    assert len(rowchase.quiet_list(board, 70)) == 70
+    # a target that every invariant of the first word passes and a later one refuses: the witness
+    # must come from past the first 64 (cells combined by elimination on their signatures)
+    inv = rowchase.invariant_list(board)
+    assert len(inv) == 128
+    sig = [sum(inv[i][c] << i for i in range(128)) for c in range(n)]
+    basis: dict[int, tuple[int, int]] = {}  # lowest-word pivot -> (signature, cells)
+    target_cells = None
+    for c in range(n):
+        v, cells = sig[c], 1 << c
+        while v & ((1 << 64) - 1):
+            low = (v & -v).bit_length() - 1
+            if low not in basis:
+                basis[low] = (v, cells)
+                break
+            v, cells = v ^ basis[low][0], cells ^ basis[low][1]
+        else:
+            if v:
+                target_cells = cells
+                break
+    assert target_cells is not None
+    target = [(target_cells >> c) & 1 for c in range(n)]
+    sol = general.solve(board, [0] * n, target)
+    assert not sol.solvable
+    assert sum(a * b for a, b in zip(sol.witness, target)) % 2 == 1
+    assert all(sum(sol.witness[i] * c for i, c in col.items()) % 2 == 0 for col in general.columns(board))
