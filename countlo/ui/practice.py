@@ -25,7 +25,7 @@ WORDS = {"hint": "hint", "h": "hint", "?": "hint", "undo": "undo", "u": "undo", 
 HELP = """\
 Turn every light off. Clicking a cell toggles it and its neighbours above,
 below, left and right.
-  C4, 4 3   click a cell (A1 name, or row and column); or click it with the mouse
+  C4, 4 3   click a cell by name or by row and column, or with the mouse
   hint      one click of a fewest-click way to finish from here
   undo      take back the last click ({keys})
   board     show the board again
