@@ -58,9 +58,11 @@ def play_said() -> str:
     return out.getvalue()
 
 
+PRACTICE_START = [0b100110, 0b010000, 0b001001, 0b011100, 0b000100, 0b000010]
+
+
 def practice_session() -> PracticeSession:
-    start = SIX.from_rows([0b100110, 0b010000, 0b001001, 0b011100, 0b000100, 0b000010])
-    return PracticeSession(Practice(SIX, start), "seed 3")
+    return PracticeSession(Practice(SIX, SIX.from_rows(PRACTICE_START)), "start.txt")
 
 
 PRACTICE_KEYS = ["hint\r", "help\r", "B2\r", "zzzz zzzz zzzz\r"]
@@ -219,3 +221,30 @@ def test_play_in_a_real_terminal(width, said, tmp_path):
     full = [p.strip() for p in plain_status[-1].split(" · ")] + ["F2 undo", "help"]
     check_status(shots[-1], full, width)
     assert "Left after 3 clicks." in pty.screen.text()
+
+
+@pytest.mark.parametrize("width", [80, 40, 30])
+def test_practice_in_a_real_terminal(width, said, tmp_path):
+    grid = "".join("".join("#" if row >> c & 1 else "." for c in range(6)) + "\n" for row in PRACTICE_START)
+    (tmp_path / "start.txt").write_text(grid)
+    pty = Pty(["practice", "start.txt"], width, 24, cwd=str(tmp_path))
+    bar = plain(practice_session().toolbar())
+    try:
+        shots = [_after(pty.screen, PRACTICE_READY[0], 0)]
+        for key, ready in zip(PRACTICE_KEYS, PRACTICE_READY):
+            start = len(pty.screen.printed)
+            pty.send(key)
+            shots.append(_after(pty.screen, ready, start))
+        pty.send("\x03")
+        assert pty.wait_exit() == 0
+    finally:
+        pty.close()
+    game = practice_session().game
+    game.click(SIX.parse_cell("B2"))
+    bar += " " + plain(PracticeSession(game).toolbar())
+    for shot in shots:
+        check_words(shot, said["practice"], width, bar)
+    check_note("\n".join(shots[0]), width)
+    full = [p.strip() for p in plain(PracticeSession(game).toolbar()).split(" · ")]
+    check_status(shots[-1], full, width)
+    assert any(line.startswith("! 'zzzz zzzz zzzz' is not") for line in shots[-1])
