@@ -15,6 +15,8 @@ from countlo.board import Shape
 from countlo.classic import general
 from countlo.classic.practice import Unwinnable
 
+EXACT_LIMIT = 1 << 14  # solutions walked for an exact fewest (k > 2: about 0.4 s); beyond, a bound
+
 
 class RulesPractice:
     """One game on `shape` (its rules) from `start` to `target` (all 0 when None)."""
@@ -34,10 +36,12 @@ class RulesPractice:
         self.optimum, self.optimum_exact = sum(found[0]), found[1]
 
     def fewest(self, lights: Sequence[int]) -> tuple[list[int], bool] | None:
-        """(presses reaching the target in the fewest clicks, exact), cached; None if none do."""
+        """(presses reaching the target in the fewest clicks, exact), cached; None if none do.
+        With more than EXACT_LIMIT solutions the presses are the best a descent finds (exact
+        False) so that a hint stays quick."""
         key = tuple(lights)
         if key not in self._plan:
-            found = general.fewest(self.shape, lights, self.target)
+            found = general.fewest(self.shape, lights, self.target, EXACT_LIMIT)
             if found is None:
                 return None
             self._plan[key] = found

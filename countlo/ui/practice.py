@@ -110,8 +110,10 @@ class PracticeSession:
         assert cell is not None  # a won game is over
         self.hinted, self.hints = cell, self.hints + 1
         n = self.game.to_go()
+        found = self.game.fewest(self.game.lights)
+        best = "the fewest" if found is None or found[1] else "countlo's best"
         return [("class:advice", "Hint: click "), ("class:cellname", self.shape.name(cell)),
-                ("class:note", f" (the fewest from here: {plural(n, 'click')})\n")]
+                ("class:note", f" ({best} from here: {plural(n, 'click')})\n")]
 
     def _do_help(self, _cell: None) -> Fragments:
         return [("", HELP.format(keys=self.keys, goal=self.goal_text(), rule=self.rule_text()))]
