@@ -117,7 +117,8 @@ def run_rules(args: argparse.Namespace) -> int:
         from countlo.errors import BadRuleError
 
         raise BadRuleError("--size is for grids, not --graph")
-    board, target = board_and_target(args, args.size or "5x5")
+    size = args.size or (None if args.to is not None else "5x5")  # --to alone: its size
+    board, target = board_and_target(args, size)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 32)
     gen = RulesGenerator(board, random.Random(seed), target)
     gen.check(args.presses, args.difficulty)

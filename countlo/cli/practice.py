@@ -144,7 +144,7 @@ def _rules_game(args: argparse.Namespace) -> tuple[Any, str, str]:
         _, target = board_and_target(args, f"{board.rows}x{board.cols}")  # the target's size too
         label = args.file
     else:
-        board, target = board_and_target(args, size or "5x5")
+        board, target = board_and_target(args, size or (None if args.to is not None else "5x5"))
     assert isinstance(board, Shape)
     _fits(board, BadSizeError)
     goal = args.to if args.to is not None else args.target or "dark"

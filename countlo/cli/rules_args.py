@@ -66,10 +66,12 @@ def board_given(args: argparse.Namespace) -> bool:
 
 
 def board_and_target(args: argparse.Namespace, size: str | None, with_target: bool = True):
-    """(board, target values or None for all dark) the options ask for: a Shape of `size` with
-    its Rules, or the Graph of --graph. Raises CountloError (one line) on a bad option."""
+    """(board, target values or None for all dark) the options ask for: a Shape of `size` (None:
+    the size of the --to pattern) with its Rules, or the Graph of --graph. Raises CountloError
+    (one line) on a bad option."""
     from countlo.cli.solve_rules import _read, _values, board_of
     from countlo.errors import BadSizeError
+    from countlo.graph import Graph
 
     states = 2
     if args.states is not None:
@@ -78,7 +80,13 @@ def board_and_target(args: argparse.Namespace, size: str | None, with_target: bo
         states = int(args.states)
     graph = getattr(args, "graph", None)
     if graph is None and size is None:
-        raise BadSizeError("a board size is needed (--size RxC)")
+        if args.to is None:
+            raise BadSizeError("a board size is needed (--size RxC)")
+        unsized, _ = board_of(argparse.Namespace(graph=None, topology=args.topology or "plane",
+                                                 rule=args.rule, states=states, size=None))
+        sized, _ = _values(unsized, _read(args.to), args.to, False)  # the size of the target
+        assert not isinstance(sized, Graph)
+        size = f"{sized.rows}x{sized.cols}"
     board, _ = board_of(argparse.Namespace(graph=graph, topology=args.topology or "plane", rule=args.rule,
                                   states=states, size=None if graph is not None else size))
     target = None
