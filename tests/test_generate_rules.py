@@ -156,6 +156,8 @@ def test_json_under_rules_is_reproducible_and_its_presses_reach_the_target(capsy
     (["generate", "--size", "3x3", "--states", "3", "--presses", "19"], 2,
      "needs 1 to 18 presses (counted with multiplicity)"),
     (["generate", "--size", "3x3", "--states", "x"], 2, "--states must be a whole number"),
+    (["generate", "--size", "3x3", "--states", "²"], 2, "--states must be a whole number"),
+    (["practice", "--size", "3x3", "--states", "3", "--seed", "²"], 2, "--seed must be a whole number"),
     (["generate", "--size", "3x3", "--states", "1"], 2, "number of states must be 2..255"),
     (["generate", "--size", "3x3", "--topology", "sphere"], 2, "unknown topology"),
     (["generate", "--size", "3x3", "--to", "nowhere.txt"], 2, "cannot read nowhere.txt"),

@@ -50,8 +50,8 @@ def run(args: argparse.Namespace) -> int:
 
     if args.file is not None and (args.seed is not None or args.difficulty is not None):
         raise CountloError("give FILE or --seed/--difficulty, not both")
-    if args.seed is not None and not args.seed.isdigit():
-        raise CountloError(f"--seed must be a whole number, not {args.seed!r}")
+    if args.seed is not None and not (args.seed.isascii() and args.seed.isdigit() and len(args.seed) < 100):
+        raise CountloError(f"--seed must be a whole number, not {args.seed[:20]!r}")
     if board_given(args):
         return _play(*_rules_game(args), args)
     if args.file is not None:

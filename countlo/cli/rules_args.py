@@ -75,7 +75,7 @@ def board_and_target(args: argparse.Namespace, size: str | None, with_target: bo
 
     states = 2
     if args.states is not None:
-        if not args.states.isdigit() or len(args.states) > 3:
+        if not (args.states.isascii() and args.states.isdigit()) or len(args.states) > 3:
             raise BadRuleError(f"--states must be a whole number 2..255, not {args.states[:20]!r}")
         states = int(args.states)
     graph = getattr(args, "graph", None)
