@@ -23,16 +23,18 @@ from __future__ import annotations
 
 import random
 from bisect import bisect_right
+from collections.abc import Iterable, Iterator, Sequence
 from functools import cached_property
 from itertools import combinations
 from math import comb
+from typing import Any
 
 import numpy as np
 
 from countlo.board import Shape
 from countlo.errors import CountloError
 from countlo.hidden.frontier import FrontierPosterior
-from countlo.hidden.posterior_dp import Tables, dense_size, lit_values, plan_for
+from countlo.hidden.posterior_dp import Plan, Tables, dense_size, lit_values, plan_for
 from countlo.hidden.posterior_sparse import Inexact, SparseTables, binom
 from countlo.hidden.record import Equation, Record, Step
 
@@ -66,7 +68,8 @@ def check_rules(shape: Shape) -> None:
 DENSE_SWITCH = 0.08  # dense next-count pass when the sparse one looks this large relative to it
 
 
-def _sparse(plan, n0: int, eqs: dict[int, list[Equation]], terminals=((0, 0),)) -> SparseTables:
+def _sparse(plan: Plan, n0: int, eqs: dict[int, list[Equation]],
+            terminals: Iterable[tuple[int, int]] = ((0, 0),)) -> SparseTables:
     """Sparse tables in float64 where that is provably exact (see posterior_sparse), else in
     int64 / Python ints."""
     if plan.shape.cells > 53:
@@ -80,7 +83,7 @@ def _sparse(plan, n0: int, eqs: dict[int, list[Equation]], terminals=((0, 0),)) 
 class _Guarded(SparseTables):
     """Guarded float64 tables whose backward pass falls back to exact integers when needed."""
 
-    def joints(self):
+    def joints(self) -> Iterator[tuple[int, np.ndarray, np.ndarray]]:
         try:
             yield from list(super().joints())
         except Inexact:
@@ -120,16 +123,19 @@ class Posterior:
         self._work = work
         eqs: dict[int, list[Equation]] = {}
         for e in work.equations()[1:]:
-            eqs.setdefault(e.centre, []).append(e)
+            if e.centre is not None:  # every equation after the start's has a clicked centre
+                eqs.setdefault(e.centre, []).append(e)
         self._eqs = eqs
         shape = work.shape
+        self._tables: Tables | SparseTables
         if method == "dense":
             self._tables = Tables(plan_for(shape), work.start, eqs)
         else:  # only cells near clicks take a step; the others are counted by binomials
             needs = tuple((k, shape.neighbours(k)) for k in sorted(eqs))
             self._tables = _sparse(plan_for(shape, needs), work.start, eqs)
         self.count: int = self._tables.count
-        self.board: int | None = self.boards(1)[0] if self.count == 1 else None
+        listed = self.boards(1) if self.count == 1 else None
+        self.board: int | None = listed[0] if listed else None
 
     # --- translation between the record's board and the working board ------------------------
     def _from_work_board(self, b: int) -> int:
@@ -151,7 +157,7 @@ class Posterior:
         dists: list[dict[int, int]] = [{} for _ in range(n)]
         if self.count == 0:
             return lit, dists
-        tables = self._tables
+        tables: Tables | SparseTables = self._tables
         if tables.sparse:
             tables = self._law_tables()
         flips, now = self._work.flips(), self._work.count
@@ -174,18 +180,19 @@ class Posterior:
                 per = [0] * (size + 1)
                 for b in range(u + 1):
                     weights = joint[:, index[(u, b)]]
+                    got: Sequence[float | int]
                     if exact_floats:  # sums of integers below 2^53: exact in float64
-                        got = np.bincount(values, weights=weights, minlength=size + 1)
+                        got = np.bincount(values, weights=weights, minlength=size + 1).tolist()
                     else:
                         got = [weights[values == v].sum() for v in range(size + 1)]
                     for v in range(size + 1 - b):
                         per[v + b] += comb(u, b) * int(got[v])
                 dists[k] = {now + size - 2 * v: per[v] for v in range(size, -1, -1) if per[v]}
-        if tables.sparse and tables.plan.free:
+        if isinstance(tables, SparseTables) and tables.plan.free:
             self._free_laws(tables, stepped, lit, dists)
         return lit, dists
 
-    def _law_tables(self):
+    def _law_tables(self) -> Tables | SparseTables:
         """Sparse tables that also see, for every cell k near a click, the stepped cells of N(k);
         dense tables instead where the sparse ones promise to be larger (measured on 6x6)."""
         shape, n0 = self._work.shape, self._work.start
@@ -200,14 +207,15 @@ class Posterior:
             needs.append((k, near))
             u = len(shape.neighbours(k)) - len(near)
             terminals |= {(u, b) for b in range(u + 1)}
-        if shape.cells <= DENSE_CELLS:
+        if shape.cells <= DENSE_CELLS and isinstance(base, SparseTables):
             live = sum(keys.size * rows.shape[1] for keys, rows in base.stored)
             columns = len({u for u, _ in terminals})
             if live * columns > DENSE_SWITCH * dense_size(shape, n0):
                 return Tables(plan_for(shape), n0, self._eqs)
         return _sparse(plan_for(shape, tuple(needs)), n0, self._eqs, sorted(terminals))
 
-    def _free_laws(self, tables: SparseTables, stepped: set[int], lit: list[int], dists) -> None:
+    def _free_laws(self, tables: SparseTables, stepped: set[int], lit: list[int],
+                   dists: list[dict[int, int]]) -> None:
         """Marginals of the free cells and the laws of centres with only free neighbours: given
         e lit stepped cells, the free cells hold a uniformly random set of n0 - e lit cells."""
         shape, n0, now = self._work.shape, self._work.start, self._work.count
@@ -272,7 +280,9 @@ class Posterior:
         """
         if self.count == 0:
             return []
-        tables = self._tables
+        # Tables and SparseTables walk the same steps, each over its own table type (a dense
+        # array, or keys with rows), so the walk is written once over either
+        tables: Any = self._tables
         steps = tables.plan.steps
         # partial starts: (window state, lit total so far, board so far, final stepped total e)
         parts: list[tuple[int, int, int, int]] = [(0, tables.n0, 0, tables.n0)]
@@ -293,7 +303,7 @@ class Posterior:
                 top = above.bits - 1
                 combos = [(window_of(y, step.drops), _cells_of(window_of(y, step.drops), step.window))
                           for y in range(1 << len(step.drops))]
-                new = []
+                new: list[tuple[int, int, int, int]] = []
                 for w, t, b, e in parts:
                     t -= w >> top & 1
                     base = window_of(w, kept)
@@ -310,7 +320,7 @@ class Posterior:
             return [b for _, _, b, _ in parts]
         if above is None:  # no stepped cells at all
             parts = [(0, 0, 0, 0)] * (draw[0] if draw else 1)
-        out = []
+        out: list[int] = []
         for _, _, b, e in parts:
             if draw is None:
                 lit = combinations(free, self._work.start - e)

@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from countlo.board import Shape
-from countlo.hidden.record import Record, Step
+from countlo.hidden.record import Equation, Record, Step
 from countlo.rules import ROWCOL
 
 MAX_WIDTH = 6
@@ -56,13 +56,15 @@ class RowSampler:
             raise ValueError(f"{shape} is too wide for the row sampler")
         self.shape = shape
         self.transposed = shape.cols > shape.rows and shape.rules.transposable
+        self._order: np.ndarray | None = None
+        self._tables: list[np.ndarray]
+        self._dense: list[np.ndarray]
+        self._f: list[np.ndarray]
         if self.transposed:
             to_work = [_transpose_cell(shape, k) for k in range(shape.cells)]
             record = Record(shape.transposed(), record.start,
                             tuple(Step(to_work[s.cell], s.count) for s in record.steps))
             self._order = np.array(to_work)  # original cell k sits at working cell to_work[k]
-        else:
-            self._order = None
         work = record.shape
         self.rows, self.cols = work.rows, work.cols
         self.n0 = record.start
@@ -70,6 +72,7 @@ class RowSampler:
         self._values = np.arange(width)
         self._pc = np.array([bin(v).count("1") for v in range(width)], dtype=np.int64)
         self._steps = len(record.steps)
+        dense: list[np.ndarray | None]
         if parent is not None and parent._steps == self._steps - 1 and parent.n0 == self.n0:
             tables, dense = list(parent._tables), list(parent._dense)
             eqs = record.equations()[-1:]
@@ -82,17 +85,19 @@ class RowSampler:
             eqs = record.equations()[1:]
         changed = self.rows
         for eq in eqs:
+            if eq.centre is None:  # only the starting count's equation has no click
+                continue
             rho = eq.centre // self.cols
             tables[rho] = tables[rho] & self._equation_table(eq, rho)
             dense[rho] = None
             changed = min(changed, rho)
-        for r in range(self.rows):
-            if dense[r] is None:  # V_r as float64, (y, x, z) order, for the forward products
-                dense[r] = np.ascontiguousarray(tables[r].transpose(1, 0, 2), dtype=np.float64)
-        self._tables, self._dense = tables, dense
+        # V_r as float64, (y, x, z) order, for the forward products
+        self._dense = [np.ascontiguousarray(tables[r].transpose(1, 0, 2), dtype=np.float64)
+                       if d is None else d for r, d in enumerate(dense)]
+        self._tables = tables
         self._forward(parent._f[: changed + 1] if parent is not None else None)
 
-    def _equation_table(self, eq, rho: int) -> np.ndarray:
+    def _equation_table(self, eq: Equation, rho: int) -> np.ndarray:
         """V[x, y, z]: the equation holds with rows rho-1, rho, rho+1 = x, y, z."""
         mask = (1 << self.cols) - 1
         parts = []
@@ -103,7 +108,8 @@ class RowSampler:
                 parts.append((self._pc[self._values & plus] - self._pc[self._values & minus]).astype(np.int8))
             else:
                 parts.append(np.zeros(1 << self.cols, dtype=np.int8))
-        return (parts[0][:, None, None] + parts[1][None, :, None] + parts[2][None, None, :]) == eq.rhs
+        table: np.ndarray = (parts[0][:, None, None] + parts[1][None, :, None] + parts[2][None, None, :]) == eq.rhs
+        return table
 
     def _forward(self, kept: list[np.ndarray] | None = None) -> None:
         """F_0.. in turn; `kept` are the parent's first tables, unchanged by the new equation."""
@@ -134,7 +140,8 @@ class RowSampler:
     def _step_weights(self, r: int, x: np.ndarray, y: np.ndarray, t: np.ndarray) -> np.ndarray:
         """Weights (states x W) of row r-2 given rows r-1 = x, r = y and the total t of rows 0..r."""
         before = t - self._pc[y]
-        return (self._f[r - 1][:, x, before] * self._tables[r - 1][:, x, y]).T
+        weights: np.ndarray = (self._f[r - 1][:, x, before] * self._tables[r - 1][:, x, y]).T
+        return weights
 
     def _rows_to_lights(self, rows: np.ndarray) -> np.ndarray:
         """Starts given as (n, rows) row patterns -> (n, cells) 0/1 matrix in the record's cell order."""
