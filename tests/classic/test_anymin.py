@@ -157,3 +157,24 @@ def test_most_with_more_states_refuses_big_boards_in_one_line():
 
     with pytest.raises(BadSizeError, match="at most"):
         anymin.hardest(Shape(5, 5, Rules.make("plane", "plus", 3)))
+
+
+def test_classic_counting_bound_never_exceeds_the_minimum_and_floors_a_stopped_run():
+    from countlo.board import press_masks
+    from countlo.classic import minpress
+
+    for rows, cols, stride in ((4, 4, 7), (3, 4, 1), (1, 6, 1), (2, 5, 1)):
+        shape = Shape(rows, cols)
+        masks = press_masks(shape)
+        for presses in range(0, 1 << shape.cells, stride):
+            board = 0
+            for j in range(shape.cells):
+                if presses >> j & 1:
+                    board ^= masks[j]
+            f = minpress.fewest(shape, board)
+            assert f is not None and f.exact
+            assert minpress.count_bound(shape, board) <= f.count
+    shape = Shape(39, 39)  # nullity 32: a 10 ms limit stops the search after one step
+    f = minpress.fewest(shape, (1 << shape.cells) - 1, time_limit=0.01)
+    assert f is not None and f.stopped and not f.exact
+    assert -(-shape.cells // 5) <= f.lower_bound <= 561 <= f.count  # A075464(39) = 561
