@@ -11,13 +11,14 @@ search for two states and by listing every press vector for more (docs/MATH.md Â
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from countlo.board import Shape
 from countlo.classic import general, most, zkmin
 from countlo.classic.coset import Progress, lightest
-from countlo.classic.minpress import involutions
+from countlo.classic.minpress import _descent_min, involutions
 from countlo.errors import BadSizeError
 from countlo.graph import Graph
 
@@ -28,6 +29,7 @@ ZK_TILE_SIDES = (2, 3, 4)  # more states: smaller tiles (the projected groups gr
 GRAPH_BLOCKS = (16, 24)  # graphs: runs of consecutive nodes as regions (two states)
 ZK_GRAPH_BLOCKS = (4, 8)  # ... and for more states
 TILE_CELLS = 1 << 14  # boards up to this many cells get the region bound
+HELD = 1 << 24  # nullity x cells the exact searches hold (as Python lists, then arrays)
 MOST_BRUTE = 1 << 20  # --most with k > 2 lists every press vector: at most this many
 
 
@@ -69,8 +71,10 @@ def fewest(board: Board, start: Sequence[int], target: Sequence[int] | None = No
     if sol.presses is None:
         return None
     k, n = sol.states, board.cells
-    gens = general.quiet(board)
     need = count_bound(board, start, target)
+    if sol.nullity * n > HELD:
+        return _descent(board, sol.presses, need, time_limit)
+    gens = general.quiet(board)
     if k == 2:
         r = lightest(bits(sol.presses), [bits(g) for g, _ in gens], n, time_limit=time_limit,
                      regions=[[bits(c) for c in t] for t in tilings(board, TILE_SIDES,
@@ -82,6 +86,19 @@ def fewest(board: Board, start: Sequence[int], target: Sequence[int] | None = No
                        regions=tilings(board, ZK_TILE_SIDES, ZK_GRAPH_BLOCKS))
     bound = z.lower_bound if not z.stopped else min(z.weight, max(z.lower_bound, need))
     return Fewest(z.member, bound, z.stopped)
+
+
+def _descent(board: Board, x: Vector, need: int, time_limit: float | None) -> Fewest:
+    """Too many quiet patterns to hold for the exact searches: a descent over as many of them as
+    fit (an upper bound) and the counting bound below it; never called exact unless they meet."""
+    n, k = board.cells, general.states(board)
+    gens = general.quiet(board, max(8, HELD // n))
+    if k == 2:
+        found = values(_descent_min(bits(x), [bits(g) for g, _ in gens], 0), n)
+    else:
+        until = time.monotonic() + (zkmin.BOUND_TIME if time_limit is None else time_limit)
+        found = zkmin.descend(x, gens, k, until)
+    return Fewest(found, min(sum(found), need), True)
 
 
 def count_bound(board: Board, start: Sequence[int], target: Sequence[int] | None) -> int:

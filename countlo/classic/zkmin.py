@@ -143,16 +143,22 @@ def descend(x: Vector, gens: Sequence[tuple[Sequence[int], int]], k: int,
     import numpy as np
 
     v = np.array(x, dtype=np.int64) % k
-    mats = [np.array([(c * np.array(g, dtype=np.int64)) % k for c in range(o)]) for g, o in gens]
+    arrays = [(np.array(g, dtype=np.int64) % k, o) for g, o in gens]
     improved = True
     while improved and time.monotonic() < deadline:
         improved = False
-        for m in mats:
-            w = ((v + m) % k).sum(axis=1)
-            c = int(np.argmin(w))
-            if c and w[c] < w[0]:
-                v = (v + m[c]) % k
+        for g, o in arrays:
+            now = int(v.sum())
+            best_c, best_w = 0, now
+            for c in range(1, o):  # one multiple at a time: memory stays one board
+                w = int(((v + c * g) % k).sum())
+                if w < best_w:
+                    best_c, best_w = c, w
+            if best_c:
+                v = (v + best_c * g) % k
                 improved = True
+            if time.monotonic() >= deadline:
+                break
     return [int(a) for a in v]
 
 

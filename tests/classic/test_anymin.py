@@ -178,3 +178,17 @@ def test_classic_counting_bound_never_exceeds_the_minimum_and_floors_a_stopped_r
     f = minpress.fewest(shape, (1 << shape.cells) - 1, time_limit=0.01)
     assert f is not None and f.stopped and not f.exact
     assert -(-shape.cells // 5) <= f.lower_bound <= 561 <= f.count  # A075464(39) = 561
+
+
+@pytest.mark.parametrize("board", [BOARDS[0], BOARDS[7], BOARDS[11]], ids=name)
+def test_too_many_quiet_patterns_to_hold_gives_an_honest_upper_and_lower_bound(board,
+                                                                                monkeypatch):
+    monkeypatch.setattr(anymin, "HELD", 4)  # as if nullity x cells were too big for the search
+    best = least_by_start(board)
+    n = board.cells
+    for start, (w, _) in some(best, 50):
+        f = anymin.fewest(board, list(start), time_limit=0.5)
+        assert f is not None and f.stopped
+        assert f.lower_bound <= w <= f.count
+        assert f.exact == (f.count == f.lower_bound)
+        assert general.apply(board, list(start), f.presses) == [0] * n
