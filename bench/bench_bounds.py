@@ -5,7 +5,7 @@ For each all-on n x n board and each time limit (seconds of wall time), countlo.
 .fewest runs until the limit, and the table gives the best found, the proven lower bound, the
 minimum (published A075464 where tests/data holds it, else proven by an unlimited run when
 --prove is given) and the bound as a share of the minimum. The last column is the counting bound
-(lit cells over five, docs/MATH.md §23) for comparison.
+(lit cells over five, docs/MATH.md §24) for comparison.
 """
 
 from __future__ import annotations

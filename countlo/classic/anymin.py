@@ -4,9 +4,9 @@ graphs, any start and target.
 Two states: one solution and the quiet basis from countlo.classic.general, as bitsets, go to the
 same coset search as the classic game (countlo.classic.coset: exact, or when stopped the best
 found and a proven lower bound, docs/MATH.md §6). More states: the Z_k search of
-countlo.classic.zkmin, presses counted with multiplicity (docs/MATH.md §23).
+countlo.classic.zkmin, presses counted with multiplicity (docs/MATH.md §24).
 The most clicks: the covering radius of the quiet patterns (docs/MATH.md §17), by the classic
-search for two states and by listing every press vector for more (docs/MATH.md §23).
+search for two states and by listing every press vector for more (docs/MATH.md §24).
 """
 
 from __future__ import annotations
@@ -105,7 +105,7 @@ def count_bound(board: Board, start: Sequence[int], target: Sequence[int] | None
     """Cell i must change by b_i = (t_i - s_i) mod k, and the presses around it add up, as whole
     numbers, to sum_j a_ij x_j = b_i (mod k), so to at least b_i. Summed over the cells:
     sum_i b_i <= sum_j (column sum of a_j) x_j <= (largest column sum) x (presses), so the
-    presses are at least sum_i b_i over the largest column sum (docs/MATH.md §23)."""
+    presses are at least sum_i b_i over the largest column sum (docs/MATH.md §24)."""
     k = general.states(board)
     t = target or [0] * board.cells
     total = sum((t[i] - start[i]) % k for i in range(board.cells))
@@ -177,7 +177,7 @@ def hardest(board: Board, *, time_limit: float = 10.0) -> Hardest:
 
 def _brute(board: Board, k: int, n: int) -> Hardest:
     """Every press vector x once: its start A x keyed as a number, the least press count per key;
-    the largest of those minima is the answer (docs/MATH.md §23)."""
+    the largest of those minima is the answer (docs/MATH.md §24)."""
     import numpy as np
 
     cols = general.columns(board)

@@ -112,7 +112,7 @@ def fewest(
 
 def count_bound(shape: Shape, board: int) -> int:
     """Every lit cell needs a press in its neighbourhood and a press covers at most 5 cells
-    (fewer on thin boards), so at least lit / 5 presses (docs/MATH.md §23)."""
+    (fewer on thin boards), so at least lit / 5 presses (docs/MATH.md §24)."""
     widest = 1 + min(shape.rows - 1, 2) + min(shape.cols - 1, 2)
     return -(-board.bit_count() // widest)
 

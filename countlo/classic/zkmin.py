@@ -5,7 +5,7 @@ The quiet group is a direct sum of cyclic groups <g_i> of order o_i, so its memb
 x + sum c_i g_i with 0 <= c_i < o_i, each exactly once. The first generators (`lo`, at most
 LO_MEMBERS members and LO_BYTES of table) are expanded into a table once; the others (`hi`) are
 walked by a mixed-radix counter, and each step weighs the whole table at once in numpy
-(docs/MATH.md §23). Cells no quiet pattern touches are left out of the table: their presses are
+(docs/MATH.md §24). Cells no quiet pattern touches are left out of the table: their presses are
 the same in every solution.
 """
 
@@ -51,7 +51,7 @@ def lightest(x: Sequence[int], gens: Sequence[tuple[Sequence[int], int]], k: int
     """The lightest member of x + span(gens) over Z_k (gens: (generator, its order)), exact
     unless `time_limit` seconds pass or the user interrupts: then the lightest seen, improved
     by a descent, and a lower bound from `regions` (tilings: lists of disjoint cell lists; the
-    best tiling counts) and from every single cell (docs/MATH.md §23)."""
+    best tiling counts) and from every single cell (docs/MATH.md §24)."""
     import numpy as np
 
     start = time.monotonic()
@@ -164,7 +164,7 @@ def descend(x: Vector, gens: Sequence[tuple[Sequence[int], int]], k: int,
 
 def cell_bound(x: Sequence[int], gens: Sequence[tuple[Sequence[int], int]], k: int) -> int:
     """Sum over cells of the least value cell j takes: the quiet patterns move it by multiples
-    of d_j = gcd(k, g_1j, ..., g_mj) only, so it is x_j mod d_j (docs/MATH.md §23)."""
+    of d_j = gcd(k, g_1j, ..., g_mj) only, so it is x_j mod d_j (docs/MATH.md §24)."""
     total = 0
     for j, a in enumerate(x):
         d = k
