@@ -6,6 +6,8 @@ import argparse
 import json
 import sys
 
+from countlo.cli import speech
+
 GRID_LIMIT = 64  # larger boards print a summary unless --full
 ALL_LIMIT = 4096  # --all lists at most this many solutions unless --limit is given
 
@@ -22,7 +24,7 @@ Boards above 64x64 print a summary; --full prints everything, --out saves the pr
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.epilog = EPILOG
-    p.formatter_class = argparse.RawDescriptionHelpFormatter
+    p.formatter_class = speech.RawDescriptionHelpFormatter
     p.add_argument("file", nargs="?", metavar="FILE|-",
                    help="the start as a text grid (1 # * O lit, 0 . - dark); '-' for stdin")
     p.add_argument("--size", metavar="RxC", help="board size, e.g. 6x6 (needed by --lit, --all-on)")

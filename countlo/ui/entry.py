@@ -17,6 +17,7 @@ from enum import Enum
 
 from countlo.board import Shape
 from countlo.errors import CountloError
+from countlo.i18n import _
 
 
 class EntryError(CountloError, ValueError):
@@ -64,7 +65,8 @@ _NUMBERS = re.compile(r"^[0-9]+(?:\s*[,\s]\s*[0-9]+)*$")
 
 def _number(text: str, what: str, line: str) -> int:
     if not text.isdigit():
-        raise EntryError(f"{line!r}: {what} must be a whole number, not {text!r}")
+        raise EntryError(_("{line!r}: {what} must be a whole number, not {text!r}").format(
+            line=line, what=what, text=text))
     return int(text)
 
 
@@ -77,12 +79,15 @@ def parse_entry(line: str, shape: Shape) -> Entry:
     verb = WORDS.get(words[0].lower())
     if verb is Verb.FIX:
         if len(words) != 3:
-            raise EntryError(f"{text!r}: write 'fix STEP COUNT', e.g. 'fix 3 17' (step 0 is the start)")
-        step, count = _number(words[1], "the step", text), _number(words[2], "the count", text)
+            raise EntryError(_("{text!r}: write 'fix STEP COUNT', e.g. 'fix 3 17' (step 0 is the "
+                               "start)").format(text=text))
+        step = _number(words[1], _("the step"), text)
+        count = _number(words[2], _("the count"), text)
         return Entry(Verb.FIX, step=step, count=count)
     if verb is not None:
         if len(words) > 1:
-            raise EntryError(f"{text!r}: '{words[0]}' takes nothing after it")
+            raise EntryError(_("{text!r}: '{word}' takes nothing after it").format(text=text,
+                                                                                  word=words[0]))
         return Entry(verb)
     force = text.endswith("!") and text[:-1].rstrip()[-1:].isdigit()
     if force:
@@ -100,5 +105,7 @@ def parse_entry(line: str, shape: Shape) -> Entry:
             cell = shape.parse_cell(f"{numbers[0]} {numbers[1]}")
             third = numbers[2] if len(numbers) == 3 else None
             return Entry(Verb.CLICK, cell=cell, count=third, force=force and third is not None)
-        raise EntryError(f"{text!r}: too many numbers; type a count, or 'row col count'")
-    raise EntryError(f"{text!r} is not a count, a cell like C4, or a command (type help)")
+        raise EntryError(_("{text!r}: too many numbers; type a count, or 'row col count'").format(
+            text=text))
+    raise EntryError(_("{text!r} is not a count, a cell like C4, or a command (type help)").format(
+        text=text))

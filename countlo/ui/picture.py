@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from countlo.board import Shape, column_letters
+from countlo.i18n import _
 
 Fragments = list[tuple[str, str]]
 
@@ -97,10 +98,11 @@ def picture(shape: Shape, lit: Sequence[float], suggest: int | None = None,
 def legend_lines() -> list[Fragments]:
     """The legend as short lines to set beside the board."""
     return [
-        [("class:cell.lit", LIT), ("class:legend", " lit")],
-        [("class:cell.dark", DARK), ("class:legend", " dark")],
-        [("class:cell.unknown.2", "nn"), ("class:legend", " % chance lit")],
-        [("class:mark", "["), ("class:legend", "  "), ("class:mark", "]"), ("class:legend", " click this")],
+        [("class:cell.lit", LIT), ("class:legend", " " + _("lit"))],
+        [("class:cell.dark", DARK), ("class:legend", " " + _("dark"))],
+        [("class:cell.unknown.2", "nn"), ("class:legend", " " + _("% chance lit"))],
+        [("class:mark", "["), ("class:legend", "  "), ("class:mark", "]"),
+         ("class:legend", " " + _("click this"))],
     ]
 
 

@@ -1,0 +1,160 @@
+"""The language countlo speaks: English by default, Simplified Chinese on request.
+
+Every sentence a player reads is marked in the source: `_("...")` for a sentence, `ngettext`
+for one that depends on a number ("1 click" / "2 clicks"; Chinese has one form), and `N_` for a
+constant that is translated where it is shown (help texts, the command table). Placeholders are
+named, `_("{n} boards left").format(n=...)`, so a translation may put them in another order.
+
+The language is chosen once per run (`use`): `--lang zh|en`, else the usual environment
+(LANGUAGE, LC_ALL, LC_MESSAGES, LANG: the first one set decides; zh_CN.UTF-8, zh_TW, zh:en all
+mean Chinese), else English. Catalogues live in countlo/locale/<code>/LC_MESSAGES/countlo.mo,
+compiled from the .po beside them (Babel extracts and compiles them; see the README). Cell names
+(A1, C4), transcripts and the hand formats are the same in every language.
+"""
+
+from __future__ import annotations
+
+import gettext as _gettext
+import os
+import unicodedata
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from pathlib import Path
+
+DOMAIN = "countlo"
+LOCALE_DIR = Path(__file__).resolve().parent / "locale"
+
+# --lang value -> the catalogue's locale code (None: the source's own English).
+LANGUAGES: dict[str, str | None] = {"en": None, "zh": "zh_CN"}
+ENVIRONMENT = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
+
+_translation: _gettext.NullTranslations = _gettext.NullTranslations()
+_language = "en"
+
+
+def _code(item: str) -> str | None:
+    """'zh_CN.UTF-8' -> 'zh', 'en_GB' / 'C' / 'POSIX' -> 'en', anything else -> None."""
+    base = item.split(".")[0].split("@")[0].strip().lower()
+    if base.startswith("zh"):
+        return "zh"
+    if base.startswith("en") or base in ("c", "posix"):
+        return "en"
+    return None
+
+
+def from_environment(environ: Mapping[str, str] | None = None) -> str:
+    """The language the environment asks for: the first of LANGUAGE, LC_ALL, LC_MESSAGES, LANG
+    that is set decides (LANGUAGE may list several, 'fr:zh_CN': the first we speak wins);
+    a language countlo does not speak, or none, means English."""
+    env = os.environ if environ is None else environ
+    for var in ENVIRONMENT:
+        value = env.get(var, "")
+        if not value:
+            continue
+        for item in value.split(":"):
+            code = _code(item)
+            if code is not None:
+                return code
+        return "en"
+    return "en"
+
+
+def use(lang: str | None = None, environ: Mapping[str, str] | None = None) -> str:
+    """Speak `lang` ('zh' or 'en'; None: what the environment asks for) from now on; returns
+    the language chosen. A missing catalogue falls back to English."""
+    global _translation, _language
+    chosen = lang if lang is not None else from_environment(environ)
+    if chosen not in LANGUAGES:
+        raise ValueError(f"unknown language {chosen!r}: choose from {', '.join(LANGUAGES)}")
+    code = LANGUAGES[chosen]
+    if code is None:
+        _translation = _gettext.NullTranslations()
+    else:
+        _translation = _gettext.translation(DOMAIN, str(LOCALE_DIR), languages=[code], fallback=True)
+    _language = chosen
+    return chosen
+
+
+@contextmanager
+def speaking(lang: str) -> Iterator[None]:
+    """Speak `lang` inside the block only (transcript notes are always written in English)."""
+    saved = _translation, _language
+    use(lang)
+    try:
+        yield
+    finally:
+        _set(*saved)
+
+
+def _set(translation: _gettext.NullTranslations, lang: str) -> None:
+    global _translation, _language
+    _translation, _language = translation, lang
+
+
+def language() -> str:
+    """The language in use: 'en' or 'zh'."""
+    return _language
+
+
+def _(message: str) -> str:
+    """`message` in the language in use."""
+    return _translation.gettext(message)
+
+
+def ngettext(singular: str, plural: str, n: int) -> str:
+    """The form of a sentence for the number `n` (English: singular for 1, else plural)."""
+    return _translation.ngettext(singular, plural, n)
+
+
+def N_(message: str) -> str:
+    """Mark a constant for extraction; it is translated with _() where it is shown."""
+    return message
+
+
+def width(text: str) -> int:
+    """The columns `text` takes in a terminal: two for a wide (Chinese) character, none for a
+    combining mark, one otherwise (the same widths prompt_toolkit's get_cwidth gives them)."""
+    return sum(0 if unicodedata.combining(ch) else
+               2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1 for ch in text)
+
+
+def ljust(text: str, columns: int) -> str:
+    """`text` padded on the right to `columns` terminal columns."""
+    return text + " " * max(0, columns - width(text))
+
+
+def rjust(text: str, columns: int) -> str:
+    """`text` padded on the left to `columns` terminal columns."""
+    return " " * max(0, columns - width(text)) + text
+
+
+def fill(text: str, columns: int) -> list[str]:
+    """`text` broken into lines of at most `columns` terminal columns (a longer word stays whole):
+    at spaces, and between Chinese characters, which are written without spaces."""
+    pieces: list[str] = []  # each piece ends where a line may break
+    piece = ""
+    for ch in text:
+        wide = width(ch) == 2
+        if wide and piece:
+            pieces.append(piece)
+            piece = ""
+        piece += ch
+        if ch == " " or wide:
+            pieces.append(piece)
+            piece = ""
+    if piece:
+        pieces.append(piece)
+    lines, line = [], ""
+    for piece in pieces:
+        if line and width((line + piece).rstrip()) > columns:
+            lines.append(line.rstrip())
+            line = piece.lstrip(" ")
+        else:
+            line += piece
+    if line.strip() or not lines:
+        lines.append(line.rstrip())
+    return lines
+
+
+__all__ = ["DOMAIN", "LANGUAGES", "LOCALE_DIR", "N_", "_", "fill", "from_environment", "language",
+           "ljust", "ngettext", "rjust", "speaking", "use", "width"]
