@@ -54,12 +54,12 @@ The simulated game answers for you: press Enter to make the suggested click.
 
 def amount(n: int) -> str:
     """A count of boards for people: 1,234 up to a million, then 2.5 million, 9.1 billion
-    (in Chinese: 1,234 up to a million, then 250.0 万, 91.0 亿)."""
+    (in Chinese: 1,234 up to a million, then 250.0万, 91.0亿)."""
     if language() == "zh":
         for size, word in ((10**12, "万亿"), (10**8, "亿"), (10**6, "万")):
             if n >= size:
                 unit = 10**4 if size == 10**6 else size
-                return f"{n / unit:.1f} {word}"
+                return f"{n / unit:.1f}{word}"
         return f"{n:,}"
     for size, word in ((10**12, "trillion"), (10**9, "billion"), (10**6, "million")):
         if n >= size:
