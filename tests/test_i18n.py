@@ -6,10 +6,9 @@ from __future__ import annotations
 
 import io
 import re
-import tomllib
-from pathlib import Path
 
 import pytest
+import tomllib
 
 babel = pytest.importorskip("babel")
 

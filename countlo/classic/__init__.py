@@ -1,5 +1,5 @@
 """Classic (visible) Lights Out on any R x C board: one solution, all, the fewest presses, quiet
-patterns and proofs of unsolvability, symmetry classes, pattern to pattern (docs/MATH.md §2-§4).
+patterns and proofs of unsolvability, symmetry classes, pattern to pattern (docs/MATH.md §3-§7).
 
 `countlo.classic.batch` (many boards at once as numpy matrices) and `countlo.classic.gf2`
 (bit-packed GF(2) polynomials and linear algebra) are used by name where needed.

@@ -5,6 +5,7 @@ j in N(k)). One Gaussian elimination of A gives a particular-solution map M (x =
 solvable), the parity checks that say whether s is solvable (s . q = 0 for every quiet q), and
 a basis of the quiet patterns (the null space of A), so every solution is M s xor span(quiet).
 Boards here are numpy 0/1 matrices, one board a row, so hundreds are handled in one product.
+See docs/MATH.md §8.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ class PressAlgebra:
 
     @property
     def invertible(self) -> bool:
-        return self.quiet.shape[0] == 0
+        return bool(self.quiet.shape[0] == 0)
 
 
 def bit_rows(ints: list[int], width: int) -> np.ndarray:
@@ -77,7 +78,8 @@ def algebra(shape: Shape) -> PressAlgebra:
 
 def _times(lights: np.ndarray, matrix: np.ndarray) -> np.ndarray:
     """lights @ matrix.T over the integers (float32 products: exact, sums stay below 2^24)."""
-    return (lights.astype(np.float32) @ matrix.T.astype(np.float32)).astype(np.int32)
+    product: np.ndarray = (lights.astype(np.float32) @ matrix.T.astype(np.float32)).astype(np.int32)
+    return product
 
 
 def solvable(alg: PressAlgebra, lights: np.ndarray) -> np.ndarray:
@@ -99,7 +101,8 @@ def fewest_press_sets(alg: PressAlgebra, lights: np.ndarray) -> np.ndarray:
         return x
     cand = x[:, None, :] ^ alg.coset[None, :, :]
     best = cand.sum(axis=2).argmin(axis=1)
-    return cand[np.arange(x.shape[0]), best]
+    chosen: np.ndarray = cand[np.arange(x.shape[0]), best]
+    return chosen
 
 
 def neighbourhood_lit(alg: PressAlgebra, lights: np.ndarray) -> np.ndarray:

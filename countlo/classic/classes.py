@@ -1,7 +1,7 @@
 """Solutions of a start grouped up to the board's rotations and reflections.
 
 Pressing commutes with every symmetry of the board, so a symmetry that fixes the start maps its
-solutions onto its solutions; the classes are the orbits of that subgroup.
+solutions onto its solutions; the classes are the orbits of that subgroup (docs/MATH.md §7).
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """Arithmetic over GF(2): polynomials as Python ints, and bit-packed linear algebra.
 
 A polynomial is an int whose bit i is the coefficient of t^i (0 is the zero polynomial).
-A vector is an int bitset; a matrix is a list of row bitsets.
+A vector is an int bitset; a matrix is a list of row bitsets. Why the fast paths hold:
+docs/MATH.md §4.
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """Every solution of a start, and the fewest presses among them.
 
 The solutions are one solution xor the span of the quiet patterns (2^nullity of them); a Gray
-code visits them with one xor per step. Finding the lightest is a minimum-weight coset problem.
+code visits them with one xor per step. Finding the lightest is a minimum-weight coset problem
+(docs/MATH.md §6).
 """
 
 from __future__ import annotations

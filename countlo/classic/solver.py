@@ -8,6 +8,7 @@ chasing from x_0 = Y(J) e_0 leaves x_R = c + A(J) Y(J) e_0 with A = p_R(u + 1) m
 residual of chasing from x_0 = 0. Solving is A Y = c (mod chi): g = gcd(A, chi); solvable iff
 g | c; nullity = deg g; quiet first rows are the multiples of chi / g.
 Every step is O(R + C) operations on C-bit ints; the RC x RC matrix is never built.
+Derivations: docs/MATH.md §3 (light chasing), §4 (polynomials), §5 (quiet patterns, witness).
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ class Solution:
     """Result of solving one start given as a bitset.
 
     `presses` clears the start; None when unsolvable. `witness` is a quiet pattern with odd
-    overlap with the start, which proves unsolvability (docs/MATH.md §3); None when solvable.
+    overlap with the start, which proves unsolvability (docs/MATH.md §5); None when solvable.
     """
 
     solvable: bool
@@ -294,7 +295,7 @@ class Elimination:
 
     solution[j]: the cells of s whose parity gives press j of a particular solution x = M s
     (for solvable s); checks: s is solvable iff s . c is even for every c (the left kernel);
-    quiet: a basis of the quiet patterns (the kernel of A). docs/MATH.md §3.
+    quiet: a basis of the quiet patterns (the kernel of A). docs/MATH.md §5, §8.
     """
 
     solution: tuple[int, ...]
@@ -341,7 +342,7 @@ def elimination(shape: Shape) -> Elimination:
 @lru_cache(maxsize=16)
 def inverse_columns(shape: Shape) -> tuple[int, ...] | None:
     """Columns of A^-1 over GF(2) (column j: the presses clearing the single light j), or None
-    when A is singular; any board's unique press set is then an xor of columns (docs/MATH.md §3).
+    when A is singular; any board's unique press set is then an xor of columns (docs/MATH.md §8).
     A is symmetric, so the columns are the rows of the elimination's solution map."""
     if nullity(shape):
         return None

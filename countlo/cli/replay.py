@@ -145,7 +145,7 @@ def render(r, source: str, explain: bool = False, problem=None) -> list[str]:
 
 def _outcome(r) -> list[str]:
     """What a consistent record says: the board and the finishing plan, or the boards left."""
-    from countlo.play.review import percent_grid
+    from countlo.formats.textgrid import percent_grid
 
     shape, out = r.shape, []
     if r.status == "ambiguous":
@@ -194,8 +194,10 @@ def _contradiction(r, problem) -> list[str]:
     if not r.typos:
         out.append("No single corrected count makes them fit: more than one count is wrong.")
         return out
+    from countlo.ui.wording import where
+
     best = r.typos[0]
-    what = "the starting count" if best.step == 0 else f"step {best.step}"
+    what = where(best.step)
     out.append(f"Most likely typo: line {best.line} ({what}): written {best.written}, "
                f"probably {best.suggested}.")
     if len(r.typos) > 1:

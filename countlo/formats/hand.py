@@ -25,7 +25,9 @@ from countlo.formats.transcript import (
     Event,
     Header,
     ImpossibleCountsError,
-    Kind,
+    NoteEvent,
+    StartEvent,
+    StepEvent,
     Tape,
     Transcript,
     TranscriptFileError,
@@ -130,9 +132,9 @@ def _finish(shape: Shape, steps: list[tuple[int, int, int]], start: int, start_l
         raise TranscriptError(sorted(problems + bad), source)
     if bad:
         raise ImpossibleCountsError(bad, source, tape)
-    events = (Event(Kind.NOTE, text=f"imported from the '{fmt}' format", line=0),
-              Event(Kind.START, count=start, line=start_line)) + tuple(
-        Event(Kind.STEP, cell=c, count=k, line=n) for c, k, n in steps)
+    events: tuple[Event, ...] = (NoteEvent(f"imported from the '{fmt}' format", line=0),
+                                 StartEvent(start, line=start_line)) + tuple(
+        StepEvent(c, k, line=n) for c, k, n in steps)
     return from_tape(Header(shape, strategy=strategy), events, tape, source, fmt)
 
 

@@ -121,3 +121,13 @@ def cell_pairs(rows: Sequence[int]) -> list[list[int]]:
             out.append([r + 1, low.bit_length()])
             row ^= low
     return out
+
+
+def percent_grid(shape: Shape, probabilities: list[float]) -> list[str]:
+    """Per-cell probabilities as whole percentages, columns lettered and rows numbered."""
+    label = len(str(shape.rows))
+    out = [" " * (label + 1) + "".join(column_letters(c).rjust(4) for c in range(shape.cols))]
+    for r in range(shape.rows):
+        row = probabilities[r * shape.cols:(r + 1) * shape.cols]
+        out.append(f"{r + 1:>{label}} " + "".join(f"{round(100 * p):>4}" for p in row))
+    return out

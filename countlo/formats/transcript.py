@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from enum import Enum
+from typing import ClassVar
 
 from countlo.board import Shape
 from countlo.errors import BadCountError, CountloError, TranscriptError, TranscriptFileError
@@ -51,15 +52,58 @@ class Kind(str, Enum):
 
 
 @dataclass(frozen=True)
-class Event:
-    """One line of a transcript body. `text` is the note, or the comment after a step."""
+class StartEvent:
+    """'start N': the starting count (`text`: the comment after it; None: the count did not
+    parse, and that problem is reported)."""
 
-    kind: Kind
-    cell: int | None = None
-    count: int | None = None
-    step: int | None = None
+    count: int | None
     text: str | None = None
     line: int = field(default=0, compare=False)
+    kind: ClassVar[Kind] = Kind.START
+
+
+@dataclass(frozen=True)
+class StepEvent:
+    """'C4 17': a click and the count it showed (None where the line did not parse: it still
+    counts as a click, so later undo and fix lines keep their meaning)."""
+
+    cell: int | None
+    count: int | None
+    text: str | None = None
+    line: int = field(default=0, compare=False)
+    kind: ClassVar[Kind] = Kind.STEP
+
+
+@dataclass(frozen=True)
+class UndoEvent:
+    """'undo': the last click is taken back."""
+
+    text: str | None = None
+    line: int = field(default=0, compare=False)
+    kind: ClassVar[Kind] = Kind.UNDO
+
+
+@dataclass(frozen=True)
+class FixEvent:
+    """'fix STEP N': step STEP (0: the start) really showed N."""
+
+    step: int
+    count: int
+    text: str | None = None
+    line: int = field(default=0, compare=False)
+    kind: ClassVar[Kind] = Kind.FIX
+
+
+@dataclass(frozen=True)
+class NoteEvent:
+    """'# text': a comment line kept in the body."""
+
+    text: str | None = None
+    line: int = field(default=0, compare=False)
+    kind: ClassVar[Kind] = Kind.NOTE
+
+
+Event = StartEvent | StepEvent | UndoEvent | FixEvent | NoteEvent
 
 
 @dataclass(frozen=True)
@@ -130,7 +174,7 @@ class Transcript:
 
     @property
     def notes(self) -> list[str]:
-        return [e.text or "" for e in self.events if e.kind is Kind.NOTE]
+        return [e.text or "" for e in self.events if isinstance(e, NoteEvent)]
 
 
 # --- reading -------------------------------------------------------------------------------
@@ -193,7 +237,7 @@ def _parse_header(lines: list[str], problems: list) -> tuple[dict, int, list[Eve
             else:
                 fields["extra"].append((key, value))
         else:
-            notes.append(Event(Kind.NOTE, text=_one_line(text[1:]), line=n))
+            notes.append(NoteEvent(_one_line(text[1:]), line=n))
     return fields, i, notes
 
 
@@ -216,13 +260,13 @@ def _late_size(lines: list[str], first: int, problems: list) -> Shape | None:
 
 def _parse_body(lines: list[str], first: int, shape: Shape | None, problems: list) -> list[Event]:
     """One Event per meaningful body line; syntax problems are appended to `problems`."""
-    events = []
+    events: list[Event] = []
     for i in range(first, len(lines)):
         n, raw = i + 1, lines[i]
         code, comment = _split_comment(raw)
         if not code:
             if raw.lstrip().startswith("#"):
-                events.append(Event(Kind.NOTE, text=comment or "", line=n))
+                events.append(NoteEvent(comment or "", line=n))
             continue
         tokens = [t.rstrip(":") for t in code.replace(",", " ").split()]
         tokens = [t for t in tokens if t not in ("", "->", "=", "=>")]
@@ -234,11 +278,11 @@ def _parse_body(lines: list[str], first: int, shape: Shape | None, problems: lis
                 problems.append((n, "expected 'start COUNT', the count shown before any click"))
             else:
                 c = _count(rest[0], "the starting count", problems, n)
-            events.append(Event(Kind.START, count=c, text=comment, line=n))
+            events.append(StartEvent(c, comment, line=n))
         elif word == "undo":
             if rest:
                 problems.append((n, "expected 'undo' alone on its line"))
-            events.append(Event(Kind.UNDO, text=comment, line=n))
+            events.append(UndoEvent(comment, line=n))
         elif word == "fix":
             if len(rest) != 2:
                 problems.append((n, "expected 'fix STEP COUNT' (step 0 is the starting count)"))
@@ -246,7 +290,7 @@ def _parse_body(lines: list[str], first: int, shape: Shape | None, problems: lis
             s = _count(rest[0], "the step number", problems, n)
             c = _count(rest[1], "the corrected count", problems, n)
             if s is not None and c is not None:
-                events.append(Event(Kind.FIX, step=s, count=c, text=comment, line=n))
+                events.append(FixEvent(s, c, comment, line=n))
         else:
             # a click line that does not parse still counts as a click (cell and count None),
             # so later undo and fix lines keep their meaning and their problems are real
@@ -261,7 +305,7 @@ def _parse_body(lines: list[str], first: int, shape: Shape | None, problems: lis
                 except (CountloError, ValueError) as e:
                     problems.append((n, str(e) if isinstance(e, CountloError) else
                                      f"bad cell name {' '.join(tokens[:-1])!r}"))
-            events.append(Event(Kind.STEP, cell=cell, count=c, text=comment, line=n))
+            events.append(StepEvent(cell, c, comment, line=n))
     return events
 
 
@@ -270,22 +314,22 @@ def apply_events(shape: Shape, events: list[Event] | tuple[Event, ...], problems
     start, start_line, started = None, 0, False
     steps: list[list[int]] = []  # [cell, count, step line, count line]
     for e in events:
-        if e.kind is Kind.START:
+        if isinstance(e, StartEvent):
             if started:
                 problems.append((e.line, f"a second 'start' (the first was on line {start_line})"))
                 continue
             start, start_line, started = e.count, e.line, True
-        elif e.kind is Kind.STEP:
+        elif isinstance(e, StepEvent):
             if not started:
                 problems.append((e.line, "expected 'start COUNT' before the first click"))
                 continue
             steps.append([e.cell, e.count, e.line, e.line])
-        elif e.kind is Kind.UNDO:
+        elif isinstance(e, UndoEvent):
             if not steps:
                 problems.append((e.line, "'undo' with no click to take back"))
                 continue
             steps.pop()
-        elif e.kind is Kind.FIX:
+        elif isinstance(e, FixEvent):
             if not started or e.step > len(steps):
                 have = "no start yet" if not started else f"steps are 0..{len(steps)}"
                 problems.append((e.line, f"'fix {e.step}' names no step ({have}; 0 is the start)"))
@@ -370,14 +414,13 @@ def _one_line(text: str) -> str:
 
 def event_line(event: Event, shape: Shape) -> str:
     """The canonical line of one event."""
-    k = event.kind
-    if k is Kind.NOTE:
+    if isinstance(event, NoteEvent):
         return f"# {_one_line(event.text or '')}".rstrip()
-    if k is Kind.START:
+    if isinstance(event, StartEvent):
         body = f"start {event.count}"
-    elif k is Kind.STEP:
+    elif isinstance(event, StepEvent):
         body = f"{shape.name(event.cell)} {event.count}"
-    elif k is Kind.UNDO:
+    elif isinstance(event, UndoEvent):
         body = "undo"
     else:
         body = f"fix {event.step} {event.count}"
@@ -466,19 +509,19 @@ class Writer:
         self._append(event_line(event, self.header.shape) + "\n")
 
     def start(self, count: int) -> None:
-        self._add(Event(Kind.START, count=count))
+        self._add(StartEvent(count))
 
     def step(self, cell: int, count: int, comment: str | None = None) -> None:
-        self._add(Event(Kind.STEP, cell=cell, count=count, text=comment or None))
+        self._add(StepEvent(cell, count, comment or None))
 
     def undo(self) -> None:
-        self._add(Event(Kind.UNDO))
+        self._add(UndoEvent())
 
     def fix(self, step: int, count: int) -> None:
-        self._add(Event(Kind.FIX, step=step, count=count))
+        self._add(FixEvent(step, count))
 
     def note(self, text: str) -> None:
-        self._add(Event(Kind.NOTE, text=_one_line(text)))
+        self._add(NoteEvent(_one_line(text)))
 
     @property
     def record(self) -> Record | None:

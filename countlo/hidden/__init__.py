@@ -1,5 +1,5 @@
 """The hidden board: the record of clicks and counts, three reconstruction engines behind one
-result type (`linear`, `z3`, `exact`), and the diagnosis of mistyped counts (docs/MATH.md §5-§8).
+result type (`linear`, `z3`, `exact`), and the diagnosis of mistyped counts (docs/MATH.md §9-§13).
 
 The exact posterior (`countlo.hidden.posterior.Posterior`) and the row sampler load numpy and
 are imported by name where needed.

@@ -5,7 +5,7 @@ the equation of step i (through ``lit before = (|N| - (count_i - count_{i-1})) /
 i + 1, and the starting count also enters ``sum(b) = n0``. So one integer elimination of the
 record's equations, carrying for every reduced row its combination of the original equations
 (countlo.hidden.linear), answers every candidate fix with a few multiply-adds, plus a 0/1 search only
-when the equations leave cells free.
+when the equations leave cells free. (docs/MATH.md §13)
 """
 
 from __future__ import annotations

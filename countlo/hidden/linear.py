@@ -15,6 +15,7 @@ equations) whose bounds see that those cells' totals are already pinned.
 The elimination can carry, for every reduced row, the combination of original equations it came
 from (`track=True`); then new right-hand sides cost one matrix-vector product, which is how
 countlo.hidden.diagnose tries hundreds of corrected counts against one elimination.
+See docs/MATH.md §11.
 """
 
 from __future__ import annotations

@@ -13,6 +13,8 @@ law of the count a click there would show; backward sampling draws uniform start
 Counts are exact Python ints: tables run in float64 where every value is provably an integer
 below 2^53, and otherwise in int64 or Python ints (see `posterior_sparse`).
 
+The programme, its exactness and the next-count laws: docs/MATH.md §9.
+
 A contradictory record (no consistent start) raises nothing: count is 0, board None, the
 marginals are all 0.0, every count distribution is {}, boards() is [] and sample() is [].
 """

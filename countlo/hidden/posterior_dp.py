@@ -16,7 +16,7 @@ are kept to the band lo_j <= t <= hi_j from which n0 is still reachable.
 
 Exactness: every table entry counts a set of boards with a fixed number of lit cells, so it is
 at most C(n, n0) <= C(n, n // 2). float64 is exact up to 2^53 (n <= 53), int64 up to 2^63 - 1
-(n <= 66); larger boards use numpy object arrays of Python ints.
+(n <= 66); larger boards use numpy object arrays of Python ints. (docs/MATH.md §9)
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ Exactness: as in `posterior_dp`, float64 up to 53 cells and int64 up to 66 are e
 of the counts. Above 53 cells the tables may still be run in float64 with `guarded=True`: every
 value is a sum of nonnegative integers, so while all values stay below 2^53 they are exact, and
 the first value that would not be is seen to reach 2^53 (rounding is monotone); then
-`Inexact` is raised and the caller reruns in the exact dtype.
+`Inexact` is raised and the caller reruns in the exact dtype. (docs/MATH.md §9)
 """
 
 from __future__ import annotations

@@ -36,10 +36,11 @@ def reconstruct(record: Record, engine: Engine | str = Engine.EXACT, limit: int 
 def determined_after(record: Record, engine: Engine | str = Engine.EXACT) -> int | None:
     """Fewest steps k whose prefix leaves exactly one start (0: the starting count alone), or None.
 
-    The consistent starts of a prefix only shrink as steps are added, so "at most one start left"
-    holds from some prefix on: binary search finds it, and the start is determined there unless
-    that prefix is already contradictory (then no prefix determines it). A record that a later
-    count contradicts still reports the prefix that first pinned a start.
+    The consistent starts of a prefix only shrink as steps are added (docs/MATH.md §13), so
+    "at most one start left" holds from some prefix on: binary search finds it, and the start
+    is determined there unless that prefix is already contradictory (then no prefix determines
+    it). A record that a later count contradicts still reports the prefix that first pinned a
+    start.
     """
     engine = engine_of(engine)
 

@@ -5,7 +5,7 @@ Clicking k flips exactly N(k), so the lit count changes by
 odd number of times before the click, a cell j is lit then iff ``b_j xor f_j``, so each
 click gives one integer linear equation in the hidden start b with +1/-1 coefficients:
 ``sum(b[N(k) - f]) - sum(b[N(k) & f]) = lit_before - |N(k) & f|``.
-The starting count gives ``sum(b) = n0``.
+The starting count gives ``sum(b) = n0``. (docs/MATH.md §2)
 """
 
 from __future__ import annotations

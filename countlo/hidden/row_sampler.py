@@ -8,6 +8,7 @@ equation centred on row r. The forward tables F_r[x, y, t] count the starts of r
 in x, y with t lights lit that satisfy the equations centred above row r; the starting count n0
 fixes the total. Sampling and listing walk the tables backwards. The board is transposed when
 that makes the rows narrower; rows of more than MAX_WIDTH cells are refused (use the posterior).
+See docs/MATH.md §10.
 """
 
 from __future__ import annotations

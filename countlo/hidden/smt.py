@@ -5,7 +5,7 @@ exact cardinality constraint ``#(true among b[plus]) + #(false among b[minus]) =
 (since -b = (1 - b) - 1), given to z3 as PbEq. Models are counted by blocking each one found.
 The solver is z3's finite-domain one (logic QF_FD, SAT with native cardinality constraints): on
 typical records about twice as slow as the default solver, but without its occasional second-long
-stalls on records that leave most of the board free.
+stalls on records that leave most of the board free. (docs/MATH.md §12)
 """
 
 from __future__ import annotations

@@ -13,6 +13,7 @@ stops when no click tells them apart.
 
 P(k in X) is a parity of the lights (X = M s), estimated from posterior samples, or exact from
 the list of consistent boards when it is short; the count distributions are exact.
+The |X| + 2W count: docs/MATH.md §14; the score and lookahead: §15.
 """
 
 from __future__ import annotations

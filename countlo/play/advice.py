@@ -122,7 +122,7 @@ class Unclearable(_Stuck):
     `boards`: starts still possible (1 once known); `guessed`: the board was a guess among that
     many; `witness`: a quiet pattern proving it for all of them (None when each needs another of
     the `quiet` independent patterns); `listed`: found by checking every possible start before
-    the board was known (docs/MATH.md §3: clicks never change whether lights can be cleared).
+    the board was known (docs/MATH.md §5: clicks never change whether lights can be cleared).
     """
 
     boards: int = 1

@@ -2,7 +2,7 @@
 
 Clicks commute over GF(2), so the order is free; reading order is easy to follow. Clicking k
 flips N(k), so each predicted count is the popcount of the lights after that click, and every
-finishing click doubles as a check on the counts before it (docs/MATH.md §1).
+finishing click doubles as a check on the counts before it (docs/MATH.md §2, §14).
 """
 
 from __future__ import annotations

@@ -5,12 +5,13 @@ from __future__ import annotations
 import contextlib
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from statistics import mean, median
 
 from countlo.errors import BadCountError, OracleError
+from countlo.hidden.diagnose import Fix
 from countlo.hidden.record import Record
 from countlo.play.advice import Advice, Contradiction, Done, Finish, GaveUp, Unclearable
 from countlo.play.guide import Guide
@@ -60,7 +61,7 @@ class GameResult:
     clicks: int
     decision_times: tuple[float, ...]  # seconds per decision: observe + advice
     record: Record | None
-    corrections: tuple = ()
+    corrections: tuple[Fix, ...] = ()
 
     @property
     def solved(self) -> bool:
@@ -147,10 +148,10 @@ class Summary:
     failed: int
     probes_mean: float | None
     probes_median: float | None
-    probes_max: int | None
+    probes_max: float | None
     clicks_mean: float | None
     clicks_median: float | None
-    clicks_max: int | None
+    clicks_max: float | None
     decision_ms_mean: float | None
     decision_ms_median: float | None
     decision_ms_max: float | None
@@ -163,7 +164,7 @@ def summarize(results: list[GameResult]) -> Summary:
     clicks = [r.clicks for r in won]
     ms = [t * 1000 for r in results for t in r.decision_times]
 
-    def stats(xs):
+    def stats(xs: Sequence[float]) -> tuple[float | None, float | None, float | None]:
         return (mean(xs), median(xs), max(xs)) if xs else (None, None, None)
 
     return Summary(

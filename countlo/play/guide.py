@@ -11,6 +11,7 @@ leave the guide STUCK with the fixes listed.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from countlo.board import Shape
@@ -18,7 +19,7 @@ from countlo.classic.solver import quiet_patterns, solve
 from countlo.errors import BadCountError, CountloError
 from countlo.hidden.diagnose import Fix, diagnose
 from countlo.hidden.posterior import Posterior
-from countlo.hidden.record import Record, Step, check_start
+from countlo.hidden.record import Record, Step, check_start, first_prefix
 from countlo.hidden.result import engine_of
 from countlo.lru import LRU
 from countlo.play.advice import (
@@ -88,7 +89,7 @@ class Guide:
         self._history: list[_State] = []
         self._posteriors: LRU[Record, Posterior] = LRU(CACHE)
         self._knowledge: LRU[Record, Knowledge] = LRU(CACHE)
-        self._advice: tuple | None = None
+        self._advice: tuple[tuple[Record | None, Stuck | None], Advice] | None = None
 
     # --- caches -----------------------------------------------------------------------------
     def _posterior(self, record: Record) -> Posterior:
@@ -154,7 +155,8 @@ class Guide:
         return list(adv.plan) if isinstance(adv, Finish) else []
 
     def finish_plan(self, start: int, record: Record) -> Plan | None:
-        """Fewest presses clearing the lights of `start` after `record`, in reading order, with counts."""
+        """Fewest presses clearing the lights of `start` after `record`, in reading order, with
+        counts (docs/MATH.md §14)."""
         lights = start ^ record.flips()
         presses = press_set(self.shape, lights)
         return None if presses is None else finish_plan(self.shape, lights, presses)
@@ -313,21 +315,15 @@ class Guide:
         if g._stuck or not g.knowledge().known:
             g.probes = len(record.steps)
         else:
-            lo, hi = 0, len(record.steps)  # knowing is monotone in the prefix length
-            while lo < hi:
-                mid = (lo + hi) // 2
-                if g.knowledge(record.prefix(mid)).known:
-                    hi = mid
-                else:
-                    lo = mid + 1
-            g.probes = lo
+            # knowing is monotone in the prefix length
+            g.probes = first_prefix(len(record.steps), lambda n: g.knowledge(record.prefix(n)).known)
         return g
 
 
 _QUIET: dict[Shape, tuple[int, ...]] = {}
 
 
-def _quiet(shape: Shape, quiet_patterns) -> tuple[int, ...]:
+def _quiet(shape: Shape, quiet_patterns: Callable[[Shape], list[int]]) -> tuple[int, ...]:
     if shape not in _QUIET:
         _QUIET[shape] = tuple(quiet_patterns(shape))
     return _QUIET[shape]
@@ -337,7 +333,8 @@ def common_witness(quiet: tuple[int, ...] | list[int], starts: list[int]) -> int
     """A combination q of the quiet basis with |q & b| odd for every start b, or None.
 
     Presses are orthogonal to quiet patterns over GF(2) (A is symmetric), so |q & lights| has
-    the parity of |q & start| whatever was clicked: such a q proves no start can be cleared.
+    the parity of |q & start| whatever was clicked: such a q proves no start can be cleared
+    (docs/MATH.md §5).
     Finding it is a linear system over GF(2) in the d coefficients, one equation per start.
     """
     if not starts:

@@ -1,6 +1,6 @@
 """What a record tells about the hidden start, computed lazily and cached per decision.
 
-`Knowledge` gives strategies the exact posterior (docs/MATH.md §5), the reconstruction by the
+`Knowledge` gives strategies the exact posterior (docs/MATH.md §9), the reconstruction by the
 chosen engine, press-set probabilities over consistent starts and a seeded rng, so a strategy
 pays only for what it reads.
 """
@@ -18,6 +18,7 @@ from countlo.classic.solver import inverse_columns
 from countlo.hidden.posterior import Posterior
 from countlo.hidden.reconstruct import reconstruct
 from countlo.hidden.record import Record
+from countlo.hidden.result import Reconstruction, Status
 
 PRESS_SAMPLES = 48  # posterior samples behind press_probabilities() when boards are many
 EXACT_LIMIT = 64  # at most this many consistent boards: use them all instead of samples
@@ -38,7 +39,7 @@ class Knowledge:
         record: Record,
         engine: str = "exact",
         seed: int | str = 0,
-        posterior_of: Callable[[Record], object] | None = None,
+        posterior_of: Callable[[Record], Posterior] | None = None,
         prior: tuple[int, int | None] | None = None,
     ):
         self.record = record
@@ -49,7 +50,7 @@ class Knowledge:
         self._prior = prior if record.steps else None
 
     @cached_property
-    def posterior(self):
+    def posterior(self) -> Posterior:
         """The exact posterior over hidden starts (countlo.hidden.posterior.Posterior)."""
         if self._posterior_of is not None:
             return self._posterior_of(self.record)
@@ -102,12 +103,12 @@ class Knowledge:
         return self.counted[1]
 
     @cached_property
-    def reconstruction(self):
+    def reconstruction(self) -> Reconstruction:
         """reconstruct(record, engine): status, board, number of possible starts."""
         return reconstruct(self.record, self.engine)
 
     @property
-    def status(self):
+    def status(self) -> Status:
         """The reconstruction status (determined, ambiguous, contradictory) by the chosen engine."""
         return self.reconstruction.status
 
@@ -119,13 +120,14 @@ class Knowledge:
     @cached_property
     def count_distributions(self) -> list[dict[int, int]]:
         """Per cell: count shown if that cell were clicked now -> number of consistent starts."""
-        return self.posterior.count_distributions()
+        laws: list[dict[int, int]] = self.posterior.count_distributions()
+        return laws
 
     def distribution(self, cell: int) -> dict[int, int]:
         """Count shown if `cell` were clicked now -> number of consistent starts (cached)."""
         if "count_distributions" in self.__dict__:
             return self.count_distributions[cell]
-        cache = self.__dict__.setdefault("_distribution", {})
+        cache: dict[int, dict[int, int]] = self.__dict__.setdefault("_distribution", {})
         if cell not in cache:
             cache[cell] = self.posterior.count_distribution(cell)
         return cache[cell]

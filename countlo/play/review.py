@@ -7,25 +7,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from countlo.board import Shape, column_letters
+from countlo.board import Shape
 from countlo.classic.minpress import fewest_presses
 from countlo.classic.solver import solve
 from countlo.hidden.diagnose import diagnose
 from countlo.hidden.posterior import Posterior
-from countlo.hidden.reconstruct import Status, determined_after, reconstruct
+from countlo.hidden.reconstruct import determined_after, reconstruct
 from countlo.hidden.record import Record, Step, first_prefix, possible_after
+from countlo.hidden.result import Status
 from countlo.play.finish import Plan, finish_plan
-
-
-def percent_grid(shape: Shape, probabilities: list[float]) -> list[str]:
-    """Per-cell probabilities as whole percentages, columns lettered and rows numbered."""
-    label = len(str(shape.rows))
-    out = [" " * (label + 1) + "".join(column_letters(c).rjust(4) for c in range(shape.cols))]
-    for r in range(shape.rows):
-        row = probabilities[r * shape.cols:(r + 1) * shape.cols]
-        out.append(f"{r + 1:>{label}} " + "".join(f"{round(100 * p):>4}" for p in row))
-    return out
-
 
 EXACT_SIDE = 8  # the exact engine answers in well under a second up to this width
 
@@ -78,7 +68,8 @@ def step_notes(record: Record, engine: str = "exact") -> list[StepNote]:
 
 
 def typo_likeness(written: int, suggested: int) -> tuple[int, int]:
-    """Sort key of a suggested correction: one-keystroke slips first, then the smaller change."""
+    """Sort key of a suggested correction: one-keystroke slips first, then the smaller change
+    (docs/MATH.md §13)."""
     a, b = str(written), str(suggested)
     one_key = (
         (len(a) == len(b) and sum(x != y for x, y in zip(a, b)) == 1)
@@ -210,7 +201,7 @@ def ranked(fixes: list[tuple[int, int, int]], count_lines: tuple[int, ...],
            stops_at: int | None) -> list[Typo]:
     """Corrections (step, written, suggested), most likely first: one-keystroke slips, then small
     changes, then those nearest the step where the counts stopped fitting."""
-    def key(f):
+    def key(f: tuple[int, int, int]) -> tuple[int, ...]:
         step, written, suggested = f
         return typo_likeness(written, suggested) + (abs((stops_at or 0) - step), step)
 

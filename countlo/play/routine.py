@@ -1,12 +1,13 @@
 """Fixed routines: click sequences whose counts determine every hidden start.
 
 For a fixed click sequence the counts are an affine map of the start b with +-1 coefficients
-(observe.Record.equations), so two starts b, b' give the same counts iff M (b - b') = 0, and
-b - b' ranges over all of {-1, 0, 1}^n. A routine therefore determines every board iff the only
-ternary vector in the kernel of its observation matrix is 0. `ternary_kernel_size` counts those
-vectors exactly by a dynamic programme over the cells in reading order whose state is the partial
-sums of the equations still open (each click's equation spans at most 2C + 1 consecutive cells)
-and of the global starting-count equation.
+(countlo.hidden.record.Record.equations, docs/MATH.md §2), so two starts b, b' give the same
+counts iff M (b - b') = 0, and b - b' ranges over all of {-1, 0, 1}^n. A routine therefore
+determines every board iff the only ternary vector in the kernel of its observation matrix is 0.
+`ternary_kernel_size` counts those vectors exactly by a dynamic programme over the cells in
+reading order whose state is the partial sums of the equations still open (each click's equation
+spans at most 2C + 1 consecutive cells) and of the global starting-count equation.
+See docs/MATH.md §16.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from functools import lru_cache
 
 from countlo.board import Shape, iter_bits, press_masks
 
-# 6x6, found by search (see MATH.md) and re-verified by tests/test_strategy.py.
+# 6x6, found by search (docs/MATH.md §16) and re-verified by tests/test_strategy.py.
 ROUTINE_6X6 = (32, 10, 20, 15, 30, 14, 24, 27, 2, 18, 33, 16, 1, 22, 0, 29, 13, 19, 17, 5, 21, 31, 11, 23)
 MAX_WIDTH = 7  # widest board side the programme is run on (states grow about 3^width)
 MAX_CELLS = 64
@@ -153,7 +154,8 @@ def routine(shape: Shape) -> Routine:
     """A fixed routine for `shape`: the verified 24 clicks on 6x6, a greedy search on other boards
     up to MAX_WIDTH cells across, else reading order (unverified, and the note says so)."""
     if shape == Shape(6, 6):
-        return Routine(shape, ROUTINE_6X6, True, "the 24-click routine of MATH.md, verified by test")
+        return Routine(shape, ROUTINE_6X6, True,
+                       "the 24-click routine of docs/MATH.md §16, verified by test")
     if min(shape.rows, shape.cols) <= MAX_WIDTH and shape.cells <= MAX_CELLS:
         return _search(shape)
     return Routine(shape, tuple(range(shape.cells)), False,

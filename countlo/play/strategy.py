@@ -84,7 +84,7 @@ class Fixed(Base):
 
 
 class Greedy(Base):
-    """Maximise P(press needed) + weight * entropy of the next count (the MATH.md baseline).
+    """Maximise P(press needed) + weight * entropy of the next count (docs/MATH.md §15 baseline).
 
     Clicks likely to be part of the final press set cost nothing extra, and a count with high
     entropy halves the possible boards fastest.

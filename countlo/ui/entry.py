@@ -25,15 +25,14 @@ class EntryError(CountloError, ValueError):
 
 
 class Verb(str, Enum):
+    """The commands that take nothing after them (and NEXT, the empty line)."""
+
     NEXT = "next"
-    COUNT = "count"
-    CLICK = "click"
     UNDO = "undo"
     HELP = "help"
     BOARD = "board"
     HISTORY = "history"
     QUIT = "quit"
-    FIX = "fix"
 
 
 WORDS = {
@@ -42,21 +41,45 @@ WORDS = {
     "board": Verb.BOARD, "b": Verb.BOARD, "show": Verb.BOARD,
     "history": Verb.HISTORY, "hist": Verb.HISTORY,
     "quit": Verb.QUIT, "q": Verb.QUIT, "exit": Verb.QUIT, "bye": Verb.QUIT,
-    "fix": Verb.FIX,
 }
 
 COMMANDS = ("undo", "help", "board", "history", "fix", "quit")
 
 
 @dataclass(frozen=True)
-class Entry:
-    """One parsed line: the verb, and the cell, count or step it names."""
+class Count:
+    """A count alone: the starting count, or the count after the suggested click.
+    `force` ("17!"): take it even though it contradicts the record."""
+
+    count: int
+    force: bool = False
+
+
+@dataclass(frozen=True)
+class Click:
+    """A cell the player clicked, with the count it showed when typed on the same line."""
+
+    cell: int
+    count: int | None = None
+    force: bool = False
+
+
+@dataclass(frozen=True)
+class FixCount:
+    """"fix STEP COUNT": step STEP (0: the starting count) really showed COUNT."""
+
+    step: int
+    count: int
+
+
+@dataclass(frozen=True)
+class Command:
+    """A command that takes nothing after it, or NEXT for an empty line."""
 
     verb: Verb
-    cell: int | None = None
-    count: int | None = None
-    step: int | None = None
-    force: bool = False  # "17!": take the count even though it contradicts the record
+
+
+Entry = Count | Click | FixCount | Command
 
 
 _CELL_COUNT = re.compile(r"^([A-Za-z]+\s*[0-9]+)(?:\s*(?:->|=>|[=:,;>])?\s*([0-9]+))?$")
@@ -74,21 +97,22 @@ def parse_entry(line: str, shape: Shape) -> Entry:
     """The Entry a typed line means on a board of `shape`; EntryError or BadCellError if none."""
     text = line.strip()
     if not text:
-        return Entry(Verb.NEXT)
+        return Command(Verb.NEXT)
     words = text.split()
-    verb = WORDS.get(words[0].lower())
-    if verb is Verb.FIX:
+    first = words[0].lower()
+    if first == "fix":
         if len(words) != 3:
             raise EntryError(_("{text!r}: write 'fix STEP COUNT', e.g. 'fix 3 17' (step 0 is the "
                                "start)").format(text=text))
         step = _number(words[1], _("the step"), text)
         count = _number(words[2], _("the count"), text)
-        return Entry(Verb.FIX, step=step, count=count)
+        return FixCount(step, count)
+    verb = WORDS.get(first)
     if verb is not None:
         if len(words) > 1:
             raise EntryError(_("{text!r}: '{word}' takes nothing after it").format(text=text,
                                                                                   word=words[0]))
-        return Entry(verb)
+        return Command(verb)
     force = text.endswith("!") and text[:-1].rstrip()[-1:].isdigit()
     if force:
         text = text[:-1].rstrip()
@@ -96,15 +120,15 @@ def parse_entry(line: str, shape: Shape) -> Entry:
     if m:
         cell = shape.parse_cell(m.group(1))
         typed = int(m.group(2)) if m.group(2) is not None else None
-        return Entry(Verb.CLICK, cell=cell, count=typed, force=force and typed is not None)
+        return Click(cell, typed, force and typed is not None)
     if _NUMBERS.match(text):
         numbers = [int(n) for n in re.split(r"\s*[,\s]\s*", text)]
         if len(numbers) == 1:
-            return Entry(Verb.COUNT, count=numbers[0], force=force)
+            return Count(numbers[0], force)
         if len(numbers) in (2, 3):
             cell = shape.parse_cell(f"{numbers[0]} {numbers[1]}")
             third = numbers[2] if len(numbers) == 3 else None
-            return Entry(Verb.CLICK, cell=cell, count=third, force=force and third is not None)
+            return Click(cell, third, force and third is not None)
         raise EntryError(_("{text!r}: too many numbers; type a count, or 'row col count'").format(
             text=text))
     raise EntryError(_("{text!r} is not a count, a cell like C4, or a command (type help)").format(

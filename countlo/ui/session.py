@@ -10,7 +10,6 @@ behind prompt_toolkit or plain lines.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import cast
 
 from countlo.board import Shape
@@ -21,11 +20,11 @@ from countlo.i18n import _, speaking
 from countlo.play.advice import Advice, Finish
 from countlo.play.guide import Guide, Progress
 from countlo.play.oracle import SimulatedOracle
-from countlo.ui.entry import Entry, EntryError, Verb, parse_entry
+from countlo.ui.entry import Click, Command, Count, Entry, EntryError, FixCount, Verb, parse_entry
 from countlo.ui.modes import Mode, RealGame, SimulatedGame
 from countlo.ui.picture import Fragments
 from countlo.ui.screen import Screen, line
-from countlo.ui.wording import clicks, typo_found
+from countlo.ui.wording import clicks, typo_found, where
 
 
 def sync(writer: Writer, record: Record | None, comment: str | None = None) -> None:
@@ -132,26 +131,26 @@ class Session:
     def parse(self, text: str) -> Entry:
         """The Entry `text` means now; CountloError (one line) if it cannot be accepted."""
         entry = parse_entry(text, self.shape)
-        if entry.verb in (Verb.HELP, Verb.QUIT, Verb.BOARD, Verb.HISTORY):
+        if isinstance(entry, Command) and entry.verb in (Verb.HELP, Verb.QUIT, Verb.BOARD, Verb.HISTORY):
             return entry
         if not self.started:
-            if entry.verb is not Verb.COUNT:
+            if not isinstance(entry, Count):
                 raise EntryError(_("type the starting count the game shows, 0-{cells}").format(
                     cells=self.shape.cells))
-            if entry.count is not None and entry.count > self.shape.cells:
+            if entry.count > self.shape.cells:
                 raise BadCountError(_("a {shape} board has 0-{cells} lit, not {count}").format(
                     shape=self.shape, cells=self.shape.cells, count=entry.count))
             return entry
         phase = self.advice().phase
         steps = len(self._record().steps)
-        if entry.verb is Verb.FIX:
+        if isinstance(entry, FixCount):
             if self.mode.simulated:
                 raise EntryError(_("the simulated game's counts are right; nothing to fix"))
-            if entry.step is not None and entry.step > steps:
+            if entry.step > steps:
                 raise EntryError(_("there is no step {step} yet (steps so far: {steps})").format(
                     step=entry.step, steps=steps))
             return entry
-        if entry.verb is Verb.UNDO:
+        if isinstance(entry, Command) and entry.verb is Verb.UNDO:
             if self.pending is None and not steps and not self.guide.corrections:
                 raise EntryError(_("nothing to undo yet") if self.mode.simulated else
                                  _("nothing to undo yet (fix 0 N changes the starting count)"))
@@ -161,29 +160,29 @@ class Session:
                              if phase == "stuck" else _("the game is solved"))
         if self.mode.simulated:
             return self._parse_sim(entry)
-        if entry.verb is Verb.NEXT:
+        if isinstance(entry, Command):  # NEXT: an empty line beside the real game
             what = self.target()
             raise EntryError(
                 _("type the count the game shows after clicking {cell}").format(
                     cell=self.shape.name(what)) if what is not None else
                 _("type the count the game shows, with the cell you clicked (e.g. C4 17)"))
-        if entry.verb is Verb.COUNT and entry.count is not None:
+        if isinstance(entry, Count):
             cell = self.target()
             if cell is None:
                 raise EntryError(_("which cell did you click? type it with its count, e.g. C4 17"))
             self._check_count(cell, entry.count, entry.force)
-            return Entry(Verb.CLICK, cell=cell, count=entry.count, force=entry.force)
-        if entry.verb is Verb.CLICK and entry.cell is not None and entry.count is not None:
+            return Click(cell, entry.count, entry.force)
+        if entry.count is not None:
             self._check_count(entry.cell, entry.count, entry.force)
         return entry
 
     def _parse_sim(self, entry: Entry) -> Entry:
-        if entry.verb is Verb.NEXT:
+        if isinstance(entry, Command) and entry.verb is Verb.NEXT:
             cell = self.target()
             if cell is None:
                 raise EntryError(_("type the cell to click, e.g. C4"))
-            return Entry(Verb.CLICK, cell=cell)
-        if entry.verb is Verb.CLICK and entry.count is None:
+            return Click(cell)
+        if isinstance(entry, Click) and entry.count is None:
             return entry
         raise EntryError(_("the simulated game shows the counts itself: press Enter or type a cell"))
 
@@ -219,11 +218,30 @@ class Session:
             entry = self.parse(text)
         except CountloError as e:
             return line(("class:warn", f"! {e}"))
-        act: Callable[[Entry], Fragments] = getattr(self, f"_do_{entry.verb.value}")
         try:
-            return act(entry)
+            return self._act(entry)
         except CountloError as e:
             return line(("class:warn", f"! {e}"))
+
+    def _act(self, entry: Entry) -> Fragments:
+        if isinstance(entry, Count):
+            self._start(entry.count)
+            return line(("class:note", "   " + _("start: {count} lit").format(count=entry.count)))
+        if isinstance(entry, Click):
+            return self._click(entry)
+        if isinstance(entry, FixCount):
+            return self._fix(entry)
+        if entry.verb is Verb.UNDO:
+            return self._undo()
+        if entry.verb is Verb.HELP:
+            return self.screen.help()
+        if entry.verb is Verb.BOARD:
+            return self.screen.board()
+        if entry.verb is Verb.HISTORY:
+            return self.screen.history()
+        if entry.verb is Verb.QUIT:
+            return self.leave()
+        return []
 
     def _start(self, count: int) -> None:
         self._seen.clear()
@@ -234,17 +252,9 @@ class Session:
         if self.writer is not None:
             sync(self.writer, self.guide.record, comment)
 
-    def _do_count(self, entry: Entry) -> Fragments:
-        if entry.count is None:
-            raise EntryError(_("type the starting count the game shows"))
-        self._start(entry.count)
-        return line(("class:note", "   " + _("start: {count} lit").format(count=entry.count)))
-
-    def _do_click(self, entry: Entry) -> Fragments:
+    def _click(self, entry: Click) -> Fragments:
         advice = self.advice()
         cell = entry.cell
-        if cell is None:
-            raise EntryError(_("which cell did you click?"))
         if entry.count is None and not self.mode.simulated:
             self.pending = None if cell == advice.cell else cell
             return []
@@ -276,7 +286,7 @@ class Session:
                              f"{p.clicks - p.probes} to finish")
         return self.screen.summary(self.hidden)
 
-    def _do_undo(self, entry: Entry) -> Fragments:
+    def _undo(self) -> Fragments:
         if self.pending is not None:
             name, self.pending = self.shape.name(self.pending), None
             return line(("class:note", "   " + _("forgot the click on {cell}").format(cell=name)))
@@ -294,28 +304,12 @@ class Session:
                 cell=self.shape.name(step.cell), count=step.count)))
         return line(("class:note", "   " + _("undo: the last correction taken back")))
 
-    def _do_fix(self, entry: Entry) -> Fragments:
-        if entry.step is None or entry.count is None:
-            raise EntryError(_("type fix STEP COUNT, e.g. fix 3 17"))
+    def _fix(self, entry: FixCount) -> Fragments:
         self._seen.clear()
         self.guide.correct(entry.step, entry.count)
         self._sync()
-        what = _("the starting count") if entry.step == 0 else _("step {step}").format(
-            step=entry.step)
         return line(("class:note", "   " + _("fixed: {what} is {count}").format(
-            what=what, count=entry.count)))
-
-    def _do_help(self, entry: Entry) -> Fragments:
-        return self.screen.help()
-
-    def _do_board(self, entry: Entry) -> Fragments:
-        return self.screen.board()
-
-    def _do_history(self, entry: Entry) -> Fragments:
-        return self.screen.history()
-
-    def _do_quit(self, entry: Entry) -> Fragments:
-        return self.leave()
+            what=where(entry.step), count=entry.count)))
 
     def leave(self) -> Fragments:
         """End the session early (quit, Ctrl-C, Ctrl-D): say where the transcript is."""

@@ -12,7 +12,7 @@ from countlo.play.oracle import ScriptedOracle, SimulatedOracle
 
 STRATEGIES = ["restore", "sequential", "fixed", "adaptive", "greedy", "manual"]
 S6 = Shape(6, 6)
-# probes after which each non-adaptive strategy has pinned every 6x6 board (MATH.md, test_strategy)
+# probes after which each non-adaptive strategy has pinned every 6x6 board (docs/MATH.md §16)
 PROBE_BOUND = {"restore": 72, "sequential": 29, "fixed": 24}
 
 

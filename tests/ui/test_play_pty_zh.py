@@ -92,9 +92,8 @@ def check_layout(term: Terminal, cell: str) -> None:
             assert term.cell(y, 2 + 4 * c) in " [" and term.cell(y, 5 + 4 * c) in " ]"
         if r < len(legend):  # the legend starts in the same column on every line
             assert term.text(y, 30).rstrip() == legend[r], term.text(y)
-    name = f"[{term.cell(top + 1 + int(cell[1]) - 1, 3 + 4 * 'ABCDEF'.index(cell[0]))}"
-    assert term.cell(top + int(cell[1]), 2 + 4 * "ABCDEF".index(cell[0])) == "[", (
-        cell, "\n".join(term.screen.display))
+    y, x = top + int(cell[1]), 2 + 4 * "ABCDEF".index(cell[0])  # the asked cell is bracketed
+    assert term.cell(y, x) == "[" and term.cell(y, x + 3) == "]", "\n".join(term.screen.display)
     prompt_rows = [y for y in range(top, LINES) if "后的亮灯数" in term.screen.display[y]]
     assert prompt_rows
     y = prompt_rows[-1]
