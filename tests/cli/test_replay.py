@@ -217,17 +217,18 @@ def test_cli_typo_exits_1_with_line(run_cli):
     assert j["typo"][0] == {"line": 28, "step": 20, "written": 22, "suggested": 21}
 
 
-def test_cli_malformed_exits_2_with_every_line(run_cli, tmp_path):
+def test_cli_malformed_exits_2_with_every_line(run_cli_process, tmp_path):
+    """End to end in a child process: bad input is one line per problem, exit 2, no traceback."""
     bad = tmp_path / "bad.txt"
     bad.write_text("# countlo transcript 1\n# size: 6x6\nstart 18\nC4\nZ9 3\nundo\nundo\nundo\n")
-    res = run_cli(["replay", str(bad)])
+    res = run_cli_process(["replay", str(bad)])
     assert res.returncode == 2
     lines = res.stderr.strip().splitlines()
     assert [ln.split(":")[1] for ln in lines] == ["4", "5", "8"]  # two undos take back 4 and 5
     assert "Traceback" not in res.stderr
-    res = run_cli(["replay", "--json", str(bad)])
+    res = run_cli_process(["replay", "--json", str(bad)])
     assert res.returncode == 2 and json.loads(res.stdout)["status"] == "malformed"
-    res = run_cli(["replay", str(tmp_path / "missing.txt")])
+    res = run_cli_process(["replay", str(tmp_path / "missing.txt")])
     assert res.returncode == 2 and "cannot read" in res.stderr
 
 

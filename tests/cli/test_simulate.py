@@ -109,8 +109,8 @@ def test_bad_numbers_are_refused_by_the_parser(capsys, args):
     assert "simulate" in capsys.readouterr().err
 
 
-def test_simulate_6x6_from_the_command_line(run_cli):
-    p = run_cli(["simulate", "--games", "3", "--strategy", "fixed", "--seed", "7", "--json"])
+def test_simulate_6x6_from_the_command_line(run_cli_process):
+    p = run_cli_process(["simulate", "--games", "3", "--strategy", "fixed", "--seed", "7", "--json"])
     assert p.returncode == 0, p.stderr
     data = json.loads(p.stdout)
     assert data["size"] == "6x6" and data["games"] == data["solved"] == 3

@@ -14,8 +14,9 @@ def board_of(pairs, shape: Shape) -> int:
     return sum(1 << ((r - 1) * shape.cols + c - 1) for r, c in pairs)
 
 
-def test_all_on_6x6_json(run_cli):
-    res = run_cli(["solve", "--all-on", "--size", "6x6", "--json"])
+def test_all_on_6x6_json(run_cli_process):
+    """End to end: the interpreter runs `python -m countlo` in a child process."""
+    res = run_cli_process(["solve", "--all-on", "--size", "6x6", "--json"])
     assert res.returncode == 0, res.stderr
     out = json.loads(res.stdout)
     shape = Shape(6, 6)
@@ -24,9 +25,9 @@ def test_all_on_6x6_json(run_cli):
     assert clears(shape, shape.full, board_of(out["presses"], shape))
 
 
-def test_grid_from_stdin_with_comment_and_mixed_symbols(run_cli):
+def test_grid_from_stdin_with_comment_and_mixed_symbols(run_cli_process):
     grid = "# my start\n\n1 0 1\n.#.\n* - O\n"
-    res = run_cli(["solve", "-", "--json"], input=grid)
+    res = run_cli_process(["solve", "-", "--json"], input=grid)
     assert res.returncode == 0, res.stderr
     out = json.loads(res.stdout)
     shape = Shape(3, 3)
