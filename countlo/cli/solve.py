@@ -7,23 +7,25 @@ import json
 import sys
 
 from countlo.cli import speech
+from countlo.i18n import N_, _
 
 GRID_LIMIT = 64  # larger boards print a summary unless --full
 ALL_LIMIT = 4096  # --all lists at most this many solutions unless --limit is given
 
 
-EPILOG = """\
-grid files: one line per row; lit 1 # * O, dark 0 . -; spaces between cells optional.
-A line made only of those characters is a row (so '# . #' is a row); any other line starting
-with '#' is a comment; blank lines are skipped.
---lit numbers cells 1..R*C in reading order: cell k is row (k-1)//C+1, column (k-1)%C+1.
-Boards above 64x64 print a summary; --full prints everything, --out saves the press grid,
---json lists presses as 1-based [row, column] pairs. Exit 0 solved, 1 unsolvable, 2 bad input.
-"""
+EPILOG = N_("""\
+grid files: one line per row; lit 1 # * O, dark 0 . -; spaces between cells
+optional. A line made only of those characters is a row (so '# . #' is a row);
+any other line starting with '#' is a comment; blank lines are skipped.
+--lit numbers cells 1..R*C in reading order: cell k is row (k-1)//C+1, column
+(k-1)%C+1. Boards above 64x64 print a summary; --full prints everything, --out
+saves the press grid, --json lists presses as 1-based [row, column] pairs.
+Exit 0 solved, 1 unsolvable, 2 bad input.
+""")
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.epilog = EPILOG
+    p.epilog = _(EPILOG)
     p.formatter_class = speech.RawDescriptionHelpFormatter
     p.add_argument("file", nargs="?", metavar="FILE|-",
                    help="the start as a text grid (1 # * O lit, 0 . - dark); '-' for stdin")
