@@ -14,6 +14,8 @@ from collections.abc import Sequence
 
 from countlo.board import Shape, column_letters
 from countlo.errors import BadCellError, BoardFormatError
+from countlo.i18n import ljust
+from countlo.i18n import width as text_width
 
 LIT = "1#*O"
 DARK = "0.-"
@@ -91,7 +93,9 @@ def side_by_side(shape: Shape, panels: Sequence[tuple[str, Sequence[int], str, s
     num = len(str(shape.rows))
     letters = [column_letters(c) for c in range(shape.cols)]
     cw = max(len(s) for s in letters)
-    width = num + 1 + shape.cols * (cw + 1)
+    # each panel as wide as its grid or its title, in terminal columns (a Chinese title's
+    # characters take two)
+    width = max([num + 1 + shape.cols * (cw + 1)] + [text_width(t) for t, *_ in panels])
     gap = "   "
 
     def cell_line(rows: Sequence[int], r: int, on: str, off: str) -> str:
@@ -99,7 +103,7 @@ def side_by_side(shape: Shape, panels: Sequence[tuple[str, Sequence[int], str, s
         cells = " ".join((on if b == "1" else off).rjust(cw) for b in bits)
         return f"{r + 1:>{num}}  {cells}".ljust(width)
 
-    head = gap.join(title.ljust(width) for title, *_ in panels)
+    head = gap.join(ljust(title, width) for title, *_ in panels)
     cols = gap.join((" " * (num + 2) + " ".join(s.rjust(cw) for s in letters)).ljust(width)
                     for _ in panels)
     body = [gap.join(cell_line(rows, r, on, off) for _, rows, on, off in panels)
