@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from countlo.errors import BadCellError, BadSizeError
+from countlo.i18n import _
 
 MAX_SIDE = 65535
 
@@ -68,12 +69,13 @@ class Cell:
             m = _ROWCOL.match(text)
             if not m:
                 raise BadCellError(
-                    f"bad cell name {text.strip()!r}: expected a column letter and a row "
-                    "number like C4, or 1-based 'row col' like '4 3'"
+                    _("bad cell name {text!r}: expected a column letter and a row number like C4, "
+                      "or 1-based 'row col' like '4 3'").format(text=text.strip())
                 )
             cell = cls(int(m.group(1)) - 1, int(m.group(2)) - 1)
         if cell.row < 0 or cell.col < 0:
-            raise BadCellError(f"bad cell name {text.strip()!r}: rows and columns count from 1")
+            raise BadCellError(_("bad cell name {text!r}: rows and columns count from 1").format(
+                text=text.strip()))
         if shape is not None:
             shape.check_cell(cell, text)
         return cell
@@ -87,18 +89,21 @@ class Shape:
     cols: int
 
     def __post_init__(self) -> None:
-        for side, value in (("rows", self.rows), ("columns", self.cols)):
+        for side, value in ((_("board rows"), self.rows), (_("board columns"), self.cols)):
             if not isinstance(value, int) or isinstance(value, bool):
-                raise BadSizeError(f"board {side} must be a whole number, not {value!r}")
+                raise BadSizeError(_("{side} must be a whole number, not {value!r}").format(
+                    side=side, value=value))
             if not 1 <= value <= MAX_SIDE:
-                raise BadSizeError(f"board {side} must be 1..{MAX_SIDE}, not {value}")
+                raise BadSizeError(_("{side} must be 1..{most}, not {value}").format(
+                    side=side, most=MAX_SIDE, value=value))
 
     @classmethod
     def parse(cls, text: str) -> Shape:
         """The shape written as "RxC" (rows by columns) or "N" for N x N."""
         m = _SIZE.match(text)
         if not m:
-            raise BadSizeError(f"bad board size {text.strip()!r}: expected ROWSxCOLS like 6x6, or N")
+            raise BadSizeError(_("bad board size {text!r}: expected ROWSxCOLS like 6x6, or N").format(
+                text=text.strip()))
         rows = int(m.group(1))
         cols = int(m.group(2)) if m.group(2) else rows
         return cls(rows, cols)
@@ -134,8 +139,8 @@ class Shape:
         if not (0 <= cell.row < self.rows and 0 <= cell.col < self.cols):
             shown = text.strip() if text is not None else cell.name
             raise BadCellError(
-                f"cell {shown} is off the {self} board (columns A-{column_letters(self.cols - 1)}, "
-                f"rows 1-{self.rows})"
+                _("cell {cell} is off the {shape} board (columns A-{last}, rows 1-{rows})").format(
+                    cell=shown, shape=self, last=column_letters(self.cols - 1), rows=self.rows)
             )
 
     def index(self, cell: Cell) -> int:
@@ -146,7 +151,8 @@ class Shape:
     def cell(self, k: int) -> Cell:
         """The cell at reading-order index k."""
         if not 0 <= k < self.cells:
-            raise BadCellError(f"cell number {k + 1} is off the {self} board (1-{self.cells})")
+            raise BadCellError(_("cell number {n} is off the {shape} board (1-{cells})").format(
+                n=k + 1, shape=self, cells=self.cells))
         return Cell(*divmod(k, self.cols))
 
     def name(self, k: int) -> str:

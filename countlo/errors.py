@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from countlo.i18n import _, ngettext
+
 
 class CountloError(Exception):
     """A user's mistake or an impossible request: printed as one line, never a traceback."""
@@ -35,8 +37,10 @@ class TranscriptError(CountloError, ValueError):
     def __init__(self, problems: list[tuple[int, str]], source: str = "transcript"):
         self.problems = list(problems)
         self.source = source
-        first = self.problems[0] if self.problems else (0, "empty")
-        more = f" (and {len(self.problems) - 1} more problems)" if len(self.problems) > 1 else ""
+        first = self.problems[0] if self.problems else (0, _("empty"))
+        n = len(self.problems) - 1
+        more = ngettext(" (and {n} more problem)", " (and {n} more problems)", n).format(n=n) \
+            if n > 0 else ""
         super().__init__(f"{source}:{first[0]}: {first[1]}{more}")
 
 
