@@ -21,6 +21,7 @@ from countlo.hidden.diagnose import Fix, diagnose
 from countlo.hidden.posterior import Posterior
 from countlo.hidden.record import Record, Step, check_start, first_prefix
 from countlo.hidden.result import engine_of
+from countlo.i18n import _
 from countlo.lru import LRU
 from countlo.play.advice import (
     Advice,
@@ -109,7 +110,8 @@ class Guide:
 
     def _require(self) -> Record:
         if self.record is None:
-            raise GuideError("no starting count yet: type the count the game shows before any click")
+            raise GuideError(_("no starting count yet: type the count the game shows before any "
+                               "click"))
         return self.record
 
     def _save(self) -> None:
@@ -237,8 +239,10 @@ class Guide:
             if count not in ok:
                 listed = ", ".join(map(str, ok))
                 raise BadCountError(
-                    f"count {count} after clicking {self.shape.name(cell)} fits none of the "
-                    f"{before:,} boards still possible (they show {listed})", ok)
+                    _("count {count} after clicking {cell} fits none of the {n} boards still "
+                      "possible (they show {listed})").format(
+                        count=count, cell=self.shape.name(cell), n=f"{before:,}", listed=listed),
+                    ok)
         self._save()
         if self.knowledge().board is None:
             self.probes += 1
@@ -270,7 +274,8 @@ class Guide:
         """Replace the count of `step` (0 = the starting count), e.g. to apply a diagnose.Fix."""
         record = self._require()
         if not 0 <= step <= len(record.steps):
-            raise GuideError(f"no step {step}: the record has steps 0-{len(record.steps)}")
+            raise GuideError(_("no step {step}: the record has steps 0-{last}").format(
+                step=step, last=len(record.steps)))
         new = _replace(record, step, count)  # BadCountError if it breaks a neighbouring step
         self._save()
         self.record = new
