@@ -128,6 +128,9 @@ def rjust(text: str, columns: int) -> str:
     return " " * max(0, columns - width(text)) + text
 
 
+NO_BREAK_BEFORE = "，。、；：？！）》」』”’"  # Chinese punctuation that stays with what it follows
+
+
 def fill(text: str, columns: int) -> list[str]:
     """`text` broken into lines of at most `columns` terminal columns (a longer word stays whole):
     at spaces, and between Chinese characters, which are written without spaces."""
@@ -135,7 +138,9 @@ def fill(text: str, columns: int) -> list[str]:
     piece = ""
     for ch in text:
         wide = width(ch) == 2
-        if wide and piece:
+        if ch in NO_BREAK_BEFORE and not piece and pieces:
+            piece = pieces.pop()  # closing punctuation never starts a line
+        elif wide and piece:
             pieces.append(piece)
             piece = ""
         piece += ch

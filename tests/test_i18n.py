@@ -123,3 +123,9 @@ def test_fill_breaks_chinese_between_characters_and_english_at_spaces():
     assert all(i18n.width(line) <= 20 for line in lines) and len(lines) > 1
     assert i18n.fill("one two three four", 9) == ["one two", "three", "four"]
     assert i18n.fill("", 10) == [""]
+
+
+def test_fill_never_starts_a_line_with_closing_punctuation():
+    for columns in range(6, 30):
+        for line in i18n.fill("CountLightsOut（数灯版点灯游戏）的助手，以及完整的求解器。", columns)[1:]:
+            assert line[:1] not in i18n.NO_BREAK_BEFORE, (columns, line)
