@@ -1,19 +1,28 @@
 """Every solution of a start, and the fewest presses among them.
 
 The solutions are one solution xor the span of the quiet patterns (2^nullity of them); a Gray
-code visits them with one xor per step. Finding the lightest is a minimum-weight coset problem
-(docs/MATH.md §6).
+code visits them with one xor per step. Finding the lightest is a minimum-weight coset problem,
+solved by countlo.classic.coset (docs/MATH.md §6).
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from countlo.board import Shape
 from countlo.classic.solver import quiet_patterns, solve
 
-EXACT_NULLITY = 24  # Gray-code walks of up to 2^24 steps are exact and take seconds at most
+if TYPE_CHECKING:
+    from countlo.classic.coset import Progress
+
+EXACT_NULLITY = 28  # the Walsh search proves these in seconds (2^28 members, ~8 s CPU at most)
+SLOW_SYMMETRY_CELLS = 1 << 12  # transposes cell by cell only up to this size
+TILES = (5, 7)  # square tilings whose projected cosets give the lower bound when stopped
+TILE_CELLS = 1 << 14  # boards up to this many cells get the tiles bound (one mask per tile)
+WALSH_BYTES = 1 << 27  # nullity x cells the exact search may hold as bytes
 WORK = 1 << 28  # word operations the local search may spend beyond that
 MEMORY_BITS = 1 << 30  # bits of quiet patterns (and pairs of them) the local search may hold
 
@@ -31,6 +40,7 @@ def all_solutions(shape: Shape, board: int, limit: int | None = None) -> Iterato
         total = min(total, limit)
     basis = quiet_patterns(shape, (total - 1).bit_length())  # only the ones the walk will use
     x = sol.presses
+    assert isinstance(x, int)
     for i in range(total):
         if i:
             x ^= basis[(i & -i).bit_length() - 1]
@@ -43,37 +53,107 @@ def solution_count(shape: Shape, board: int) -> int:
     return 1 << sol.nullity if sol.solvable else 0
 
 
+@dataclass(frozen=True)
+class Fewest:
+    """A press set clearing the start and a proven lower bound on every such set's size."""
+
+    presses: int
+    lower_bound: int
+    stopped: bool = False  # the time limit or an interrupt ended the search
+
+    @property
+    def count(self) -> int:
+        return self.presses.bit_count()
+
+    @property
+    def exact(self) -> bool:
+        return self.count <= self.lower_bound
+
+
+def fewest(
+    shape: Shape,
+    board: int,
+    *,
+    time_limit: float | None = None,
+    progress: Progress | None = None,
+) -> Fewest | None:
+    """The fewest presses clearing `board` (None if unsolvable), proven unless `time_limit`
+    seconds pass or the user interrupts first; then the best found and a lower bound."""
+    from countlo.classic.coset import lightest  # noqa: PLC0415 (numpy loads only when used)
+
+    sol = solve(shape, board)
+    if not sol.solvable:
+        return None
+    assert isinstance(sol.presses, int)
+    if sol.nullity == 0:
+        return Fewest(sol.presses, sol.presses.bit_count())
+    if sol.nullity * shape.cells > WALSH_BYTES:
+        # the search keeps a byte per cell and quiet pattern: past that, the bounded local
+        # search over a sub-space of the quiet patterns, with nothing proven below it
+        keep = max(8, MEMORY_BITS // shape.cells)
+        return Fewest(_descent_min(sol.presses, quiet_patterns(shape, keep), 0), 0, True)
+    small = shape.cells <= TILE_CELLS
+    tilings = [tiles(shape, side) for side in TILES if small and side < max(shape.rows,
+                                                                               shape.cols)]
+    mirrors = involutions(shape)
+    r = lightest(sol.presses, quiet_patterns(shape), shape.cells, time_limit=time_limit,
+                 regions=tilings, progress=progress, symmetries=mirrors)
+    return Fewest(r.member, r.lower_bound, r.stopped)
+
+
+def involutions(shape: Shape) -> list[Callable[[int], int]]:
+    """The board's symmetries of order 2 as bitset maps (row operations where they can be)."""
+    cols = shape.cols
+
+    def left_right(v: int) -> int:
+        return shape.from_rows([int(f"{r:0{cols}b}"[::-1], 2) for r in shape.to_rows(v)])
+
+    def top_bottom(v: int) -> int:
+        return shape.from_rows(shape.to_rows(v)[::-1])
+
+    def half_turn(v: int) -> int:
+        return left_right(top_bottom(v))
+
+    out: list[Callable[[int], int]] = [left_right, top_bottom, half_turn]
+    if shape.is_square and shape.cells <= SLOW_SYMMETRY_CELLS:
+        out += [s.apply for s in shape.symmetries() if s.name in ("transpose", "anti-transpose")]
+    return out
+
+
+def tiles(shape: Shape, side: int) -> list[int]:
+    """The board cut into side x side squares (smaller at the right and bottom edges)."""
+    out = []
+    for r0 in range(0, shape.rows, side):
+        strip = sum(shape.row_mask << (r * shape.cols)
+                    for r in range(r0, min(r0 + side, shape.rows)))
+        for c0 in range(0, shape.cols, side):
+            cols = ((1 << min(side, shape.cols - c0)) - 1) << c0
+            rows_mask = sum(cols << (r * shape.cols) for r in range(shape.rows))
+            out.append(strip & rows_mask)
+    return out
+
+
 def fewest_presses(
     shape: Shape, board: int, exact_nullity: int = EXACT_NULLITY, seed: int = 0
 ) -> tuple[int, bool] | None:
     """(a press set of minimum size, exact) clearing `board`, or None if unsolvable.
 
-    Nullity <= exact_nullity: Gray-code walk over the whole coset (2^nullity xors and
-    popcounts), exact. Beyond: seeded local search over the coset (over the span of as many
-    quiet patterns as fit in MEMORY_BITS), exact=False: the count is an upper bound, not a
-    proof of minimality.
+    Nullity <= exact_nullity: the proven minimum (`fewest`). Beyond: seeded local search over
+    the coset (over the span of as many quiet patterns as fit in MEMORY_BITS), exact=False: the
+    count is an upper bound, not a proof of minimality.
     """
     sol = solve(shape, board)
     if sol.presses is None:
         return None
+    assert isinstance(sol.presses, int)
     if sol.nullity == 0:
         return sol.presses, True
     if sol.nullity <= exact_nullity:
-        return _gray_min(sol.presses, quiet_patterns(shape)), True
+        found = fewest(shape, board)
+        assert found is not None and found.exact
+        return found.presses, True
     keep = max(8, MEMORY_BITS // shape.cells)  # big kernels of big boards: search a sub-space
     return _descent_min(sol.presses, quiet_patterns(shape, keep), seed), False
-
-
-def _gray_min(x: int, basis: list[int]) -> int:
-    """The lightest member of x + span(basis), by a Gray-code walk."""
-    best, best_w = x, x.bit_count()
-    flips = [basis[j] for j in range(len(basis))]
-    for i in range(1, 1 << len(basis)):
-        x ^= flips[(i & -i).bit_length() - 1]
-        w = x.bit_count()
-        if w < best_w:
-            best, best_w = x, w
-    return best
 
 
 def _descent_min(

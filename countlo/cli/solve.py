@@ -5,63 +5,75 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
+from typing import TYPE_CHECKING
 
-from countlo.cli import speech
-from countlo.i18n import N_, _, ngettext
+if TYPE_CHECKING:
+    from countlo.board import Shape
+    from countlo.classic.coset import Progress, Status
 
 GRID_LIMIT = 64  # larger boards print a summary unless --full
 ALL_LIMIT = 4096  # --all lists at most this many solutions unless --limit is given
+MIN_TIME = 60.0  # --min stops after this many seconds unless --time-limit says otherwise
+MOST_TIME = 10.0  # --most searches this long for bounds beyond the exact cases
 
 
-EPILOG = N_("""\
-grid files: one line per row; lit 1 # * O, dark 0 . -; spaces between cells
-optional. A line made only of those characters is a row (so '# . #' is a row);
-any other line starting with '#' is a comment; blank lines are skipped.
---lit numbers cells 1..R*C in reading order: cell k is row (k-1)//C+1, column
-(k-1)%C+1. Boards above 64x64 print a summary; --full prints everything, --out
-saves the press grid, --json lists presses as 1-based [row, column] pairs.
-Exit 0 solved, 1 unsolvable, 2 bad input.
-""")
-
-
-# The symmetries' names as the text output shows them (JSON keeps countlo.classic.classes' names).
-SYMMETRIES = {
-    "identity": N_("identity"), "rotate 90": N_("rotate 90"), "rotate 180": N_("rotate 180"),
-    "rotate 270": N_("rotate 270"), "mirror left-right": N_("mirror left-right"),
-    "mirror top-bottom": N_("mirror top-bottom"), "transpose": N_("transpose"),
-    "anti-transpose": N_("anti-transpose"),
-}
+EPILOG = """\
+grid files: one line per row; lit 1 # * O, dark 0 . -; spaces between cells optional.
+A line made only of those characters is a row (so '# . #' is a row); any other line starting
+with '#' is a comment; blank lines are skipped.
+--lit numbers cells 1..R*C in reading order: cell k is row (k-1)//C+1, column (k-1)%C+1.
+Boards above 64x64 print a summary; --full prints everything, --out saves the press grid,
+--json lists presses as 1-based [row, column] pairs. Exit 0 solved, 1 unsolvable, 2 bad input.
+--min is proven unless stopped (--time-limit, default 60 s, or Ctrl-C): then it prints the best
+found and a proven lower bound ("exact": false and "lower_bound" in JSON).
+--most --size RxC: the most presses any solvable start of that size needs, and such a start.
+"""
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.epilog = _(EPILOG)
-    p.formatter_class = speech.RawDescriptionHelpFormatter
+    p.epilog = EPILOG
+    p.formatter_class = argparse.RawDescriptionHelpFormatter
     p.add_argument("file", nargs="?", metavar="FILE|-",
-                   help=_("the start as a text grid (1 # * O lit, 0 . - dark); '-' for stdin"))
-    p.add_argument("--size", metavar="RxC",
-                   help=_("board size, e.g. 6x6 (needed by --lit, --all-on)"))
-    p.add_argument("--all-on", action="store_true", help=_("start with every light on"))
+                   help="the start as a text grid (1 # * O lit, 0 . - dark); '-' for stdin")
+    p.add_argument("--size", metavar="RxC", help="board size, e.g. 6x6 (needed by --lit, --all-on)")
+    p.add_argument("--all-on", action="store_true", help="start with every light on")
     p.add_argument("--lit", metavar="LIST",
-                   help=_("lit cells as 1-based numbers in reading order, e.g. 1,7,13"))
-    p.add_argument("--to", metavar="FILE", help=_("target pattern (default all dark): presses "
-                                                   "turning the start into it"))
+                   help="lit cells as 1-based numbers in reading order, e.g. 1,7,13")
+    p.add_argument("--to", metavar="FILE", help="target pattern (default all dark): presses "
+                   "turning the start into it")
     what = p.add_mutually_exclusive_group()
-    what.add_argument("--all", action="store_true", help=_("list every solution"))
-    what.add_argument("--min", action="store_true", help=_("a solution with the fewest presses"))
+    what.add_argument("--all", action="store_true", help="list every solution")
+    what.add_argument("--min", action="store_true", help="a solution with the fewest presses")
+    what.add_argument("--most", action="store_true",
+                      help="the most presses any solvable start of this size needs, and one such "
+                      "start (needs only --size)")
     what.add_argument("--classes", action="store_true",
-                      help=_("solutions grouped up to the rotations/reflections fixing the start"))
-    p.add_argument("--limit", type=_positive, metavar="N", help=_("with --all: list at most N"))
+                      help="solutions grouped up to the rotations/reflections fixing the start")
+    p.add_argument("--limit", type=_positive, metavar="N", help="with --all: list at most N")
+    p.add_argument("--time-limit", type=_seconds, metavar="SECONDS",
+                   help=f"with --min (default {MIN_TIME:g}) or --most (default {MOST_TIME:g}): "
+                   "stop after this long with the best found and a proven bound")
     p.add_argument("--full", action="store_true",
-                   help=_("print grids and press lists even above {n}x{n}").format(n=GRID_LIMIT))
-    p.add_argument("--out", metavar="FILE", help=_("write the press pattern as a 1/0 grid"))
-    p.add_argument("--json", action="store_true", help=_("machine-readable output"))
+                   help=f"print grids and press lists even above {GRID_LIMIT}x{GRID_LIMIT}")
+    p.add_argument("--out", metavar="FILE", help="write the press pattern as a 1/0 grid")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
 
 
 def _positive(text: str) -> int:
     if not text.isdigit() or int(text) < 1:
-        raise argparse.ArgumentTypeError(_("expected a positive whole number, not {text!r}").format(
-            text=text))
+        raise argparse.ArgumentTypeError(f"expected a positive whole number, not {text!r}")
     return int(text)
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, not {text!r}")
+    return value
 
 
 def run(args: argparse.Namespace) -> int:
@@ -74,34 +86,38 @@ def run(args: argparse.Namespace) -> int:
                                         ("--lit", args.lit is not None),
                                         ("--all-on", args.all_on)) if given]
     if len(sources) > 1:
-        raise CountloError(_("give one start, not {sources}").format(
-            sources=_(" and ").join(sources)))
+        raise CountloError(f"give one start, not {' and '.join(sources)}")
     if args.limit is not None and not args.all:
-        raise CountloError(_("--limit only applies with --all"))
+        raise CountloError("--limit only applies with --all")
+    if args.time_limit is not None and not (args.min or args.most):
+        raise CountloError("--time-limit only applies with --min or --most")
     size = Shape.parse(args.size) if args.size is not None else None
+    if args.most:
+        if sources or args.to is not None:
+            raise CountloError("--most is about every start of one size: give only --size RxC")
+        if size is None:
+            raise BadSizeError("--most needs --size RxC")
+        return _most(size, args)
 
     if args.lit is not None or args.all_on:
         if size is None:
-            raise BadSizeError(_("{option} needs --size RxC").format(
-                option="--lit" if args.lit is not None else "--all-on"))
+            raise BadSizeError(f"{'--lit' if args.lit is not None else '--all-on'} needs --size RxC")
         shape = size
         rows = (textgrid.parse_lit(args.lit, shape) if args.lit is not None
                 else [shape.row_mask] * shape.rows)
         where = "--lit" if args.lit is not None else "--all-on"
     else:
         if args.file is None and sys.stdin.isatty():
-            raise CountloError(_("no start given: pass FILE, '-' for stdin, --lit or --all-on"))
+            raise CountloError("no start given: pass FILE, '-' for stdin, --lit or --all-on")
         where = "stdin" if args.file in (None, "-") else args.file
         shape, rows = textgrid.parse_grid(_read(args.file), where)
         if size is not None and size != shape:
-            raise BoardFormatError(_("{where} holds a {shape} board but --size says {size}").format(
-                where=where, shape=shape, size=size))
+            raise BoardFormatError(f"{where} holds a {shape} board but --size says {size}")
     start = rows
     if args.to is not None:
         tshape, target = textgrid.parse_grid(_read(args.to), args.to)
         if tshape != shape:
-            raise BoardFormatError(_("--to {file} holds a {target} board, the start is {shape}").format(
-                file=args.to, target=tshape, shape=shape))
+            raise BoardFormatError(f"--to {args.to} holds a {tshape} board, the start is {shape}")
         rows = [a ^ b for a, b in zip(rows, target)]
 
     sol = solve_rows(shape, rows)
@@ -114,10 +130,17 @@ def run(args: argparse.Namespace) -> int:
     if args.min or args.all or args.classes:
         bits = shape.from_rows(rows)
         if args.min:
-            from countlo.classic.minpress import fewest_presses
+            from countlo.classic.minpress import fewest
 
-            best, exact = fewest_presses(shape, bits)
-            presses = shape.to_rows(best)
+            limit = MIN_TIME if args.time_limit is None else args.time_limit
+            began = time.monotonic()
+            found = fewest(shape, bits, time_limit=limit, progress=_status_line(sol.nullity))
+            _clear_status()
+            assert found is not None
+            presses, exact = shape.to_rows(found.presses), found.exact
+            extra["lower_bound"] = found.lower_bound
+            spent = time.monotonic() - began
+            extra["stopped"] = f"best found in {spent:.0f} s" if found.stopped else ""
         elif args.all:
             extra["solutions"] = _all(shape, bits, sol.nullity, args.limit)
         else:
@@ -125,9 +148,81 @@ def run(args: argparse.Namespace) -> int:
 
             extra["classes"] = [(shape.to_rows(rep), size) for rep, size in classes(shape, bits)]
             extra["group"] = [s.name for s in fixing(shape, bits)]
+    assert presses is not None
     if args.out:
         _write(args.out, textgrid.format_rows(presses, shape.cols))
     report.solved(presses, sol.nullity, exact, extra)
+    return 0
+
+
+def _status_line(nullity: int) -> Progress | None:
+    """A progress callback writing one self-overwriting line to stderr, when it is a terminal."""
+    if not sys.stderr.isatty():
+        return None
+
+    def show(st: Status) -> None:
+        frac = st.done / st.total
+        left = st.elapsed * (1 - frac) / frac if frac else 0.0
+        sys.stderr.write(f"\r\x1b[Ksearching 2^{nullity} solutions: {100 * frac:.1f}% done, "
+                         f"best {st.best} presses, {st.elapsed:.0f} s, about {left:.0f} s left "
+                         "(Ctrl-C stops with the best so far)")
+        sys.stderr.flush()
+
+    return show
+
+
+def _clear_status() -> None:
+    if sys.stderr.isatty():
+        sys.stderr.write("\r\x1b[K")
+        sys.stderr.flush()
+
+
+def _most(shape: Shape, args: argparse.Namespace) -> int:
+    """`--most`: the covering radius of the quiet patterns, and a start needing it."""
+    from countlo.board import press_masks
+    from countlo.classic.most import hardest
+    from countlo.classic.solver import quiet_patterns
+    from countlo.formats.textgrid import cell_pairs
+
+    limit = MOST_TIME if args.time_limit is None else args.time_limit
+    quiet = quiet_patterns(shape)
+    h = hardest(quiet, shape.cells, time_limit=limit)
+    start = 0
+    masks = press_masks(shape)
+    for k in range(shape.cells):
+        if (h.presses or 0) >> k & 1:
+            start ^= masks[k]
+    start_rows, press_rows = shape.to_rows(start), shape.to_rows(h.presses or 0)
+    if args.out and h.presses is not None:
+        from countlo.formats import textgrid
+
+        _write(args.out, textgrid.format_rows(start_rows, shape.cols))
+    if args.json:
+        print(json.dumps({"rows": shape.rows, "cols": shape.cols, "nullity": len(quiet),
+                          "most": h.need if h.exact else None, "exact": h.exact,
+                          "lower_bound": h.need, "upper_bound": h.upper, "method": h.method,
+                          "start": None if h.presses is None else cell_pairs(start_rows),
+                          "presses": None if h.presses is None else cell_pairs(press_rows),
+                          "count": None if h.presses is None else h.need}))
+        return 0
+    report = _Report(shape, start_rows, start_rows, args)
+    if h.exact:
+        print(f"{shape} board: the hardest solvable starts need {h.need} presses "
+              f"(exact; {h.method}).")
+    elif h.presses is None:
+        print(f"{shape} board: the hardest solvable starts need between {h.need} and {h.upper} "
+              f"presses ({h.method}); no start is shown: none had its fewest presses proven "
+              "in time.")
+        return 0
+    else:
+        print(f"{shape} board: the hardest solvable starts need between {h.need} and {h.upper} "
+              f"presses ({h.method}); this start needs {h.need}:")
+    if report.big:
+        print(f"(board larger than {GRID_LIMIT}x{GRID_LIMIT}: pass --full to print it, or --out "
+              "FILE to save the start)")
+    else:
+        print(report._grids("fewest presses", press_rows, "X"), end="")
+        print(f"presses: {report._names(press_rows)}")
     return 0
 
 
@@ -140,8 +235,7 @@ def _read(path: str | None) -> str:
         with open(path, encoding="utf-8") as f:
             return f.read()
     except (OSError, UnicodeDecodeError) as e:
-        raise BoardFormatError(_("cannot read {path}: {reason}").format(
-            path=path, reason=getattr(e, "strerror", None) or e)) from None
+        raise BoardFormatError(f"cannot read {path}: {getattr(e, 'strerror', None) or e}") from None
 
 
 def _write(path: str, text: str) -> None:
@@ -151,8 +245,7 @@ def _write(path: str, text: str) -> None:
         with open(path, "w", encoding="utf-8") as f:
             f.write(text)
     except OSError as e:
-        raise CountloError(_("cannot write {path}: {reason}").format(path=path,
-                                                                       reason=e.strerror)) from None
+        raise CountloError(f"cannot write {path}: {e.strerror}") from None
 
 
 def _all(shape, bits: int, nullity: int, limit: int | None) -> list[list[int]]:
@@ -161,9 +254,8 @@ def _all(shape, bits: int, nullity: int, limit: int | None) -> list[list[int]]:
 
     total = 1 << nullity
     if limit is None and total > ALL_LIMIT:
-        raise CountloError(_("the {shape} start has 2^{nullity} = {total} solutions; pass --limit "
-                             "N to list N of them").format(shape=shape, nullity=nullity,
-                                                           total=total))
+        raise CountloError(f"the {shape} start has 2^{nullity} = {total} solutions; "
+                           f"pass --limit N to list N of them")
     return [shape.to_rows(x) for x in all_solutions(shape, bits, limit)]
 
 
@@ -177,13 +269,12 @@ class _Report:
     def _names(self, rows) -> str:
         from countlo.formats.textgrid import cell_names
 
-        return " ".join(cell_names(self.shape, rows)) or _("(none)")
+        return " ".join(cell_names(self.shape, rows)) or "(none)"
 
     def _grids(self, title: str, rows, on: str) -> str:
         from countlo.formats.textgrid import side_by_side
 
-        return side_by_side(self.shape, [(_("start"), self.start, "#", "."),
-                                         (title, rows, on, ".")])
+        return side_by_side(self.shape, [("start", self.start, "#", "."), (title, rows, on, ".")])
 
     def unsolvable(self, sol) -> None:
         from countlo.formats.textgrid import cell_pairs
@@ -194,21 +285,19 @@ class _Report:
             return
         w = sol.witness
         lit = sum((a & b).bit_count() for a, b in zip(w, self.target_rows))
-        print(_("{shape} board: unsolvable (nullity {nullity}).").format(shape=self.shape,
-                                                                         nullity=sol.nullity))
+        print(f"{self.shape} board: unsolvable (nullity {sol.nullity}).")
         if self.args.to is None:
-            print(_("Proof: every press toggles an even number of the cells marked Q, so the number "
-                    "of lit Q cells never changes parity; it is {n} now, odd, so it never reaches "
-                    "0.").format(n=lit))
+            print(f"Proof: every press toggles an even number of the cells marked Q, so the number "
+                  f"of lit Q cells never changes parity; it is {lit} now, odd, so it never reaches 0.")
         else:
-            print(_("Proof: every press toggles an even number of the cells marked Q, so the number "
-                    "of Q cells differing from the target never changes parity; it is {n} now, "
-                    "odd, so it never reaches 0.").format(n=lit))
+            print(f"Proof: every press toggles an even number of the cells marked Q, so the number "
+                  f"of Q cells differing from the target never changes parity; it is {lit} now, "
+                  "odd, so it never reaches 0.")
         if not self.big:
-            print(self._grids(_("quiet pattern"), w, "Q"), end="")
-            print(_("quiet pattern: {cells}").format(cells=self._names(w)))
+            print(self._grids("quiet pattern", w, "Q"), end="")
+            print(f"quiet pattern: {self._names(w)}")
         else:
-            print(_("(board larger than {n}x{n}: pass --full to print it)").format(n=GRID_LIMIT))
+            print(f"(board larger than {GRID_LIMIT}x{GRID_LIMIT}: pass --full to print it)")
 
     def solved(self, presses, nullity: int, exact, extra: dict) -> None:
         from countlo.formats.textgrid import cell_pairs
@@ -218,6 +307,7 @@ class _Report:
             out = dict(solvable=True, nullity=nullity, presses=cell_pairs(presses), count=count)
             if exact is not None:
                 out["exact"] = exact
+                out["lower_bound"] = extra["lower_bound"]
             if "solutions" in extra:
                 out["solutions"] = [cell_pairs(x) for x in extra["solutions"]]
             if "classes" in extra:
@@ -226,38 +316,33 @@ class _Report:
             self._json(**out)
             return
         sols = 1 << min(nullity, 20)
-        kind = (ngettext("{n} fewest press", "{n} fewest presses", count) if exact is not None
-                else ngettext("{n} press", "{n} presses", count)).format(n=count)
-        note = {True: _(" (exact minimum)"),
-                False: _(" (best found; not proven minimal)")}.get(exact, "")
-        many = (_("the only solution") if nullity == 0 else
-                _("{n} solutions").format(n=sols) if nullity <= 20 else
-                _("2^{nullity} solutions").format(nullity=nullity))
-        print(_("{shape} board: solvable, {kind}{note}; nullity {nullity} ({many}).").format(
-            shape=self.shape, kind=kind, note=note, nullity=nullity, many=many))
-        if self.big:
-            print(_("(board larger than {n}x{n}: pass --full to print the grid and press list, or "
-                    "--out FILE to save the press grid)").format(n=GRID_LIMIT))
+        kind = "fewest presses" if exact is not None else "presses"
+        if exact is False:
+            why = extra.get("stopped") or "best found"
+            note = f" ({why}; the minimum is at least {extra['lower_bound']})"
         else:
-            print(self._grids(_("presses"), presses, "X"), end="")
-            print(_("presses: {cells}").format(cells=self._names(presses)))
+            note = " (exact minimum)" if exact else ""
+        many = ("the only solution" if nullity == 0 else
+                f"{sols} solutions" if nullity <= 20 else f"2^{nullity} solutions")
+        print(f"{self.shape} board: solvable, {count} {kind}{note}; nullity {nullity} ({many}).")
+        if self.big:
+            print(f"(board larger than {GRID_LIMIT}x{GRID_LIMIT}: pass --full to print the grid "
+                  "and press list, or --out FILE to save the press grid)")
+        else:
+            print(self._grids("presses", presses, "X"), end="")
+            print(f"presses: {self._names(presses)}")
         if "solutions" in extra:
             n = len(extra["solutions"])
-            print((_("all {n} solutions:") if nullity < 63 and n == 1 << nullity else
-                   _("the first {n} solutions:")).format(n=n))
+            print(f"{'all' if nullity < 63 and n == 1 << nullity else 'the first'} {n} solutions:")
             for i, x in enumerate(extra["solutions"], 1):
                 names = "" if self.big else f": {self._names(x)}"
-                k = sum(r.bit_count() for r in x)
-                print(f"{i:>4}. " + ngettext("{n} press", "{n} presses", k).format(n=k) + names)
+                print(f"{i:>4}. {sum(r.bit_count() for r in x)} presses{names}")
         if "classes" in extra:
-            names = ", ".join(_(SYMMETRIES.get(g, g)) for g in extra["group"])
-            print(_("{n} classes under the {m} symmetries fixing the start ({names}):").format(
-                n=len(extra["classes"]), m=len(extra["group"]), names=names))
+            print(f"{len(extra['classes'])} classes under the {len(extra['group'])} symmetries "
+                  f"fixing the start ({', '.join(extra['group'])}):")
             for i, (rep, size) in enumerate(extra["classes"], 1):
                 names = "" if self.big else f": {self._names(rep)}"
-                k = sum(r.bit_count() for r in rep)
-                print(f"{i:>4}. " + _("class of {size}, {presses}").format(
-                    size=size, presses=ngettext("{n} press", "{n} presses", k).format(n=k)) + names)
+                print(f"{i:>4}. class of {size}, {sum(r.bit_count() for r in rep)} presses{names}")
 
     def _json(self, **fields) -> None:
         print(json.dumps({"rows": self.shape.rows, "cols": self.shape.cols, **fields}))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -196,11 +197,107 @@ def test_big_kernels_and_boards_stay_readable(run_cli):
     assert all(line.rstrip().endswith("presses") for line in lines[3:5]) and len(lines) == 5
 
 
-def test_min_past_the_exact_limit_says_it_is_a_bound(run_cli):
-    res = run_cli(["solve", "--all-on", "--size", "39x39", "--min", "--json"])
+def test_min_stopped_by_the_time_limit_gives_a_proven_bound(run_cli):
+    res = run_cli(["solve", "--all-on", "--size", "39x39", "--min", "--time-limit", "0.5",
+                   "--json"])
     out = json.loads(res.stdout)
     assert out["nullity"] == 32 and out["exact"] is False
+    assert 0 < out["lower_bound"] <= 561 <= out["count"]  # A075464(39) = 561
     shape = Shape(39, 39)
     assert clears(shape, shape.full, board_of(out["presses"], shape))
-    res = run_cli(["solve", "--all-on", "--size", "39x39", "--min"])
-    assert "(best found; not proven minimal)" in res.stdout
+    res = run_cli(["solve", "--all-on", "--size", "39x39", "--min", "--time-limit", "0.5"])
+    first = res.stdout.splitlines()[0]
+    assert re.search(r"solvable, \d+ fewest presses \(best found in \d+ s; the minimum is at "
+                     r"least \d+\); nullity 32", first), first
+
+
+def test_min_proves_beyond_the_old_gray_walk(run_cli):
+    res = run_cli(["solve", "--all-on", "--size", "30x30", "--min", "--json"])
+    out = json.loads(res.stdout)
+    assert out["nullity"] == 20 and out["exact"] is True
+    assert out["count"] == out["lower_bound"] == 376  # A075464(30)
+    res = run_cli(["solve", "--all-on", "--size", "30x30", "--min"])
+    assert res.stdout.splitlines()[0] == ("30x30 board: solvable, 376 fewest presses (exact "
+                                          "minimum); nullity 20 (1048576 solutions).")  # README
+
+
+def test_time_limit_needs_min_or_most_and_a_positive_number(run_cli):
+    res = run_cli(["solve", "--all-on", "--size", "4x4", "--time-limit", "3"])
+    assert res.returncode == 2 and "--time-limit only applies with --min or --most" in res.stderr
+    res = run_cli(["solve", "--all-on", "--size", "4x4", "--min", "--time-limit", "-1"])
+    assert res.returncode == 2 and "positive number of seconds" in res.stderr
+    assert len(res.stderr.strip().splitlines()) == 1
+
+
+def test_most_on_small_boards(run_cli):
+    for size, want in (("4x4", 7), ("5x5", 15), ("6x6", 36), ("3x3", 9)):
+        res = run_cli(["solve", "--size", size, "--most", "--json"])
+        assert res.returncode == 0, res.stderr
+        out = json.loads(res.stdout)
+        assert out["exact"] is True and out["most"] == out["count"] == want
+        r, c = map(int, size.split("x"))
+        shape = Shape(r, c)
+        start = board_of(out["start"], shape)
+        presses = board_of(out["presses"], shape)
+        assert clears(shape, start, presses) and presses.bit_count() == want
+    res = run_cli(["solve", "--size", "5x5", "--most"])
+    assert res.stdout.splitlines()[0] == ("5x5 board: the hardest solvable starts need 15 presses "
+                                          "(exact; nullity 2: class counts).")
+
+
+def test_most_beyond_the_exact_cases_gives_bounds(run_cli):
+    res = run_cli(["solve", "--size", "9x9", "--most", "--time-limit", "1", "--json"])
+    out = json.loads(res.stdout)
+    assert out["exact"] is False and out["most"] is None
+    assert out["lower_bound"] < out["upper_bound"] <= 41  # 1 cell outside every quiet pattern
+    shape = Shape(9, 9)
+    assert clears(shape, board_of(out["start"], shape), board_of(out["presses"], shape))
+
+
+def test_most_wants_only_a_size(run_cli):
+    res = run_cli(["solve", "--all-on", "--size", "4x4", "--most"])
+    assert res.returncode == 2 and "give only --size RxC" in res.stderr
+    res = run_cli(["solve", "--most"])
+    assert res.returncode == 2 and "--most needs --size RxC" in res.stderr
+
+
+def test_min_status_line_only_on_a_terminal(run_cli, tmp_path):
+    """Piped: nothing on stderr. In a pseudo-terminal: a status line with the bounds so far, and
+    the answer after it."""
+    res = run_cli(["solve", "--all-on", "--size", "39x39", "--min", "--time-limit", "1.5",
+                   "--json"])
+    assert res.returncode == 0 and res.stderr == ""
+    pexpect = pytest.importorskip("pexpect")
+    import os
+    import sys
+
+    from conftest import ROOT
+
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    child = pexpect.spawn(sys.executable, ["-m", "countlo", "solve", "--all-on", "--size",
+                                           "39x39", "--min", "--time-limit", "3"],
+                          env=env, cwd=str(ROOT), encoding="utf-8", timeout=120)
+    child.expect(r"searching 2\^32 solutions: [0-9.]+% done, best \d+ presses")
+    child.expect(r"39x39 board: solvable, \d+ fewest presses \(best found in \d+ s; the minimum "
+                 r"is at least \d+\)")
+    child.expect(pexpect.EOF)
+
+
+def test_min_ctrl_c_reports_the_best_so_far_and_a_bound(tmp_path):
+    pexpect = pytest.importorskip("pexpect")
+    import os
+    import sys
+
+    from conftest import ROOT
+
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    child = pexpect.spawn(sys.executable, ["-m", "countlo", "solve", "--all-on", "--size",
+                                           "39x39", "--min", "--time-limit", "600", "--json"],
+                          env=env, cwd=str(ROOT), encoding="utf-8", timeout=120)
+    child.expect(r"searching 2\^32 solutions")
+    child.sendintr()
+    child.expect(r'"exact": false, "lower_bound": (\d+)')
+    assert 0 < int(child.match.group(1)) <= 561  # A075464(39)
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
