@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from countlo.errors import BadCellError, BadSizeError
 from countlo.i18n import _
+from countlo.rules import CLASSIC, Rules
 
 MAX_SIDE = 65535
 
@@ -83,10 +84,12 @@ class Cell:
 
 @dataclass(frozen=True, order=True)
 class Shape:
-    """A board size: `rows` x `cols`, each 1..65535."""
+    """A board size: `rows` x `cols`, each 1..65535, and the `rules` played on it (topology,
+    click rule, states, target; the classic game by default)."""
 
     rows: int
     cols: int
+    rules: Rules = field(default=CLASSIC)
 
     def __post_init__(self) -> None:
         for side, value in ((_("board rows"), self.rows), (_("board columns"), self.cols)):
@@ -122,6 +125,16 @@ class Shape:
         return (1 << self.cells) - 1
 
     @property
+    def goal(self) -> int:
+        """The board the game ends on: all dark, or all lit under a lit target."""
+        return self.full if self.rules.target == "lit" else 0
+
+    @property
+    def goal_count(self) -> int:
+        """The lit count the game ends on."""
+        return self.cells if self.rules.target == "lit" else 0
+
+    @property
     def row_mask(self) -> int:
         """A full row as a C-bit int."""
         return (1 << self.cols) - 1
@@ -131,7 +144,20 @@ class Shape:
         return self.rows == self.cols
 
     def transposed(self) -> Shape:
-        return Shape(self.cols, self.rows)
+        """The board turned over its diagonal, its rules turned with it (plane and torus only:
+        the other topologies join one pair of edges differently from the other)."""
+        if self.rules.classic:
+            return Shape(self.cols, self.rows, self.rules)
+        return Shape(self.cols, self.rows, self.rules.transposed())
+
+    def with_rules(self, rules: Rules) -> Shape:
+        """The same size under other rules."""
+        return Shape(self.rows, self.cols, rules)
+
+    @property
+    def classic(self) -> bool:
+        """True for the plus rule on a clipped grid with two states."""
+        return self.rules.classic
 
     # --- cells -----------------------------------------------------------------
     def check_cell(self, cell: Cell, text: str | None = None) -> None:
@@ -165,7 +191,11 @@ class Shape:
 
     # --- neighbourhoods and presses ---------------------------------------------
     def neighbours(self, k: int) -> tuple[int, ...]:
-        """Closed neighbourhood N(k): k and its orthogonal neighbours, in reading order."""
+        """N(k), the cells a click on k changes, in reading order: k and its orthogonal
+        neighbours under the classic rules; else the cells hit a number of times that is not a
+        multiple of the number of states."""
+        if not self.rules.classic:
+            return tuple(j for j, times in sorted(self.hits(k).items()) if times)
         r, c = divmod(k, self.cols)
         out = []
         if r > 0:
@@ -178,6 +208,15 @@ class Shape:
         if r < self.rows - 1:
             out.append(k + self.cols)
         return tuple(out)
+
+    def hits(self, k: int) -> dict[int, int]:
+        """How much a click on k adds to each cell it reaches (mod the number of states)."""
+        r, c = divmod(k, self.cols)
+        out: dict[int, int] = {}
+        for i, j in self.rules.hits(self.rows, self.cols, r, c):
+            cell = i * self.cols + j
+            out[cell] = (out.get(cell, 0) + 1) % self.rules.states
+        return out
 
     def press_mask(self, k: int) -> int:
         """Bitset of N(k), the cells a click on k toggles."""
@@ -214,7 +253,8 @@ class Shape:
 
     # --- symmetries -------------------------------------------------------------
     def symmetries(self) -> tuple[Symmetry, ...]:
-        """The board's symmetries: 8 (rotations and reflections) if square, else 4."""
+        """The board's symmetries that commute with its rules: under the classic rules, 8
+        (rotations and reflections) if square, else 4."""
         return _symmetries(self)
 
 
@@ -266,7 +306,7 @@ class Symmetry:
 @lru_cache(maxsize=64)
 def _symmetries(shape: Shape) -> tuple[Symmetry, ...]:
     R, C = shape.rows - 1, shape.cols - 1
-    syms = [
+    syms: list[Symmetry] = [
         Symmetry("identity", shape, lambda r, c: (r, c)),
         Symmetry("rotate 180", shape, lambda r, c: (R - r, C - c)),
         Symmetry("mirror left-right", shape, lambda r, c: (r, C - c)),
@@ -279,4 +319,19 @@ def _symmetries(shape: Shape) -> tuple[Symmetry, ...]:
             Symmetry("transpose", shape, lambda r, c: (c, r)),
             Symmetry("anti-transpose", shape, lambda r, c: (C - c, R - r)),
         ]
+    if not shape.rules.classic:
+        syms = syms[:1] + [s for s in syms[1:] if _commutes(shape, s)]
     return tuple(syms)
+
+
+def _commutes(shape: Shape, sym: Symmetry) -> bool:
+    """Whether clicking then moving equals moving then clicking, for every cell (checked
+    directly: the rule and topology decide which rotations and reflections survive)."""
+    if shape.cells > 1 << 12:
+        return False
+    for k in range(shape.cells):
+        image = sym.apply(1 << k).bit_length() - 1
+        moved = {sym.apply(1 << j).bit_length() - 1: t for j, t in shape.hits(k).items()}
+        if moved != shape.hits(image):
+            return False
+    return True

@@ -27,6 +27,10 @@ class BadCountError(CountloError, ValueError):
         self.possible = tuple(possible)
 
 
+class BadRuleError(CountloError, ValueError):
+    """A topology, click rule, number of states, target or graph that is unknown or malformed."""
+
+
 class BoardFormatError(CountloError, ValueError):
     """A visible board (text grid, cell list) that does not parse; names the line."""
 

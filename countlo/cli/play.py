@@ -42,6 +42,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "seed of the simulated board (default: a random one, printed)"))
     parser.add_argument("--plain", action="store_true",
                         help=_("plain lines even in a terminal (no full prompt, no colour)"))
+    from countlo.cli.rules_args import add_rule_arguments
+
+    add_rule_arguments(parser)
 
 
 def data_dir(environ: dict[str, str] | None = None) -> Path:
@@ -97,12 +100,16 @@ def open_session(args: argparse.Namespace):
                                 "--transcript"))
     if args.seed is not None and not args.sim and not args.resume:
         raise PlayOptionError(_("--seed chooses the simulated board; use it with --sim"))
+    from countlo.cli.rules_args import given, rules_of
+
     if args.resume:
         writer, transcript = Writer.resume(args.resume)
         header = transcript.header
-        if args.size and Shape.parse(args.size) != header.shape:
-            raise PlayOptionError(_("{file} is a {shape} game, not {size}").format(
-                file=args.resume, shape=header.shape, size=args.size))
+        if args.size and Shape.parse(args.size) != Shape(header.shape.rows, header.shape.cols):
+            raise PlayOptionError(f"{args.resume} is a {header.shape} game, not {args.size}")
+        if given(args) and rules_of(args) != header.shape.rules:
+            raise PlayOptionError(f"{args.resume} is played under {header.shape.rules.describe()}"
+                                  "; leave out the rule options to resume it")
         simulated = dict(header.extra).get("game", "").startswith("simulated")
         strategy = args.strategy or header.strategy or "adaptive"
         engine = args.engine or header.engine or "exact"
@@ -121,7 +128,7 @@ def open_session(args: argparse.Namespace):
                 _replay(oracle, transcript.record)
         label = _("simulated game, seed {seed}").format(seed=oracle.seed) if oracle else ""
         return Session(guide, writer, oracle, where=str(args.resume), label=label), writer
-    shape = Shape.parse(args.size or "6x6")
+    shape = Shape.parse(args.size or "6x6").with_rules(rules_of(args))
     strategy, engine = args.strategy or "adaptive", args.engine or "exact"
     guide = Guide(shape, strategy, engine)
     oracle = None

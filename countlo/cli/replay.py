@@ -12,21 +12,22 @@ import sys
 
 from countlo.errors import TranscriptError
 from countlo.hidden.result import engine_names
-from countlo.i18n import _, ljust, ngettext, rjust, width
 
 
 def add_arguments(parser) -> None:
-    parser.add_argument("file", metavar="FILE", help=_(
-        "a countlo transcript, or counts in the documented 'rows' or 'restore' format ('-' reads "
-        "standard input)"))
+    parser.add_argument("file", metavar="FILE", help="a countlo transcript, or counts in the "
+                        "documented 'rows' or 'restore' format ('-' reads standard input)")
     parser.add_argument("--format", choices=("countlo", "rows", "restore"),
-                        help=_("the file's format (default: recognised from the text)"))
+                        help="the file's format (default: recognised from the text)")
     parser.add_argument("--engine", type=str.lower, choices=("auto", *engine_names()), default="auto",
-                        help=_("reconstruction engine (default auto: exact on boards up to 8 wide, "
-                               "which also gives per-cell chances; linear on wider boards)"))
+                        help="reconstruction engine (default auto: exact on boards up to 8 wide, "
+                        "which also gives per-cell chances; linear on wider boards)")
     parser.add_argument("--explain", action="store_true",
-                        help=_("walk through the steps: what each count implied, boards left"))
-    parser.add_argument("--json", action="store_true", help=_("print the result as JSON"))
+                        help="walk through the steps: what each count implied, boards left")
+    parser.add_argument("--json", action="store_true", help="print the result as JSON")
+    from countlo.cli.rules_args import add_rule_arguments
+
+    add_rule_arguments(parser)
 
 
 def run(args) -> int:
@@ -49,9 +50,28 @@ def run(args) -> int:
         return _malformed(e, args)
     if t.record is None:
         last = max([1] + [ev.line for ev in t.events])
-        return _malformed(TranscriptError([(last, _("no 'start COUNT' line: nothing to replay"))],
+        return _malformed(TranscriptError([(last, "no 'start COUNT' line: nothing to replay")],
                                           t.source), args)
-    return _report(explain.replay(t.record, t.count_lines, args.engine), args, None, t.format)
+    record = _under_rules(t.record, args, t.source)
+    return _report(explain.replay(record, t.count_lines, args.engine), args, None, t.format)
+
+
+def _under_rules(record, args, source: str):
+    """The record under the rule options: they name the rules of a file that does not (a
+    version-1 transcript or a hand format); a file naming other rules is refused."""
+    from countlo.cli.rules_args import given, rules_of
+    from countlo.errors import BadRuleError
+    from countlo.hidden.record import Record
+
+    if not given(args):
+        return record
+    rules = rules_of(args)
+    if rules == record.shape.rules:
+        return record
+    if not record.shape.rules.classic or record.shape.rules.target != "dark":
+        raise BadRuleError(f"{source} is played under {record.shape.rules.describe()}, not "
+                           f"{rules.describe()}")
+    return Record(record.shape.with_rules(rules), record.start, record.steps)
 
 
 def _malformed(e: TranscriptError, args) -> int:
@@ -105,8 +125,7 @@ def _report(r, args, problem, fmt: str = "countlo") -> int:
         source = "<stdin>" if args.file == "-" else args.file
         lines = render(r, source, args.explain, problem)
         if r.status == "ambiguous" and fmt == "countlo" and args.file != "-":
-            lines.append(_("Carry on with: {command}").format(
-                command=f"countlo play --resume {args.file}"))
+            lines.append(f"Carry on with: countlo play --resume {args.file}")
         print("\n".join(lines))
     return 1 if r.status == "contradictory" else 0
 
@@ -117,10 +136,8 @@ def _step_text(r, step: int) -> str:
     """'step 4 (line 12: C4 -> 17)'; step 0 is the starting count."""
     line = r.count_lines[step] if step < len(r.count_lines) else 0
     if step == 0:
-        return _("the starting count (line {line}: start {count})").format(line=line,
-                                                                          count=r.counts[0])
-    return _("step {step} (line {line}: {cell} -> {count})").format(
-        step=step, line=line, cell=r.shape.name(r.cells[step - 1]), count=r.counts[step])
+        return f"the starting count (line {line}: start {r.counts[0]})"
+    return f"step {step} (line {line}: {r.shape.name(r.cells[step - 1])} -> {r.counts[step]})"
 
 
 def _panels(shape, *panels) -> list[str]:
@@ -135,9 +152,10 @@ def render(r, source: str, explain: bool = False, problem=None) -> list[str]:
     """The replay report as lines of text."""
     shape = r.shape
     n = len(r.cells)
-    out = [ngettext("{source}: {shape} board, starting count {count}, {n} click",
-                    "{source}: {shape} board, starting count {count}, {n} clicks", n).format(
-        source=source, shape=shape, count=r.counts[0], n=n)]
+    rules = "" if shape.rules.classic and shape.rules.target == "dark" else (
+        f" ({shape.rules.describe()})")
+    out = [f"{source}: {shape} board{rules}, starting count {r.counts[0]}, "
+           f"{n} click{'s' * (n != 1)}"]
     if explain and r.record is not None:
         out += [""] + _walk(r)
     out.append("")
@@ -145,9 +163,7 @@ def render(r, source: str, explain: bool = False, problem=None) -> list[str]:
         out += _contradiction(r, problem)
         if r.corrected is not None:
             t = r.typos[0]
-            out += ["", _("If line {line} should read {count}:").format(line=t.line,
-                                                                         count=t.suggested)]
-            out += _outcome(r.corrected)
+            out += ["", f"If line {t.line} should read {t.suggested}:"] + _outcome(r.corrected)
         return out
     return out + _outcome(r)
 
@@ -158,84 +174,82 @@ def _outcome(r) -> list[str]:
 
     shape, out = r.shape, []
     if r.status == "ambiguous":
-        if r.possible_exact:
-            out.append(ngettext("Not determined yet: {n} board fits these counts.",
-                                "Not determined yet: {n} boards fit these counts.",
-                                r.possible).format(n=r.possible))
-        else:
-            out.append(_("Not determined yet: at least {n} boards fit these counts.").format(
-                n=r.possible))
+        many = f"{r.possible} boards fit" if r.possible_exact else f"at least {r.possible} boards fit"
+        out.append(f"Not determined yet: {many} these counts.")
         if r.marginals is not None:
-            out.append(_("Chance that each cell started lit, in percent:"))
+            out.append("Chance that each cell started lit, in percent:")
             out += percent_grid(shape, r.marginals)
         else:
-            out.append(_("(--engine exact gives each cell's chance of having started lit; slow on "
-                         "wide boards)"))
-        out.append(_("Click more cells to pin it down (the finishing plan needs the board)."))
+            out.append("(--engine exact gives each cell's chance of having started lit; slow on "
+                       "wide boards)")
+        out.append("Click more cells to pin it down (the finishing plan needs the board).")
         return out
-    if r.determined_after == 0:
-        out.append(_("The hidden start was known from the starting count alone."))
-    else:
-        out.append(_("The hidden start was known after {step}.").format(
-            step=_step_text(r, r.determined_after)))
+    known = ("known from the starting count alone" if r.determined_after == 0 else
+             f"known after {_step_text(r, r.determined_after)}")
+    out.append(f"The hidden start was {known}.")
     lit = bin(r.lights).count("1")
-    panels = [(_("hidden start"), r.start, "#", "."),
-              (_("now ({n} lit)").format(n=lit), r.lights, "#", ".")]
-    if not r.lights:
-        return out + _panels(shape, *panels) + ["", _("The lights are all out: this game is won.")]
+    panels = [("hidden start", r.start, "#", "."), (f"now ({lit} lit)", r.lights, "#", ".")]
+    if r.lights == shape.goal:
+        what = "on" if shape.goal else "out"
+        return out + _panels(shape, *panels) + ["", f"The lights are all {what}: this game is won."]
     if not r.clearable:
-        return out + _panels(shape, *panels, (_("quiet pattern"), r.witness, "Q", ".")) + \
+        return out + _panels(shape, *panels, ("quiet pattern", r.witness, "Q", ".")) + \
             [""] + _unclearable(r)
     presses = sum(1 << f.cell for f in r.finish)
-    out += _panels(shape, *panels, (_("to click"), presses, "X", "."))
+    out += _panels(shape, *panels, ("to click", presses, "X", "."))
     n, done = len(r.finish), len(r.cells)
     out.append("")
-    fewest = _("the fewest possible") if r.finish_exact else _("fewest not proven")
-    out.append(ngettext("Finish in {n} click ({fewest}; {done} so far, {total} in all), each with "
-                        "the count it should show:",
-                        "Finish in {n} clicks ({fewest}; {done} so far, {total} in all), each "
-                        "with the count it should show:", n).format(
-        n=n, fewest=fewest, done=done, total=done + n))
+    fewest = "the fewest possible" if r.finish_exact else "fewest not proven"
+    out.append(f"Finish in {n} click{'s' if n != 1 else ''} ({fewest}; {done} so far, "
+               f"{done + n} in all), each with the count it should show:")
     per_line = 6
     items = [f"{shape.name(f.cell)} -> {f.count}" for f in r.finish]
-    wide = max(len(x) for x in items)
+    width = max(len(x) for x in items)
     for i in range(0, n, per_line):
-        out.append("  " + "   ".join(x.ljust(wide) for x in items[i:i + per_line]).rstrip())
+        out.append("  " + "   ".join(x.ljust(width) for x in items[i:i + per_line]).rstrip())
     return out
 
 
 def _contradiction(r, problem) -> list[str]:
-    out = [_("Contradictory: no {shape} board shows these counts.").format(shape=r.shape)]
+    out = [f"Contradictory: no {r.shape} board shows these counts."]
     if problem is not None:
-        out.append(_("Line {line}: {problem}.").format(line=problem[0], problem=problem[1]))
+        out.append(f"Line {problem[0]}: {problem[1]}.")
     else:
-        out.append(_("The counts stop fitting one board at {step}: look at that line or an "
-                     "earlier one.").format(step=_step_text(r, r.stops_at)))
+        out.append(f"The counts stop fitting one board at {_step_text(r, r.stops_at)}: "
+                   "look at that line or an earlier one.")
     if not r.typos:
-        out.append(_("No single corrected count makes them fit: more than one count is wrong."))
+        out.append("No single corrected count makes them fit: more than one count is wrong.")
         return out
     from countlo.ui.wording import where
 
     best = r.typos[0]
     what = where(best.step)
-    out.append(_("Most likely typo: line {line} ({what}): written {written}, probably "
-                 "{suggested}.").format(line=best.line, what=what, written=best.written,
-                                        suggested=best.suggested))
+    out.append(f"Most likely typo: line {best.line} ({what}): written {best.written}, "
+               f"probably {best.suggested}.")
     if len(r.typos) > 1:
-        others = "; ".join(_("line {line}: {written} -> {suggested}").format(
-            line=t.line, written=t.written, suggested=t.suggested) for t in r.typos[1:8])
-        more = _(" and {n} more").format(n=len(r.typos) - 8) if len(r.typos) > 8 else ""
-        out.append(_("Other single corrections that fit: {others}{more}.").format(
-            others=others, more=more))
+        others = "; ".join(f"line {t.line}: {t.written} -> {t.suggested}" for t in r.typos[1:8])
+        more = f" and {len(r.typos) - 8} more" if len(r.typos) > 8 else ""
+        out.append(f"Other single corrections that fit: {others}{more}.")
     return out
 
 
 def _unclearable(r) -> list[str]:
     overlap = bin(r.lights & r.witness).count("1")
-    return _("These lights can never all be turned off. Proof: every click toggles an even number\n"
-             "(0, 2 or 4) of the cells marked Q (a quiet pattern), so the number of lit cells among\n"
-             "them never changes parity. {n} of them are lit now, an odd number, so they can\n"
-             "never all be dark.").format(n=overlap).split("\n")
+    if not r.shape.rules.classic or r.shape.goal:
+        goal = bin(r.shape.goal & r.witness).count("1")
+        what = "all lit" if r.shape.goal else "all dark"
+        return [
+            "These lights can never reach the goal. Proof: every click toggles an even number "
+            "of the cells marked Q,",
+            f"so the number of lit cells among them never changes parity: {overlap} are lit now, "
+            f"{goal} would be {what}.",
+        ]
+    return [
+        "These lights can never all be turned off. Proof: every click toggles an even number",
+        "(0, 2 or 4) of the cells marked Q (a quiet pattern), so the number of lit cells among",
+        f"them never changes parity. {overlap} of them are lit now, an odd number, so they can",
+        "never all be dark.",
+    ]
 
 
 def _left(note) -> str:
@@ -247,35 +261,27 @@ def _walk(r) -> list[str]:
     from countlo.play.review import step_notes
 
     exact = r.engine == "exact"
-    heads = [_("step"), _("line"), _("click"), _("count"), _("change"),
-             _("lit in N(k) before")] + ([_("cells known")] if exact else []) + [_("boards left")]
-    # each column as wide as its heading or its widest value, measured in terminal columns
-    cols = [max(w, width(h)) for w, h in zip([4, 4, 5, 5, 6, 18] + ([11] if exact else []) + [0],
-                                             heads)]
-    rows = ["  ".join(ljust(h, c) for h, c in zip(heads, cols)).rstrip()]
+    rows = ["step  line  click  count  change  lit in N(k) before  " +
+            ("cells known  " if exact else "") + "boards left"]
     became = broke = None
     for note in step_notes(r.record, r.engine):
         line = r.count_lines[note.step] if note.step < len(r.count_lines) else 0
         flag = ""
         if note.possible == 1 and became is None and note.step:
-            became, flag = note.step, "  <- " + _("known")
+            became, flag = note.step, "  <- known"
         elif note.possible == 0 and broke is None:
-            broke, flag = note.step, "  <- " + _("no board fits from here")
+            broke, flag = note.step, "  <- no board fits from here"
         if note.step == 0:
-            click, change, implied = _("start"), "", ""
+            click, change, implied = "start", "", ""
         else:
             click, change = r.shape.name(note.cell), f"{note.change:+}"
-            implied = _("{lit} of {around}").format(lit=note.lit_before, around=note.around)
-        cells = [rjust(str(note.step), cols[0]), rjust(str(line), cols[1]), ljust(click, cols[2]),
-                 rjust(str(note.count), cols[3]), rjust(change, cols[4]), rjust(implied, cols[5])]
-        if exact:
-            cells.append(rjust("" if note.known is None else str(note.known), cols[6]))
-        rows.append("  ".join(cells) + "  " + _left(note) + flag)
+            implied = f"{note.lit_before} of {note.around}"
+        known = (f"{'' if note.known is None else note.known:>11}  " if exact else "")
+        rows.append(f"{note.step:>4}  {line:>4}  {click:<5}  {note.count:>5}  {change:>6}  "
+                    f"{implied:>18}  {known}{_left(note)}{flag}")
     if r.impossible and r.stops_at < len(r.counts):
         i = r.stops_at
         line = r.count_lines[i] if i < len(r.count_lines) else 0
-        click = _("start") if i == 0 else r.shape.name(r.cells[i - 1])
-        rows.append("  ".join([rjust(str(i), cols[0]), rjust(str(line), cols[1]),
-                               ljust(click, cols[2]), rjust(str(r.counts[i]), cols[3])]) +
-                    "  <- " + _("no click can show this"))
+        click = "start" if i == 0 else r.shape.name(r.cells[i - 1])
+        rows.append(f"{i:>4}  {line:>4}  {click:<5}  {r.counts[i]:>5}  <- no click can show this")
     return rows

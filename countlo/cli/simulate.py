@@ -7,24 +7,16 @@ import json
 import sys
 
 from countlo.hidden.result import engine_names
-from countlo.i18n import N_, _, ljust, speaking
-from countlo.i18n import width as text_width
 from countlo.play.names import strategy_names
-
-# How the table names a failed game's outcome (JSON keeps the outcome's own value).
-OUTCOMES = {"contradiction": N_("contradiction"), "gave up": N_("gave up"),
-            "oracle error": N_("oracle error"), "solved": N_("solved"),
-            "unsolvable": N_("unsolvable")}
 
 
 def _positive(text: str) -> int:
     try:
         n = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(_("expected a whole number, not {text!r}").format(
-            text=text)) from None
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
     if n < 1:
-        raise argparse.ArgumentTypeError(_("expected at least 1, not {n}").format(n=n))
+        raise argparse.ArgumentTypeError(f"expected at least 1, not {n}")
     return n
 
 
@@ -32,11 +24,9 @@ def _density(text: str) -> float:
     try:
         p = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(_("expected a probability like 0.5, not {text!r}").format(
-            text=text)) from None
+        raise argparse.ArgumentTypeError(f"expected a probability like 0.5, not {text!r}") from None
     if not 0.0 <= p <= 1.0:
-        raise argparse.ArgumentTypeError(_("density must be between 0 and 1, not {text}").format(
-            text=text))
+        raise argparse.ArgumentTypeError(f"density must be between 0 and 1, not {text}")
     return p
 
 
@@ -44,39 +34,39 @@ def _seconds(text: str) -> float:
     try:
         t = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(_("expected seconds like 5, not {text!r}").format(
-            text=text)) from None
+        raise argparse.ArgumentTypeError(f"expected seconds like 5, not {text!r}") from None
     if t <= 0:
-        raise argparse.ArgumentTypeError(_("timeout must be positive, not {text}").format(
-            text=text))
+        raise argparse.ArgumentTypeError(f"timeout must be positive, not {text}")
     return t
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--games", type=_positive, default=100, metavar="N", help=_("games to play (default 100)"))
+    p.add_argument("--games", type=_positive, default=100, metavar="N", help="games to play (default 100)")
     p.add_argument("--strategy", default="adaptive", metavar="S", type=str.lower,
                    choices=strategy_names(),
-                   help=_("{names} (default adaptive; manual: a random player)").format(
-                       names=", ".join(strategy_names())))
+                   help=f"{', '.join(strategy_names())} (default adaptive; manual: a random player)")
     p.add_argument("--engine", default="exact", metavar="E", type=str.lower, choices=engine_names(),
-                   help=_("{names} (default exact)").format(names=", ".join(engine_names())))
-    p.add_argument("--size", default="6x6", metavar="RxC", help=_("board size (default 6x6)"))
-    p.add_argument("--seed", type=int, default=0, metavar="K", help=_("first seed; games use K, K+1, ..."))
+                   help=f"{', '.join(engine_names())} (default exact)")
+    p.add_argument("--size", default="6x6", metavar="RxC", help="board size (default 6x6)")
+    p.add_argument("--seed", type=int, default=0, metavar="K", help="first seed; games use K, K+1, ...")
     p.add_argument("--density", type=_density, default=0.5, metavar="P",
-                   help=_("chance each hidden light starts on (default 0.5)"))
+                   help="chance each hidden light starts on (default 0.5)")
     p.add_argument("--oracle-cmd", metavar="'PROGRAM ARGS'",
-                   help=_("play against this game program (line protocol; COUNTLO_SEED is set per "
-                          "game)"))
+                   help="play against this game program (line protocol; COUNTLO_SEED is set per game)")
     p.add_argument("--timeout", type=_seconds, default=5.0, metavar="SECONDS",
-                   help=_("how long to wait for each answer of the game program (default 5)"))
-    p.add_argument("--json", action="store_true", help=_("print one JSON object instead of a table"))
+                   help="how long to wait for each answer of the game program (default 5)")
+    p.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
+    from countlo.cli.rules_args import add_rule_arguments
+
+    add_rule_arguments(p)
 
 
 def run(args: argparse.Namespace) -> int:
     from countlo.board import Shape
+    from countlo.cli.rules_args import rules_of
     from countlo.play.game import summarize
 
-    shape = Shape.parse(args.size)
+    shape = Shape.parse(args.size).with_rules(rules_of(args))
     _warm_up(shape, args)
     seeds = range(args.seed, args.seed + args.games)
     results, records = [], []
@@ -86,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
     s = summarize(results)
     if args.json:
         out = {
-            "size": str(shape), "strategy": args.strategy, "engine": args.engine,
+            "size": str(shape), "rules": shape.rules.describe(), "strategy": args.strategy, "engine": args.engine,
             "oracle": args.oracle_cmd or "simulated", "density": args.density,
             "games": s.games, "solved": s.solved, "unsolvable": s.unsolvable, "failed": s.failed,
             "probes_mean": _r(s.probes_mean), "probes_median": _r(s.probes_median),
@@ -97,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
         }
         print(json.dumps(out, indent=1))
     else:
-        print(_table(args, shape, s, records, results))
+        print(_table(args, shape, s, records))
     return 1 if s.failed else 0
 
 
@@ -116,8 +106,7 @@ def _games(args, shape, seeds):
         from prompt_toolkit.output import create_output
         from prompt_toolkit.shortcuts import ProgressBar
 
-        with ProgressBar(title=_("{strategy} on {shape}").format(strategy=args.strategy,
-                                                                  shape=shape),
+        with ProgressBar(title=f"{args.strategy} on {shape}",
                          output=create_output(stdout=sys.stderr)) as bar:
             for seed in bar(seeds):
                 yield _one(args, shape, seed)
@@ -142,11 +131,9 @@ def _record(shape, seed, r, hidden) -> dict:
     from countlo.ui.wording import ending_text
 
     rec = r.record
-    with speaking("en"):  # JSON reads the same in every language
-        reason = ending_text(shape, r.ending)
     out = {
         "seed": seed, "outcome": r.outcome.value, "solved": r.solved, "probes": r.probes,
-        "clicks": r.clicks, "reason": reason,
+        "clicks": r.clicks, "reason": ending_text(shape, r.ending),
         "start": rec.start if rec else None,
         "steps": [[shape.name(s.cell), s.count] for s in rec.steps] if rec else [],
         "decision_ms_mean": _r(1000 * sum(r.decision_times) / len(r.decision_times)) if r.decision_times else None,
@@ -159,48 +146,38 @@ def _record(shape, seed, r, hidden) -> dict:
     return out
 
 
+def _board(shape) -> str:
+    return str(shape) if shape.rules.classic and shape.rules.target == "dark" else (
+        f"{shape} ({shape.rules.describe()})")
+
+
 def _r(x):
     return None if x is None else round(x, 3)
 
 
-def _table(args, shape, s, records, results) -> str:
-    from countlo.ui.wording import ending_text
-
+def _table(args, shape, s, records) -> str:
     def num(x, digits=1):
         return "-" if x is None else (f"{x:.{digits}f}" if isinstance(x, float) else str(x))
 
-    if args.oracle_cmd:
-        against = _("program {command!r}").format(command=args.oracle_cmd)
-    else:
-        against = _("density {p}").format(p=f"{args.density:g}")
+    against = f"program {args.oracle_cmd!r}" if args.oracle_cmd else f"density {args.density:g}"
     last = args.seed + s.games - 1
-    stats = _("mean {mean}  median {median}  max {max}")
-    rows = [(_("games"), str(s.games)), (_("solved"), str(s.solved))]
-    if s.unsolvable:
-        rows.append((_("cannot be cleared"),
-                     _("{n}  (proved by a quiet pattern)").format(n=s.unsolvable)))
-    rows += [
-        (_("failed"), str(s.failed)),
-        (_("probes"), stats.format(mean=num(s.probes_mean), median=num(s.probes_median),
-                                   max=num(s.probes_max))),
-        (_("total clicks"), stats.format(mean=num(s.clicks_mean), median=num(s.clicks_median),
-                                         max=num(s.clicks_max))),
-        (_("time per decision"), _("mean {mean} ms  max {max} ms").format(
-            mean=num(s.decision_ms_mean), max=num(s.decision_ms_max))),
+    lines = [
+        f"{s.games} games on {_board(shape)}, strategy {args.strategy}, engine {args.engine}, "
+        f"seeds {args.seed}-{last}, {against}",
+        f"  games              {s.games}",
+        f"  solved             {s.solved}",
     ]
-    label = max(text_width(name) for name, _value in rows) + 2  # values in one column
-    lines = [_("{games} games on {shape}, strategy {strategy}, engine {engine}, seeds "
-               "{first}-{last}, {against}").format(games=s.games, shape=shape,
-                                                   strategy=args.strategy, engine=args.engine,
-                                                   first=args.seed, last=last, against=against)]
-    lines += [f"  {ljust(name, label)}{value}" for name, value in rows]
-    bad = [(rec, res) for rec, res in zip(records, results)
-           if rec["outcome"] not in ("solved", "unsolvable")]
-    for rec, res in bad[:5]:
-        outcome = OUTCOMES[rec["outcome"]]
-        lines.append("  " + _("seed {seed}: {outcome}: {reason}").format(
-            seed=rec["seed"], outcome=_(outcome),
-            reason=ending_text(shape, res.ending)))
+    if s.unsolvable:
+        lines.append(f"  cannot be cleared  {s.unsolvable}  (proved by a quiet pattern)")
+    lines += [
+        f"  failed             {s.failed}",
+        f"  probes             mean {num(s.probes_mean)}  median {num(s.probes_median)}  max {num(s.probes_max)}",
+        f"  total clicks       mean {num(s.clicks_mean)}  median {num(s.clicks_median)}  max {num(s.clicks_max)}",
+        f"  time per decision  mean {num(s.decision_ms_mean)} ms  max {num(s.decision_ms_max)} ms",
+    ]
+    bad = [r for r in records if r["outcome"] not in ("solved", "unsolvable")]
+    for r in bad[:5]:
+        lines.append(f"  seed {r['seed']}: {r['outcome']}: {r['reason']}")
     if len(bad) > 5:
-        lines.append("  " + _("... and {n} more failed games").format(n=len(bad) - 5))
+        lines.append(f"  ... and {len(bad) - 5} more failed games")
     return "\n".join(lines)

@@ -28,6 +28,14 @@ Boards above 64x64 print a summary; --full prints everything, --out saves the pr
 --min is proven unless stopped (--time-limit, default 60 s, or Ctrl-C): then it prints the best
 found and a proven lower bound ("exact": false and "lower_bound" in JSON).
 --most --size RxC: the most presses any solvable start of that size needs, and such a start.
+
+Other rules: --topology plane|cylinder|torus|moebius|klein|projective, --rule
+plus|x|star|ring|knight|rowcol or a FILE drawing the rule (# changed, . unchanged, O the centre
+changed, o the centre unchanged), --states K (2..255: a click adds 1 mod K; grids then hold
+digits 0..K-1, or spaced numbers above 10), --graph FILE (one edge 'a b' per line, optional
+'nodes: a b c' first; rule sigma+ (node and neighbours, the default) or sigma (neighbours only);
+the start is a list of node names, name=value for other states). With K > 2, presses count with
+multiplicity: a cell pressed 3 times counts 3.
 """
 
 
@@ -42,6 +50,18 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="lit cells as 1-based numbers in reading order, e.g. 1,7,13")
     p.add_argument("--to", metavar="FILE", help="target pattern (default all dark): presses "
                    "turning the start into it")
+    p.add_argument("--target", choices=("dark", "lit"),
+                   help="target every cell dark (default) or lit (state 1)")
+    p.add_argument("--topology", default="plane", metavar="NAME",
+                   help="plane (default), cylinder, torus, moebius, klein or projective")
+    p.add_argument("--rule", metavar="NAME|FILE",
+                   help="click rule: plus (default), x, star, ring, knight, rowcol, a FILE with "
+                   "the rule drawn as a grid; sigma or sigma+ on a --graph")
+    p.add_argument("--states", type=_positive, default=2, metavar="K",
+                   help="light states 2..255 (a click adds 1 mod K; default 2)")
+    p.add_argument("--graph", metavar="FILE", help="play on the graph in FILE instead of a grid")
+    p.add_argument("--quiet", action="store_true",
+                   help="list a basis of the quiet patterns (presses that change nothing)")
     what = p.add_mutually_exclusive_group()
     what.add_argument("--all", action="store_true", help="list every solution")
     what.add_argument("--min", action="store_true", help="a solution with the fewest presses")
@@ -91,6 +111,12 @@ def run(args: argparse.Namespace) -> int:
         raise CountloError("--limit only applies with --all")
     if args.time_limit is not None and not (args.min or args.most):
         raise CountloError("--time-limit only applies with --min or --most")
+    if args.to is not None and args.target is not None:
+        raise CountloError("give one target, not --to and --target")
+    if args.graph is not None or not _classic_rules(args):
+        from countlo.cli import solve_rules
+
+        return solve_rules.run(args)
     size = Shape.parse(args.size) if args.size is not None else None
     if args.most:
         if sources or args.to is not None:
@@ -119,6 +145,8 @@ def run(args: argparse.Namespace) -> int:
         if tshape != shape:
             raise BoardFormatError(f"--to {args.to} holds a {tshape} board, the start is {shape}")
         rows = [a ^ b for a, b in zip(rows, target)]
+    elif args.target == "lit":
+        rows = [a ^ shape.row_mask for a in rows]
 
     sol = solve_rows(shape, rows)
     report = _Report(shape, start, rows, args)
@@ -152,7 +180,14 @@ def run(args: argparse.Namespace) -> int:
     if args.out:
         _write(args.out, textgrid.format_rows(presses, shape.cols))
     report.solved(presses, sol.nullity, exact, extra)
+    if args.quiet:
+        report.quiet()
     return 0
+
+
+def _classic_rules(args: argparse.Namespace) -> bool:
+    return (args.topology.strip().lower() == "plane" and args.states == 2
+            and (args.rule is None or args.rule.strip().lower() == "plus"))
 
 
 def _status_line(nullity: int) -> Progress | None:
@@ -298,6 +333,21 @@ class _Report:
             print(f"quiet pattern: {self._names(w)}")
         else:
             print(f"(board larger than {GRID_LIMIT}x{GRID_LIMIT}: pass --full to print it)")
+        if self.args.quiet:
+            self.quiet()
+
+    def quiet(self) -> None:
+        """A basis of the quiet patterns, one line each (--quiet; text output only)."""
+        from countlo.classic.solver import quiet_rows
+
+        if self.args.json:
+            return
+        basis = quiet_rows(self.shape, None if not self.big else 16)
+        print(f"quiet patterns: a basis of {len(basis)}" + ("" if basis else " (none)") +
+              (" (the first 16)" if self.big and len(basis) == 16 else "") + ":" * bool(basis))
+        for i, q in enumerate(basis, 1):
+            names = "" if self.big else f": {self._names(q)}"
+            print(f"{i:>4}. {sum(r.bit_count() for r in q)} cells{names}")
 
     def solved(self, presses, nullity: int, exact, extra: dict) -> None:
         from countlo.formats.textgrid import cell_pairs
@@ -313,6 +363,10 @@ class _Report:
             if "classes" in extra:
                 out["classes"] = [{"presses": cell_pairs(r), "size": s} for r, s in extra["classes"]]
                 out["symmetries"] = extra["group"]
+            if self.args.quiet:
+                from countlo.classic.solver import quiet_rows
+
+                out["quiet"] = [cell_pairs(q) for q in quiet_rows(self.shape, 64)]
             self._json(**out)
             return
         sols = 1 << min(nullity, 20)
@@ -345,4 +399,5 @@ class _Report:
                 print(f"{i:>4}. class of {size}, {sum(r.bit_count() for r in rep)} presses{names}")
 
     def _json(self, **fields) -> None:
-        print(json.dumps({"rows": self.shape.rows, "cols": self.shape.cols, **fields}))
+        print(json.dumps({"rows": self.shape.rows, "cols": self.shape.cols, "topology": "plane",
+                          "rule": "plus", "states": 2, **fields}))

@@ -22,6 +22,7 @@ from countlo.board import Shape
 from countlo.errors import BadCountError, CountloError, TranscriptError, TranscriptFileError
 from countlo.formats.text import read_text
 from countlo.hidden.record import Record, Step, check_start, check_step
+from countlo.rules import Rule, Rules
 
 VERSION = 1
 MAGIC = "countlo transcript"
@@ -31,6 +32,7 @@ _MAGIC_LINE = re.compile(r"^#\s*countlo\s+transcript\b\s*(.*?)\s*$", re.IGNORECA
 _FIELD = re.compile(r"^#\s*([A-Za-z][A-Za-z0-9_-]*)\s*:\s*(.*?)\s*$")
 _NUMBER = re.compile(r"^[0-9]+$")
 _KNOWN = ("size", "date", "strategy", "seed", "engine")
+_RULES = ("topology", "rule", "target")  # absent: the classic game (version-1 transcripts)
 
 
 class ImpossibleCountsError(TranscriptError):
@@ -128,6 +130,13 @@ class Header:
     def lines(self) -> list[str]:
         """The header in canonical form, one line each."""
         out = [f"# {MAGIC} {self.version}", f"# size: {self.shape}"]
+        rules = self.shape.rules
+        if rules.topology != "plane":
+            out.append(f"# topology: {rules.topology}")
+        if rules.rule.name != "plus":
+            out.append(f"# rule: {rules.rule.spec()}")
+        if rules.target != "dark":
+            out.append(f"# target: {rules.target}")
         for key in ("date", "strategy", "seed", "engine"):
             value = getattr(self, key)
             if value is not None:
@@ -232,6 +241,8 @@ def _parse_header(lines: list[str], problems: list) -> tuple[dict, int, list[Eve
                     fields["seed"] = int(value)
                 else:
                     problems.append((n, f"expected the seed as a whole number, found {value!r}"))
+            elif key in _RULES:
+                fields.setdefault("rules", {})[key] = (value, n)
             elif key in _KNOWN:
                 fields[key] = value
             else:
@@ -239,6 +250,19 @@ def _parse_header(lines: list[str], problems: list) -> tuple[dict, int, list[Eve
         else:
             notes.append(NoteEvent(_one_line(text[1:]), line=n))
     return fields, i, notes
+
+
+def _with_rules(shape: Shape, given: dict[str, tuple[str, int]], problems: list) -> Shape | None:
+    """The shape under the rules named by the header's topology, rule and target lines."""
+    try:
+        rule = Rule.from_spec(given["rule"][0]) if "rule" in given else Rule.named("plus")
+        rules = Rules.make(given.get("topology", ("plane", 0))[0], rule, 2,
+                           given.get("target", ("dark", 0))[0])
+    except CountloError as e:
+        line = min(n for _, n in given.values())
+        problems.append((line, str(e)))
+        return None
+    return shape.with_rules(rules)
 
 
 def _late_size(lines: list[str], first: int, problems: list) -> Shape | None:
@@ -384,6 +408,8 @@ def read(text: str, source: str = "transcript") -> Transcript:
             problems.append((fields.get("magic", 1), "missing the board size: expected a "
                                                      "header line like '# size: 6x6'"))
     shape = fields["shape"]
+    if shape is not None and "rules" in fields:
+        shape = fields["shape"] = _with_rules(shape, fields["rules"], problems)
     events = notes + _parse_body(lines, first, shape, problems)
     if shape is None:
         raise TranscriptError(sorted(problems), source)

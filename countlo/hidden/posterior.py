@@ -30,11 +30,38 @@ from math import comb
 import numpy as np
 
 from countlo.board import Shape
+from countlo.errors import CountloError
 from countlo.hidden.posterior_dp import Tables, dense_size, lit_values, plan_for
 from countlo.hidden.posterior_sparse import Inexact, SparseTables, binom
 from countlo.hidden.record import Equation, Record, Step
 
 DENSE_CELLS = 66  # dense tables need float64/int64 counts (see posterior_dp)
+WINDOW_BITS = 26  # other rules: widest window (cells held at once) the programme may need
+
+
+class EngineLimitError(CountloError):
+    """Rules whose clicks reach so far that the exact posterior's window would not fit."""
+
+
+def window_bits_needed(shape: Shape) -> int:
+    """Cells the programme holds at once when every cell's equation is checked (the worst case
+    of a game), on the orientation the posterior works on."""
+    if shape.cols > shape.rows and shape.rules.transposable:
+        shape = shape.transposed()
+    return max(st.bits for st in plan_for(shape).steps)
+
+
+def check_rules(shape: Shape) -> None:
+    """Raise EngineLimitError when the exact posterior cannot follow a game under these rules
+    (never for the classic game). docs/MATH.md §18."""
+    if shape.rules.classic:
+        return
+    bits = window_bits_needed(shape)
+    if bits > WINDOW_BITS:
+        raise EngineLimitError(
+            f"the exact posterior behind the strategies would hold {bits} cells at once on a "
+            f"{shape} board ({shape.rules.describe()}), more than {WINDOW_BITS}: the clicks reach "
+            "too far; try a smaller board")
 DENSE_SWITCH = 0.08  # dense next-count pass when the sparse one looks this large relative to it
 
 
@@ -76,7 +103,8 @@ class Posterior:
             raise ValueError(f"posterior method {method!r} is not available on {record.shape}")
         self.record = record
         shape = record.shape
-        self.transposed = shape.cols > shape.rows
+        check_rules(shape)
+        self.transposed = shape.cols > shape.rows and shape.rules.transposable
         if self.transposed:
             # work on the transpose so the window runs along the shorter side
             self._to_work = [_transpose_cell(shape, k) for k in range(shape.cells)]

@@ -17,6 +17,7 @@ import numpy as np
 
 from countlo.board import Shape
 from countlo.hidden.record import Record, Step
+from countlo.rules import ROWCOL
 
 MAX_WIDTH = 6
 
@@ -27,8 +28,18 @@ def _transpose_cell(shape: Shape, k: int) -> int:
 
 
 def fits(shape: Shape) -> bool:
-    """True if boards of `shape` have a side of at most MAX_WIDTH cells (the tables stay small)."""
-    return min(shape.rows, shape.cols) <= MAX_WIDTH
+    """True if boards of `shape` have a side of at most MAX_WIDTH cells (the tables stay small)
+    and every click's equation touches only the rows next to its own (the classic rule, or any
+    rule reaching one row up and down on a plane or cylinder)."""
+    if min(shape.rows, shape.cols) > MAX_WIDTH:
+        return False
+    rules = shape.rules
+    if rules.classic:
+        return True
+    if rules.rule.name == ROWCOL or rules.topology not in ("plane", "cylinder"):
+        return False
+    work = shape.transposed() if shape.cols > shape.rows and rules.transposable else shape
+    return work.cols <= MAX_WIDTH and max(abs(dr) for dr, _ in work.rules.rule.offsets) <= 1
 
 
 class RowSampler:
@@ -40,7 +51,7 @@ class RowSampler:
         if not fits(shape):
             raise ValueError(f"{shape} is too wide for the row sampler")
         self.shape = shape
-        self.transposed = shape.cols > shape.rows
+        self.transposed = shape.cols > shape.rows and shape.rules.transposable
         if self.transposed:
             to_work = [_transpose_cell(shape, k) for k in range(shape.cells)]
             record = Record(shape.transposed(), record.start,

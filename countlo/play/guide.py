@@ -11,14 +11,13 @@ leave the guide STUCK with the fixes listed.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from countlo.board import Shape
-from countlo.classic.solver import quiet_patterns, solve
+from countlo.classic.anyrules import invariants, solve
 from countlo.errors import BadCountError, CountloError
 from countlo.hidden.diagnose import Fix, diagnose
-from countlo.hidden.posterior import Posterior
+from countlo.hidden.posterior import Posterior, check_rules
 from countlo.hidden.record import Record, Step, check_start, first_prefix
 from countlo.hidden.result import engine_of
 from countlo.i18n import _
@@ -76,6 +75,7 @@ class Guide:
                  max_clicks: int | None = None, counts: bool = True):
         """`counts=False` leaves Advice.possible empty while probing (simulations need no prompt)."""
         engine = engine_of(engine).value
+        check_rules(shape)  # other rules: refuse up front what the posterior cannot follow
         self.shape = shape
         self.strategy = str(getattr(strategy, "value", strategy)).strip().lower()
         self._strategy = make_strategy(self.strategy, shape)
@@ -127,8 +127,8 @@ class Guide:
 
     @property
     def done(self) -> bool:
-        """True when the lights are all out."""
-        return self.record is not None and self.record.count == 0
+        """True when the lights are all out (all on under a lit target)."""
+        return self.record is not None and self.record.count == self.shape.goal_count
 
     def known(self) -> int | None:
         """The hidden start, when the record determines it."""
@@ -174,7 +174,7 @@ class Guide:
         if self.record is None:
             return AwaitStart(self.shape.cells)
         record = self.record
-        if record.count == 0:
+        if record.count == self.shape.goal_count:
             return Done(len(record.steps))
         if self._stuck:
             return self._stuck
@@ -206,10 +206,11 @@ class Guide:
         Clicks never change whether the lights can be cleared (see common_witness), so probing
         further cannot help; a quiet pattern common to all of them is shown when one exists.
         """
-        quiet = _quiet(self.shape, quiet_patterns)
+        quiet = invariants(self.shape)
         if not quiet or k.possible > WITNESS_LIMIT:
             return None
-        starts = k.posterior.boards(WITNESS_LIMIT) or []
+        goal = self.shape.goal  # parities are compared with the goal's (0 for all dark)
+        starts = [b ^ goal for b in k.posterior.boards(WITNESS_LIMIT) or []]
         if not starts or any(all((q & b).bit_count() % 2 == 0 for q in quiet) for b in starts):
             return None
         return Unclearable(k.possible, common_witness(quiet, starts), len(quiet), listed=True)
@@ -217,7 +218,7 @@ class Guide:
     def _finish(self, start: int, record: Record, guessed: int = 0) -> Finish | Unclearable:
         plan = self.finish_plan(start, record)
         if plan is None:
-            witness = solve(self.shape, start ^ record.flips()).witness
+            witness = solve(self.shape, start ^ record.flips(), self.shape.goal).witness
             return Unclearable(max(guessed, 1), witness, guessed=guessed > 1)
         return Finish(plan, guessed)
 
@@ -325,21 +326,12 @@ class Guide:
         return g
 
 
-_QUIET: dict[Shape, tuple[int, ...]] = {}
-
-
-def _quiet(shape: Shape, quiet_patterns: Callable[[Shape], list[int]]) -> tuple[int, ...]:
-    if shape not in _QUIET:
-        _QUIET[shape] = tuple(quiet_patterns(shape))
-    return _QUIET[shape]
-
-
 def common_witness(quiet: tuple[int, ...] | list[int], starts: list[int]) -> int | None:
     """A combination q of the quiet basis with |q & b| odd for every start b, or None.
 
-    Presses are orthogonal to quiet patterns over GF(2) (A is symmetric), so |q & lights| has
-    the parity of |q & start| whatever was clicked: such a q proves no start can be cleared
-    (docs/MATH.md §5).
+    Clicks are orthogonal to these patterns over GF(2) (w A = 0; for the classic, symmetric A
+    they are the quiet patterns), so |q & lights| has the parity of |q & start| whatever was
+    clicked: such a q proves no start can be cleared (docs/MATH.md §5, §18).
     Finding it is a linear system over GF(2) in the d coefficients, one equation per start.
     """
     if not starts:

@@ -13,8 +13,7 @@ from collections.abc import Callable
 from functools import cached_property
 
 from countlo.board import Shape, iter_bits
-from countlo.classic.minpress import fewest_presses
-from countlo.classic.solver import inverse_columns
+from countlo.classic.anyrules import fewest_presses, inverse_columns
 from countlo.hidden.posterior import Posterior
 from countlo.hidden.reconstruct import reconstruct
 from countlo.hidden.record import Record
@@ -172,12 +171,14 @@ def entropy(dist: dict[int, int]) -> float:
 
 
 def press_set(shape: Shape, lights: int) -> int | None:
-    """A fewest-click press set clearing `lights`, None if none exists.
+    """A fewest-click press set taking `lights` to the game's goal (all dark, or all lit under a
+    lit target), None if none exists.
 
     When the press matrix A is invertible over GF(2) (nullity 0, e.g. 6x6) the press set is
     unique and linear in the lights, so it is the xor of precomputed columns of A^-1;
-    otherwise countlo.classic.minpress.fewest_presses searches the coset.
+    otherwise the coset is searched (countlo.classic.anyrules.fewest_presses, any rules).
     """
+    lights ^= shape.goal  # reaching the goal = clearing the difference from it
     columns = inverse_columns(shape)
     if columns is not None:
         p = 0

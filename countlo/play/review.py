@@ -8,8 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from countlo.board import Shape
-from countlo.classic.minpress import fewest_presses
-from countlo.classic.solver import solve
+from countlo.classic.anyrules import fewest_presses, solve
 from countlo.hidden.diagnose import diagnose
 from countlo.hidden.posterior import Posterior
 from countlo.hidden.reconstruct import determined_after, reconstruct
@@ -170,11 +169,12 @@ def _corrected(out: Replay) -> Replay | None:
 
 
 def _plan_finish(out: Replay, lights: int) -> None:
-    """The fewest presses clearing the lights now, or the quiet pattern proving none do."""
-    found = fewest_presses(out.shape, lights)
+    """The fewest presses taking the lights now to the goal (all dark, or all lit under a lit
+    target), or the pattern proving none do."""
+    found = fewest_presses(out.shape, lights, out.shape.goal)
     if found is None:
         out.clearable = False
-        out.witness = solve(out.shape, lights).witness
+        out.witness = solve(out.shape, lights, out.shape.goal).witness
     else:
         out.clearable = True
         out.finish = finish_plan(out.shape, lights, found[0])

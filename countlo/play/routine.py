@@ -98,9 +98,26 @@ def ternary_kernel_size(shape: Shape, clicks: tuple[int, ...] | list[int]) -> in
     return sum(w for s, w in states.items() if not any(s))
 
 
+MAX_SPAN = 2 * MAX_WIDTH + 2  # widest click (last cell - first cell) the programme takes on
+BRUTE_CELLS = 16  # boards whose clicks reach further are checked by listing every start
+
+
+def checkable(shape: Shape) -> bool:
+    """True if `determines` can run the programme: every click's cells lie within MAX_SPAN
+    consecutive cells in reading order (on the narrower orientation). Under the classic rule
+    that is 2C + 1; wrapped or far-reaching rules (torus, knight) may exceed it."""
+    if shape.cols > shape.rows and shape.rules.transposable:
+        shape = shape.transposed()
+    return max(m.bit_length() - (m & -m).bit_length() for m in press_masks(shape)) <= MAX_SPAN
+
+
 def determines(shape: Shape, clicks: tuple[int, ...] | list[int]) -> bool:
     """True if the counts of this click sequence single out every hidden start."""
-    if shape.cols > shape.rows:  # run the programme across the narrower side
+    if not checkable(shape):
+        if shape.cells > BRUTE_CELLS:
+            raise ValueError(f"{shape}: clicks reach too far for the kernel check")
+        return brute_determines(shape, clicks)
+    if shape.cols > shape.rows and shape.rules.transposable:  # the narrower side
         t = shape.transposed()
         clicks = [(k % shape.cols) * shape.rows + k // shape.cols for k in clicks]
         shape = t
@@ -126,6 +143,10 @@ def brute_determines(shape: Shape, clicks: tuple[int, ...] | list[int]) -> bool:
 def _search(shape: Shape) -> Routine:
     """Shortest determining reading-order prefix, then greedily drop cells that are not needed."""
     order = list(range(shape.cells))
+    if not checkable(shape) and shape.cells > BRUTE_CELLS:
+        return Routine(shape, tuple(order), False,
+                       f"no fixed routine for {shape} under these rules: their clicks reach too far "
+                       "for the kernel check; reading order, then informative clicks")
     if not determines(shape, order):
         restore = [k for c in order for k in (c, c)]
         if determines(shape, restore):

@@ -33,7 +33,7 @@ class Base:
         self.shape = shape
 
     def next_click(self, record: Record, knowledge: Knowledge) -> int | None:
-        if record.count == 0 or knowledge.possible <= 1:
+        if record.count == self.shape.goal_count or knowledge.possible <= 1:
             return None
         return self.choose(record, knowledge)
 

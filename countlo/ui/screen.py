@@ -251,9 +251,10 @@ class Screen:
         """The end of a solved game: clicks, probes, and for a simulated game the hidden board."""
         p = self.view.progress()
         finish = p.clicks - p.probes
-        out: Fragments = line(("class:ok", _("Solved: the count is 0 after {clicks} ({probes} to "
-                                             "find the board, {finish} to finish).").format(
-            clicks=clicks(p.clicks), probes=p.probes, finish=finish)))
+        goal = self.shape.goal_count
+        out: Fragments = line(("class:ok", _("Solved: the count is {goal} after {clicks} ({probes} "
+                                             "to find the board, {finish} to finish).").format(
+            goal=goal, clicks=clicks(p.clicks), probes=p.probes, finish=finish)))
         if hidden is not None:
             out += line(("", _("The hidden board was:")))
             out += board_picture(self.shape, hidden)

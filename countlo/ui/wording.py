@@ -116,26 +116,28 @@ def finish_lead(advice: Finish) -> str:
     return _("Board known")
 
 
+def _odd(shape: Shape) -> str:
+    """The parity that proves it: odd for the dark goal; for a lit goal, the overlap's parity
+    differs from the pattern's size (all lit would meet every one of its cells)."""
+    if shape.goal:
+        return "a number of cells whose parity differs from the pattern's size (all lit)"
+    return "an odd number of cells"
+
+
 def unclearable(shape: Shape, advice: Unclearable) -> str:
     """Why no press set clears the lights, with the quiet pattern that proves it."""
     if advice.listed:
+        n = f"{advice.boards:,} boards" if advice.boards > 1 else "board"
         if advice.witness is None:
-            why = ngettext(
-                "each meets the {n} independent quiet pattern in an odd number of cells",
-                "each meets one of the {n} independent quiet patterns in an odd number of cells",
-                advice.quiet).format(n=advice.quiet)
+            why = (f"each meets one of the {advice.quiet} independent quiet patterns in "
+                   f"{_odd(shape)}")
         else:
-            why = _("each meets the quiet pattern {cells} in an odd number of cells").format(
-                cells=cells(shape, advice.witness))
-        if advice.boards > 1:
-            return _("None of the {n} boards still possible can be cleared: {why}").format(
-                n=f"{advice.boards:,}", why=why)
-        return _("None of the board still possible can be cleared: {why}").format(why=why)
-    lead = (_("{n} boards fit and no click tells them apart; for one of them").format(
-        n=f"{advice.boards:,}") if advice.guessed else _("Board known"))
-    return _("{lead}, but these lights cannot be cleared: they meet the quiet pattern "
-             "{cells} in an odd number of cells").format(lead=lead,
-                                                         cells=cells(shape, advice.witness or 0))
+            why = f"each meets the quiet pattern {cells(shape, advice.witness)} in {_odd(shape)}"
+        return f"None of the {n} still possible can be cleared: {why}"
+    lead = (f"{advice.boards:,} boards fit and no click tells them apart; for one of them"
+            if advice.guessed else "Board known")
+    return (f"{lead}, but these lights cannot be cleared: they meet the quiet pattern "
+            f"{cells(shape, advice.witness or 0)} in {_odd(shape)}")
 
 
 def contradiction(advice: Contradiction) -> str:
@@ -165,6 +167,8 @@ def advice_text(shape: Shape, advice: Advice, strategy: str = "") -> str:
         return _("{lead}: {clicks} to go: {steps}").format(
             lead=finish_lead(advice), clicks=clicks(len(advice.plan)), steps=steps)
     if isinstance(advice, Done):
+        if shape.goal:
+            return _("All lights on after {clicks}").format(clicks=clicks(advice.clicks))
         return _("All lights out after {clicks}").format(clicks=clicks(advice.clicks))
     if isinstance(advice, GaveUp):
         return _("Gave up after {clicks} without clearing the board").format(

@@ -1,0 +1,100 @@
+"""Solutions under other rules grouped up to the symmetries of the rules and the board.
+
+A symmetry here is a permutation g of the cells with hits(g j) = g(hits(j)) for every cell j:
+clicking then moving equals moving then clicking, so g maps the solutions taking start to target
+onto the solutions taking g(start) to g(target). The group used is every rotation or reflection
+of the grid, composed with every translation on a torus or cylinder (columns only), that commutes
+with the rules and fixes both start and target; a graph uses the identity only (its
+automorphisms are not searched).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from countlo.board import Shape
+from countlo.classic import general
+from countlo.errors import BadSizeError
+from countlo.graph import Graph
+
+MAX_SOLUTIONS = 1 << 16
+MAX_CELLS = 1 << 12
+Perm = tuple[int, ...]
+
+
+def _dihedral(rows: int, cols: int) -> list[tuple[str, Perm]]:
+    R, C = rows - 1, cols - 1
+    maps: list[tuple[str, Callable[[int, int], tuple[int, int]]]] = [
+            ("identity", lambda r, c: (r, c)), ("rotate 180", lambda r, c: (R - r, C - c)),
+            ("mirror left-right", lambda r, c: (r, C - c)),
+            ("mirror top-bottom", lambda r, c: (R - r, c))]
+    if rows == cols:
+        maps += [("rotate 90", lambda r, c: (c, R - r)), ("rotate 270", lambda r, c: (C - c, r)),
+                 ("transpose", lambda r, c: (c, r)),
+                 ("anti-transpose", lambda r, c: (C - c, R - r))]
+    out = []
+    for name, f in maps:
+        images = [f(*divmod(i, cols)) for i in range(rows * cols)]
+        out.append((name, tuple(r * cols + c for r, c in images)))
+    return out
+
+
+def symmetries(board: Shape) -> list[tuple[str, Perm]]:
+    """(name, permutation) of every rotation/reflection (times translation where the topology
+    has them) that commutes with the rules."""
+    if board.cells > MAX_CELLS:
+        raise BadSizeError(f"grouping solutions by symmetry is limited to boards of at most "
+                           f"{MAX_CELLS} cells; {board} has {board.cells}")
+    top = board.rules.topology
+    shifts = [(0, 0)]
+    if top == "torus":
+        shifts = [(dr, dc) for dr in range(board.rows) for dc in range(board.cols)]
+    elif top in ("cylinder", "moebius", "klein"):
+        shifts = [(0, dc) for dc in range(board.cols)] if top == "cylinder" else shifts
+    cols = general.columns(board)
+    out = []
+    for name, perm in _dihedral(board.rows, board.cols):
+        for dr, dc in shifts:
+            p = perm
+            if (dr, dc) != (0, 0):
+                p = tuple(((q // board.cols + dr) % board.rows) * board.cols
+                          + (q % board.cols + dc) % board.cols for q in perm)
+            if all({p[i]: t for i, t in cols[j].items()} == cols[p[j]] for j in range(len(p))):
+                label = name if (dr, dc) == (0, 0) else f"{name} + shift {dr} down {dc} right"
+                out.append((label, p))
+    return out
+
+
+def classes(board: Shape | Graph, start: Sequence[int],
+            target: Sequence[int] | None = None, limit: int = MAX_SOLUTIONS
+            ) -> tuple[list[tuple[list[int], int]], list[str]]:
+    """([(representative, class size)], names of the symmetries used), representatives the
+    smallest of their orbit, sorted by press count."""
+    sol = general.solve(board, start, target)
+    if not sol.solvable:
+        return [], []
+    if sol.solutions > limit:
+        raise BadSizeError(f"the start has {sol.solutions} solutions; grouping them is limited "
+                           f"to {limit}")
+    tgt = list(target) if target is not None else [0] * board.cells
+    group: list[tuple[str, Perm]] = [("identity", tuple(range(board.cells)))]
+    if isinstance(board, Shape):
+        group = [(n, p) for n, p in symmetries(board)
+                 if all(start[p[i]] == start[i] and tgt[p[i]] == tgt[i] for i in range(len(p)))]
+    seen: set[tuple[int, ...]] = set()
+    out = []
+    for x in general.all_solutions(board, start, target):
+        key = tuple(x)
+        if key in seen:
+            continue
+        orbit = set()
+        for _, p in group:
+            y = [0] * len(x)
+            for i, v in enumerate(x):
+                y[p[i]] = v
+            orbit.add(tuple(y))
+        seen |= orbit
+        rep = min(orbit)
+        out.append((list(rep), len(orbit)))
+    out.sort(key=lambda rs: (sum(rs[0]), rs[0]))
+    return out, [n for n, _ in group]

@@ -1,0 +1,181 @@
+"""Text formats for games under other rules: k-state grids, graphs, graph states, rule files.
+
+k-state grid: one line per row. With k <= 10 each cell is one digit 0..k-1 (spaces between
+cells optional; for k = 2 the classic characters 1 # * O and 0 . - work too); with k > 10 cells
+are numbers separated by spaces. Blank lines are skipped; a line starting with '#' that is not a
+row is a comment.
+
+Graph file: one item per line, '#' starts a comment. `nodes: a b c` (optional, at most once, before
+any edge) fixes the node names and their order; `a b` is an edge; a lone name is a node with no
+edges. Without a `nodes:` line, nodes are numbered in order of first appearance. Self-loops,
+repeated edges, repeated node names and (with `nodes:`) unknown nodes are errors naming the line.
+
+Graph state (start or target): node names separated by spaces or commas, each meaning state 1, or
+`name=value` for any state 0..k-1; '#' starts a comment; nodes not named are 0.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from countlo.board import Shape, column_letters
+from countlo.errors import BadRuleError, BoardFormatError
+from countlo.graph import Graph
+
+_CLASSIC = str.maketrans({**{ch: "1" for ch in "1#*O"}, **{ch: "0" for ch in "0.-"}})
+_NAME = re.compile(r"^[^\s,=#]+$")
+
+
+def parse_grid(text: str, states: int, source: str = "input") -> tuple[int, int, list[int]]:
+    """(rows, cols, values in reading order) of a k-state grid."""
+    rows: list[list[int]] = []
+    first = 0
+    for lineno, line in enumerate(text.splitlines(), 1):
+        body = line.strip()
+        if not body:
+            continue
+        cells = _cells(body, states)
+        if cells is None:
+            if body.startswith("#"):
+                continue
+            raise BoardFormatError(f"{source} line {lineno}: not a row of states 0..{states - 1}"
+                                   f" ({'digits' if states <= 10 else 'numbers'}): {body[:40]!r}")
+        bad = [v for v in cells if v >= states]
+        if bad:
+            raise BoardFormatError(f"{source} line {lineno}: state {bad[0]} is not below the "
+                                   f"number of states, {states}")
+        if rows and len(cells) != len(rows[0]):
+            raise BoardFormatError(f"{source} line {lineno}: {len(cells)} cells, but line {first} "
+                                   f"has {len(rows[0])} (rows must all be the same length)")
+        if not rows:
+            first = lineno
+        rows.append(cells)
+    if not rows:
+        raise BoardFormatError(f"{source}: no board rows found")
+    return len(rows), len(rows[0]), [v for r in rows for v in r]
+
+
+def _cells(body: str, states: int) -> list[int] | None:
+    if states > 10:
+        parts = body.split()
+        return [int(p) for p in parts] if all(p.isdigit() for p in parts) else None
+    text = body.replace(" ", "").replace("\t", "")
+    if states == 2:
+        text = text.translate(_CLASSIC)
+    return [int(ch) for ch in text] if text.isdigit() and text.isascii() else None
+
+
+def format_grid(shape: Shape, values: Sequence[int]) -> str:
+    """The values as a grid readable by `parse_grid` (digits, or spaced numbers above k = 10)."""
+    k = shape.rules.states
+    lines = []
+    for r in range(shape.rows):
+        row = values[r * shape.cols:(r + 1) * shape.cols]
+        lines.append(("" if k <= 10 else " ").join(str(v) for v in row))
+    return "\n".join(lines) + "\n"
+
+
+def panels(shape: Shape, items: Sequence[tuple[str, Sequence[int]]]) -> str:
+    """Grids of values side by side with column letters and row numbers ('.' for 0)."""
+    k = shape.rules.states
+    num = len(str(shape.rows))
+    letters = [column_letters(c) for c in range(shape.cols)]
+    cw = max(max(len(s) for s in letters), len(str(k - 1)))
+    width = num + 1 + shape.cols * (cw + 1)
+    gap = "   "
+
+    def line(values: Sequence[int], r: int) -> str:
+        row = values[r * shape.cols:(r + 1) * shape.cols]
+        cells = " ".join(("." if v == 0 else str(v)).rjust(cw) for v in row)
+        return f"{r + 1:>{num}}  {cells}".ljust(width)
+
+    head = gap.join(title.ljust(width) for title, _ in items)
+    cols = gap.join((" " * (num + 2) + " ".join(s.rjust(cw) for s in letters)).ljust(width)
+                    for _ in items)
+    body = [gap.join(line(v, r) for _, v in items) for r in range(shape.rows)]
+    return "\n".join(s.rstrip() for s in [head, cols, *body]) + "\n"
+
+
+def parse_graph(text: str, source: str = "graph") -> Graph:
+    """The graph of a graph file (rule sigma+ and 2 states until the caller says otherwise)."""
+    names: list[str] = []
+    index: dict[str, int] = {}
+    fixed = False
+    edges: dict[tuple[int, int], int] = {}
+    for lineno, raw in enumerate(text.splitlines(), 1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        if line.lower().startswith("nodes:"):
+            if fixed or names:
+                raise BadRuleError(f"{source}:{lineno}: 'nodes:' must come once, before any edge")
+            for name in line[6:].replace(",", " ").split():
+                _check_name(name, source, lineno)
+                if name in index:
+                    raise BadRuleError(f"{source}:{lineno}: node {name!r} is listed twice")
+                index[name] = len(names)
+                names.append(name)
+            fixed = True
+            continue
+        parts = line.split()
+        if len(parts) > 2:
+            raise BadRuleError(f"{source}:{lineno}: expected one edge 'a b' or one node name, "
+                               f"got {len(parts)} names")
+        ids = []
+        for name in parts:
+            _check_name(name, source, lineno)
+            if name not in index:
+                if fixed:
+                    raise BadRuleError(f"{source}:{lineno}: unknown node {name!r} (not on the "
+                                       "'nodes:' line)")
+                index[name] = len(names)
+                names.append(name)
+            ids.append(index[name])
+        if len(ids) == 2:
+            if ids[0] == ids[1]:
+                raise BadRuleError(f"{source}:{lineno}: self-loop on {parts[0]!r} (use rule "
+                                   "sigma+ for a click that changes the node itself)")
+            key = (min(ids), max(ids))
+            if key in edges:
+                raise BadRuleError(f"{source}:{lineno}: edge {parts[0]} {parts[1]} repeats line "
+                                   f"{edges[key]}")
+            edges[key] = lineno
+    if not names:
+        raise BadRuleError(f"{source}: no nodes")
+    return Graph(tuple(names), tuple(sorted(edges)))
+
+
+def _check_name(name: str, source: str, lineno: int) -> None:
+    if not _NAME.match(name):
+        raise BadRuleError(f"{source}:{lineno}: bad node name {name!r}")
+
+
+def parse_graph_state(text: str, graph: Graph, source: str = "state") -> list[int]:
+    """Node states from `name` / `name=value` items (see the module doc)."""
+    index = {n: i for i, n in enumerate(graph.nodes)}
+    out = [0] * graph.cells
+    seen: dict[str, int] = {}
+    for lineno, raw in enumerate(text.splitlines(), 1):
+        for item in re.split(r"[,\s]+", raw.split("#", 1)[0].strip()):
+            if not item:
+                continue
+            name, _, value = item.partition("=")
+            if name not in index:
+                raise BoardFormatError(f"{source} line {lineno}: unknown node {name!r}")
+            if name in seen:
+                raise BoardFormatError(f"{source} line {lineno}: node {name!r} already set on "
+                                       f"line {seen[name]}")
+            seen[name] = lineno
+            v = 1 if not value else int(value) if value.isdigit() else -1
+            if not 0 <= v < graph.states:
+                raise BoardFormatError(f"{source} line {lineno}: state {value!r} of {name} is "
+                                       f"not 0..{graph.states - 1}")
+            out[index[name]] = v
+    return out
+
+
+def describe_values(names: Sequence[str], values: Sequence[int]) -> str:
+    """'A1 B2x2 C3' (a cell pressed twice shows x2); '(none)' when empty."""
+    parts = [n if v == 1 else f"{n}x{v}" for n, v in zip(names, values) if v]
+    return " ".join(parts) or "(none)"

@@ -1,0 +1,75 @@
+"""Lights Out on a graph: clicking a node changes its neighbours (sigma) or its neighbours and
+itself (sigma+, the classic), each by 1 mod `states`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from countlo.errors import BadRuleError
+from countlo.rules import MAX_STATES
+
+GRAPH_RULES = ("sigma", "sigma+")
+
+
+@dataclass(frozen=True)
+class Graph:
+    """Named nodes, edges as pairs of node indices (i < j, no repeats), the click rule and the
+    number of states."""
+
+    nodes: tuple[str, ...]
+    edges: tuple[tuple[int, int], ...]
+    rule: str = "sigma+"
+    states: int = 2
+
+    def __post_init__(self) -> None:
+        if self.rule not in GRAPH_RULES:
+            raise BadRuleError(f"unknown graph rule {self.rule!r}: expected sigma (neighbours "
+                               "only) or sigma+ (neighbours and the node)")
+        if isinstance(self.states, bool) or not 2 <= self.states <= MAX_STATES:
+            raise BadRuleError(f"the number of states must be 2..{MAX_STATES}, not {self.states}")
+        if not self.nodes:
+            raise BadRuleError("a graph needs at least one node")
+
+    def with_rule(self, rule: str, states: int) -> Graph:
+        return Graph(self.nodes, self.edges, rule, states)
+
+    @property
+    def cells(self) -> int:
+        return len(self.nodes)
+
+    def name(self, i: int) -> str:
+        return self.nodes[i]
+
+    def hits(self, i: int) -> dict[int, int]:
+        """How much a click on node i adds to each node (sigma+ includes i itself)."""
+        out = {i: 1} if self.rule == "sigma+" else {}
+        for j in self.adjacency()[i]:
+            out[j] = 1
+        return out
+
+    def adjacency(self) -> tuple[tuple[int, ...], ...]:
+        return _adjacency(self)
+
+    def describe(self) -> str:
+        parts = [f"graph of {len(self.nodes)} nodes and {len(self.edges)} edges", self.rule]
+        if self.states != 2:
+            parts.append(f"{self.states} states")
+        return ", ".join(parts)
+
+    def __str__(self) -> str:
+        return f"graph of {len(self.nodes)} nodes"
+
+
+_CACHE: dict[Graph, tuple[tuple[int, ...], ...]] = {}
+
+
+def _adjacency(g: Graph) -> tuple[tuple[int, ...], ...]:
+    if g not in _CACHE:
+        adj: list[list[int]] = [[] for _ in g.nodes]
+        for i, j in g.edges:
+            adj[i].append(j)
+            adj[j].append(i)
+        if len(_CACHE) > 16:
+            _CACHE.clear()
+        _CACHE[g] = tuple(tuple(sorted(a)) for a in adj)
+    return _CACHE[g]

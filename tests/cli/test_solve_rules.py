@@ -1,0 +1,201 @@
+"""`countlo solve` under other rules: every new option end to end, and one clean line for bad input."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from countlo.board import Shape
+from countlo.classic import general
+from countlo.graph import Graph
+from countlo.rules import Rules
+
+
+def values_of(pairs, shape: Shape) -> list[int]:
+    out = [0] * shape.cells
+    for r, c, *v in pairs:  # the classic path lists [row, col], the others [row, col, times]
+        out[(r - 1) * shape.cols + c - 1] = v[0] if v else 1
+    return out
+
+
+@pytest.mark.parametrize("topology", ["plane", "cylinder", "torus", "moebius", "klein",
+                                      "projective"])
+@pytest.mark.parametrize("rule", ["plus", "x", "star", "ring", "knight"])
+def test_every_topology_and_rule_through_the_cli(run_cli, topology, rule):
+    res = run_cli(["solve", "--all-on", "--size", "5x4", "--topology", topology, "--rule", rule,
+                   "--json"])
+    assert res.returncode in (0, 1), res.stderr
+    out = json.loads(res.stdout)
+    shape = Shape(5, 4, Rules.make(topology, rule))
+    assert out["topology"] == topology and out["rule"] == rule
+    assert out["nullity"] == general.solve(shape, [1] * 20).nullity
+    if out["solvable"]:
+        assert general.apply(shape, [1] * 20, values_of(out["presses"], shape)) == [0] * 20
+    else:
+        w = values_of(out["witness"], shape)
+        assert general.apply(shape, [0] * 20, w) is not None
+        assert sum(w) % 2 == 1  # odd overlap with the all-on start
+
+
+def test_three_states_min_counts_with_multiplicity(run_cli):
+    res = run_cli(["solve", "--all-on", "--size", "5x5", "--states", "3", "--min"])
+    assert res.returncode == 0, res.stderr
+    first = res.stdout.splitlines()[0]
+    assert first == ("5x5 board (plane, plus rule, 3 states): solvable, 18 fewest presses counted "
+                     "with multiplicity (exact minimum); nullity 3 (3^3 = 27 quiet patterns), "
+                     "27 solutions.")
+    brute = min(sum(x) for x in general.all_solutions(Shape(5, 5, Rules.make(states=3)),
+                                                      [1] * 25))
+    assert brute == 18
+
+
+def test_k_state_grid_from_stdin_and_target_file(run_cli, tmp_path):
+    shape = Shape(2, 3, Rules.make("torus", "plus", 4))
+    start = [1, 2, 0, 0, 3, 1]
+    goal = general.apply(shape, start, [3, 0, 1, 2, 0, 0])
+    target = tmp_path / "t.txt"
+    target.write_text(f"{goal[0]}{goal[1]}{goal[2]}\n{goal[3]} {goal[4]} {goal[5]}\n")
+    res = run_cli(["solve", "-", "--states", "4", "--topology", "torus", "--to", str(target),
+                   "--json"], input="# start\n120\n0 3 1\n")
+    assert res.returncode == 0, res.stderr
+    out = json.loads(res.stdout)
+    assert general.apply(shape, start, values_of(out["presses"], shape)) == goal
+
+
+def test_composite_states_unsolvable_proof(run_cli):
+    res = run_cli(["solve", "--lit", "1", "--size", "4x4", "--states", "4"])
+    assert res.returncode == 1
+    lines = res.stdout.splitlines()
+    assert lines[0] == ("4x4 board (plane, plus rule, 4 states): unsolvable; 64 quiet patterns "
+                        "(the group Z2 x Z2 x Z4 x Z4).")
+    assert lines[1].startswith("Proof: weigh each cell by the number shown under W; every click "
+                               "adds a multiple of 4")
+    assert lines[1].endswith("it is 2 now and 0 for the target.")
+
+
+def test_target_lit_and_quiet_basis(run_cli):
+    res = run_cli(["solve", "--lit", "1", "--size", "3x3", "--topology", "torus", "--target",
+                   "lit", "--quiet", "--json"])
+    out = json.loads(res.stdout)
+    shape = Shape(3, 3, Rules.make("torus"))
+    start = [1] + [0] * 8
+    if out["solvable"]:
+        assert general.apply(shape, start, values_of(out["presses"], shape)) == [1] * 9
+    assert len(out["quiet"]) == out["nullity"] == 4
+    for q in out["quiet"]:
+        assert general.apply(shape, [0] * 9, values_of(q["pattern"], shape)) == [0] * 9
+
+
+def test_classic_quiet_and_target_lit(run_cli):
+    res = run_cli(["solve", "--size", "4x4", "--all-on", "--target", "lit", "--quiet"])
+    assert res.returncode == 0, res.stderr
+    assert "4x4 board: solvable, 0 presses; nullity 4 (16 solutions)." in res.stdout
+    assert "quiet patterns: a basis of 4:" in res.stdout
+
+
+def test_all_and_classes_on_the_torus(run_cli):
+    res = run_cli(["solve", "--all-on", "--size", "3x3", "--topology", "torus", "--classes",
+                   "--json"])
+    out = json.loads(res.stdout)
+    assert sum(c["size"] for c in out["classes"]) == out["solutions"] == 16
+    assert len(out["symmetries"]) == 72  # 8 rotations/reflections x 9 translations
+    res = run_cli(["solve", "--all-on", "--size", "3x3", "--topology", "torus", "--all", "--json"])
+    assert len({json.dumps(x) for x in json.loads(res.stdout)["all"]}) == 16
+
+
+def test_rule_drawn_in_a_file(run_cli, tmp_path):
+    rule = tmp_path / "rule.txt"
+    rule.write_text("; the centre and the cell to its right\nO#\n")
+    res = run_cli(["solve", "--all-on", "--size", "2x4", "--rule", str(rule), "--json"])
+    out = json.loads(res.stdout)
+    assert out["rule"] == "mask" and out["solvable"] and out["nullity"] == 0
+
+
+def test_graph_sigma_and_sigma_plus(run_cli, tmp_path):
+    g = tmp_path / "square.txt"
+    g.write_text("# a 4-cycle\nnodes: a b c d\na b\nb c\nc d\nd a\n")
+    res = run_cli(["solve", "--graph", str(g), "--lit", "a", "--rule", "sigma"])
+    assert res.returncode == 1
+    assert res.stdout.splitlines()[0] == ("graph of 4 nodes and 4 edges, sigma: unsolvable; "
+                                          "nullity 2 (2^2 = 4 quiet patterns).")
+    res = run_cli(["solve", "--graph", str(g), "--all-on", "--json"])
+    out = json.loads(res.stdout)
+    assert out["solvable"] and out["rule"] == "sigma+"
+    graph = Graph(("a", "b", "c", "d"), ((0, 1), (0, 3), (1, 2), (2, 3)), "sigma+")
+    x = [0] * 4
+    for name, v in out["presses"]:
+        x["abcd".index(name)] = v
+    assert general.apply(graph, [1] * 4, x) == [0] * 4
+
+
+def test_graph_state_file_with_values(run_cli, tmp_path):
+    g = tmp_path / "path.txt"
+    g.write_text("u v\nv w\n")
+    s = tmp_path / "start.txt"
+    s.write_text("u=2, w\n")
+    res = run_cli(["solve", str(s), "--graph", str(g), "--states", "3", "--json"])
+    out = json.loads(res.stdout)
+    graph = Graph(("u", "v", "w"), ((0, 1), (1, 2)), "sigma+", 3)
+    x = [0] * 3
+    for name, v in out["presses"]:
+        x["uvw".index(name)] = v
+    assert general.apply(graph, [2, 0, 1], x) == [0, 0, 0]
+
+
+@pytest.mark.parametrize("args, files, needle", [
+    (["--all-on", "--size", "3x3", "--rule", "hex"], {}, "unknown click rule 'hex'"),
+    (["--all-on", "--size", "3x3", "--topology", "sphere"], {}, "unknown topology 'sphere'"),
+    (["--all-on", "--size", "3x3", "--states", "256"], {}, "2..255, not 256"),
+    (["--all-on", "--size", "3x3", "--states", "1"], {}, "2..255, not 1"),
+    (["--all-on", "--size", "3x3", "--rule", "R"], {"R": "...\n.#.\n"}, "no centre marked"),
+    (["--all-on", "--size", "3x3", "--rule", "R"], {"R": "o\n"}, "changes no cell"),
+    (["--all-on", "--size", "3x3", "--rule", "sigma"], {}, "is for graphs"),
+    (["--all-on", "--size", "3x3", "--rule", "rowcol", "--topology", "torus"], {}, "rowcol"),
+    (["--graph", "G", "--all-on"], {"G": "a b\nb a\n"}, "G:2: edge b a repeats line 1"),
+    (["--graph", "G", "--all-on"], {"G": "a a\n"}, "G:1: self-loop on 'a'"),
+    (["--graph", "G", "--all-on"], {"G": "nodes: a b\na c\n"}, "G:2: unknown node 'c'"),
+    (["--graph", "G", "--all-on"], {"G": "nodes: a a\n"}, "G:1: node 'a' is listed twice"),
+    (["--graph", "G", "--all-on"], {"G": "a b c\n"}, "G:1: expected one edge"),
+    (["--graph", "G", "--all-on", "--rule", "plus"], {"G": "a b\n"}, "unknown graph rule"),
+    (["--graph", "G", "--lit", "z"], {"G": "a b\n"}, "unknown node 'z'"),
+    (["--graph", "G", "--all-on", "--topology", "torus"], {"G": "a b\n"}, "for grids"),
+    (["S", "--states", "3"], {"S": "012\n31\n"}, "S line 2: state 3 is not below"),
+    (["S", "--states", "3"], {"S": "012\n01\n"}, "S line 2: 2 cells, but line 1 has 3"),
+    (["S", "--states", "3", "--to", "T"], {"S": "01\n", "T": "012\n"},
+     "T holds a 1x3 board, the board is 1x2"),
+    (["--all-on", "--size", "3x3", "--to", "T", "--target", "lit"], {"T": "1"}, "one target"),
+])
+def test_bad_input_is_one_line_exit_2(run_cli, tmp_path, args, files, needle):
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    args = [str(tmp_path / a) if a in files else a for a in args]
+    res = run_cli(["solve", *args])
+    assert res.returncode == 2, (res.stdout, res.stderr)
+    assert needle in res.stderr
+    assert len(res.stderr.strip().splitlines()) == 1 and "Traceback" not in res.stderr
+
+
+def readme_examples() -> list[tuple[str, str]]:
+    """(command, printed text) of every `$ countlo ...` example in the README's other-rules section."""
+    from conftest import ROOT
+
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = text.split("## Other rules:", 1)[1].split("\n## ", 1)[0]
+    out = []
+    for block in section.split("```")[1::2]:
+        for chunk in block.strip("\n").split("\n\n"):
+            first, *rest = chunk.split("\n")
+            assert first.startswith("$ countlo ")
+            out.append((first[2:], "\n".join(rest)))
+    return out
+
+
+@pytest.mark.parametrize("command, printed", readme_examples())
+def test_readme_examples_print_what_they_say(run_cli, command, printed):
+    words = command.split(" | ")[0].split()[1:]
+    res = run_cli(words)
+    lines = res.stdout.rstrip("\n").split("\n")
+    if " | head -" in command:
+        lines = lines[:int(command.rsplit("-", 1)[1])]
+    assert "\n".join(lines) == printed

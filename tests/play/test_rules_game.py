@@ -1,0 +1,194 @@
+"""The hidden game under other rules: engines against brute force, games to the end through the
+CLI (torus, x rule, lit target), transcripts that carry the rules, and refusals."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from brute import BrutePosterior
+
+from countlo.board import Shape
+from countlo.classic import anyrules
+from countlo.cli import main
+from countlo.formats.transcript import Header, read
+from countlo.hidden.posterior import Posterior
+from countlo.hidden.reconstruct import reconstruct
+from countlo.hidden.record import record_of
+from countlo.hidden.row_sampler import RowSampler, fits
+from countlo.play.game import play_game
+from countlo.play.oracle import SimulatedOracle
+from countlo.play.routine import brute_determines, determines, routine
+from countlo.rules import Rule, Rules
+
+BOARDS = [("torus", "plus", 3, 4), ("torus", "x", 4, 3), ("plane", "x", 3, 4),
+          ("cylinder", "plus", 3, 4), ("moebius", "star", 4, 3), ("plane", "knight", 3, 3),
+          ("klein", "plus", 3, 3), ("projective", "ring", 3, 4)]
+
+
+def records(shape: Shape, n: int, seed: int):
+    rng = random.Random(seed)
+    for _ in range(n):
+        b = rng.getrandbits(shape.cells)
+        clicks = [rng.randrange(shape.cells) for _ in range(rng.randint(0, 6))]
+        yield record_of(shape, b, clicks)
+
+
+@pytest.mark.parametrize("topology, rule, rows, cols", BOARDS)
+def test_exact_posterior_matches_brute_force(topology, rule, rows, cols):
+    shape = Shape(rows, cols, Rules.make(topology, rule))
+    for rec in records(shape, 4, rows * cols):
+        post, brute = Posterior(rec), BrutePosterior(rec)
+        assert post.count == brute.count
+        assert max(abs(a - b) for a, b in zip(post.light_marginals(),
+                                              brute.light_marginals())) < 1e-9
+        for cell in range(shape.cells):
+            got = {c: w for c, w in post.count_distribution(cell).items() if w}
+            want = {c: w for c, w in brute.count_distribution(cell).items() if w}
+            assert got == want
+
+
+@pytest.mark.parametrize("engine", ["linear", "z3"])
+@pytest.mark.parametrize("topology, rule, rows, cols", BOARDS[:4])
+def test_linear_and_z3_engines_work_from_the_press_masks(engine, topology, rule, rows, cols):
+    shape = Shape(rows, cols, Rules.make(topology, rule))
+    for rec in records(shape, 3, 7):
+        brute = BrutePosterior(rec)
+        r = reconstruct(rec, engine)
+        if brute.count == 1:
+            assert r.board == brute.starts[0]
+        else:
+            assert r.board is None and (r.possible == brute.count or not r.possible_exact)
+
+
+@pytest.mark.parametrize("topology, rule, rows, cols", [("plane", "x", 4, 4),
+                                                         ("cylinder", "plus", 4, 3),
+                                                         ("cylinder", "star", 3, 4),
+                                                         ("plane", "ring", 3, 5)])
+def test_row_sampler_lists_exactly_the_consistent_starts(topology, rule, rows, cols):
+    shape = Shape(rows, cols, Rules.make(topology, rule))
+    assert fits(shape)
+    for rec in records(shape, 3, 11):
+        brute = BrutePosterior(rec)
+        listed = RowSampler(rec).boards(brute.count)
+        got = sorted(sum(int(v) << j for j, v in enumerate(row)) for row in listed)
+        assert got == sorted(brute.starts)
+
+
+def test_row_sampler_refuses_rules_that_reach_further():
+    assert not fits(Shape(4, 4, Rules.make("torus")))
+    assert not fits(Shape(4, 4, Rules.make("plane", "knight")))
+
+
+def test_routines_under_other_rules_are_verified_or_plainly_refused():
+    small = Shape(4, 4, Rules.make("torus"))
+    r = routine(small)
+    assert r.verified and brute_determines(small, r.cells)
+    x = Shape(6, 6, Rules.make("plane", "x"))
+    r = routine(x)
+    assert r.verified and determines(x, r.cells)
+    far = Shape(6, 6, Rules.make("torus"))
+    r = routine(far)
+    assert not r.verified and "no fixed routine" in r.note
+
+
+def test_lit_target_press_sets_reach_all_lit():
+    shape = Shape(3, 3, Rules.make("torus", "x", 2, "lit"))
+    assert shape.goal == shape.full and shape.goal_count == 9
+    for board in range(1 << 9):
+        sol = anyrules.solve(shape, board, shape.goal)
+        if sol.solvable:
+            assert shape.press_all(board, sol.presses) == shape.full
+
+
+@pytest.mark.parametrize("rules", [Rules.make("torus"), Rules.make("plane", "x"),
+                                   Rules.make("plane", "plus", 2, "lit"),
+                                   Rules("plane", Rule.from_text("O#\n#.\n"))])
+def test_games_end_solved_or_proved_unclearable(rules):
+    shape = Shape(4, 4, rules)
+    for seed in range(4):
+        oracle = SimulatedOracle(shape, seed)
+        result = play_game(oracle, "adaptive", "exact", seed)
+        assert result.correct, result.reason
+        if result.solved:
+            assert oracle.lights == shape.goal
+        else:
+            assert not anyrules.solve(shape, oracle.lights, shape.goal).solvable
+
+
+@pytest.mark.parametrize("options", [["--topology", "torus"], ["--rule", "x"],
+                                     ["--target", "lit"]])
+def test_simulate_plays_to_the_end_through_the_cli(capsys, options):
+    code = main(["simulate", "--size", "5x5", "--games", "4", "--json", *options])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0
+    assert out["failed"] == 0 and out["solved"] + out["unsolvable"] == 4
+    shape = Shape(5, 5, Rules.make(*(["torus"] if "torus" in options else ["plane"]),
+                                   "x" if "x" in options else "plus", 2,
+                                   "lit" if "lit" in options else "dark"))
+    for rec in out["records"]:
+        if rec["outcome"] == "solved":
+            hidden = sum(1 << (r * 5 + c) for r, row in enumerate(rec["hidden"])
+                         for c, ch in enumerate(row) if ch == "#")
+            lights = hidden
+            for name, _ in rec["steps"]:
+                lights = shape.press(lights, shape.parse_cell(name))
+            assert lights == shape.goal
+
+
+def test_transcripts_carry_the_rules_and_replay_rebuilds_the_game(tmp_path, capsys):
+    shape = Shape(4, 4, Rules.make("torus", Rule.from_text("O#\n#.\n"), 2, "lit"))
+    oracle = SimulatedOracle(shape, 3)
+    lines = Header.new(shape, "fixed", 3, "exact").lines() + ["", f"start {oracle.start()}"]
+    for k in (0, 5, 10, 15, 3):
+        lines.append(f"{shape.name(k)} {oracle.click(k)}")
+    text = "\n".join(lines) + "\n"
+    assert "# topology: torus" in text and "# rule: mask 0:0 0:1 1:0" in text
+    assert "# target: lit" in text
+    t = read(text)
+    assert t.record.shape == shape
+    f = tmp_path / "t.txt"
+    f.write_text(text)
+    assert main(["replay", str(f), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["possible"] == BrutePosterior(t.record).count
+    assert main(["replay", str(f), "--topology", "plane"]) == 2
+    assert "is played under torus, mask rule, target lit" in capsys.readouterr().err
+
+
+def test_version_one_transcripts_read_as_the_classic_game_and_take_rule_options(tmp_path, capsys):
+    shape = Shape(3, 3, Rules.make("torus"))
+    oracle = SimulatedOracle(shape, 1)
+    lines = ["# countlo transcript 1", "# size: 3x3", "", f"start {oracle.start()}"]
+    for k in (4, 0):
+        lines.append(f"{shape.name(k)} {oracle.click(k)}")
+    f = tmp_path / "v1.txt"
+    f.write_text("\n".join(lines) + "\n")
+    assert read(f.read_text()).record.shape == Shape(3, 3)
+    assert main(["replay", str(f), "--topology", "torus", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    rec = read(f.read_text()).record
+    from countlo.hidden.record import Record
+    assert out["possible"] == BrutePosterior(Record(shape, rec.start, rec.steps)).count
+
+
+@pytest.mark.parametrize("args, needle", [
+    (["simulate", "--states", "3"], "the hidden game needs two states"),
+    (["simulate", "--rule", "hexagon"], "unknown click rule 'hexagon'"),
+    (["simulate", "--topology", "sphere"], "unknown topology 'sphere'"),
+    (["play", "--sim", "--states", "4", "--transcript", "/dev/null"], "needs two states"),
+    (["simulate", "--rule", "knight", "--games", "1"], "would hold 27 cells at once"),
+    (["simulate", "--rule", "rowcol", "--games", "1"], "the clicks reach too far"),
+])
+def test_bad_rule_options_are_one_line(capsys, args, needle):
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert needle in err and len(err.strip().splitlines()) == 1
+
+
+def test_bad_rules_in_a_transcript_header_name_the_line():
+    from countlo.errors import TranscriptError
+
+    with pytest.raises(TranscriptError, match=r":3: unknown click rule 'hexagon'"):
+        read("# countlo transcript 1\n# size: 4x4\n# rule: hexagon\nstart 3\n")
