@@ -18,9 +18,11 @@ from functools import lru_cache
 from countlo.errors import BadCellError, BadSizeError
 from countlo.i18n import _
 from countlo.rules import CLASSIC, Rules
+from countlo.tokens import shown
 
 MAX_SIDE = 65535
 
+_LONGEST_NAME = 64  # longer cell names and sizes are refused before any int() conversion
 _A1 = re.compile(r"^\s*([A-Za-z]+)\s*([0-9]+)\s*$")
 _ROWCOL = re.compile(r"^\s*\(?\s*([0-9]+)\s*[,\s]\s*([0-9]+)\s*\)?\s*$")
 _SIZE = re.compile(r"^\s*([0-9]+)\s*(?:[xX*×]\s*([0-9]+))?\s*$")
@@ -63,6 +65,8 @@ class Cell:
     @classmethod
     def parse(cls, text: str, shape: Shape | None = None) -> Cell:
         """The cell named by `text`: A1-style ("C4") or 1-based "row col" ("4 3")."""
+        if len(text) > _LONGEST_NAME:  # bounded before int(): no cell name is this long
+            raise BadCellError(f"bad cell name {shown(text.strip())}: too long")
         m = _A1.match(text)
         if m:
             cell = cls(int(m.group(2)) - 1, column_index(m.group(1)))
@@ -70,13 +74,13 @@ class Cell:
             m = _ROWCOL.match(text)
             if not m:
                 raise BadCellError(
-                    _("bad cell name {text!r}: expected a column letter and a row number like C4, "
-                      "or 1-based 'row col' like '4 3'").format(text=text.strip())
+                    _("bad cell name {text}: expected a column letter and a row number like C4, "
+                      "or 1-based 'row col' like '4 3'").format(text=shown(text.strip()))
                 )
             cell = cls(int(m.group(1)) - 1, int(m.group(2)) - 1)
         if cell.row < 0 or cell.col < 0:
-            raise BadCellError(_("bad cell name {text!r}: rows and columns count from 1").format(
-                text=text.strip()))
+            raise BadCellError(_("bad cell name {text}: rows and columns count from 1").format(
+                text=shown(text.strip())))
         if shape is not None:
             shape.check_cell(cell, text)
         return cell
@@ -103,12 +107,16 @@ class Shape:
     @classmethod
     def parse(cls, text: str) -> Shape:
         """The shape written as "RxC" (rows by columns) or "N" for N x N."""
-        m = _SIZE.match(text)
+        m = _SIZE.match(text) if len(text) <= _LONGEST_NAME else None
         if not m:
-            raise BadSizeError(_("bad board size {text!r}: expected ROWSxCOLS like 6x6, or N").format(
-                text=text.strip()))
-        rows = int(m.group(1))
-        cols = int(m.group(2)) if m.group(2) else rows
+            raise BadSizeError(_("bad board size {text}: expected ROWSxCOLS like 6x6, or N").format(
+                text=shown(text.strip())))
+        sides = [g for g in m.groups() if g]
+        if any(len(g) > 9 for g in sides):  # bounded before int()
+            raise BadSizeError(_("bad board size {text}: each side must be 1..{most}").format(
+                text=shown(text.strip()), most=MAX_SIDE))
+        rows = int(sides[0])
+        cols = int(sides[1]) if len(sides) > 1 else rows
         return cls(rows, cols)
 
     def __str__(self) -> str:
@@ -163,10 +171,10 @@ class Shape:
     def check_cell(self, cell: Cell, text: str | None = None) -> None:
         """Raise BadCellError unless `cell` lies on this board."""
         if not (0 <= cell.row < self.rows and 0 <= cell.col < self.cols):
-            shown = text.strip() if text is not None else cell.name
+            name = text.strip()[:_LONGEST_NAME] if text is not None else cell.name
             raise BadCellError(
                 _("cell {cell} is off the {shape} board (columns A-{last}, rows 1-{rows})").format(
-                    cell=shown, shape=self, last=column_letters(self.cols - 1), rows=self.rows)
+                    cell=name, shape=self, last=column_letters(self.cols - 1), rows=self.rows)
             )
 
     def index(self, cell: Cell) -> int:

@@ -42,9 +42,9 @@ class TranscriptError(CountloError, ValueError):
         self.problems = list(problems)
         self.source = source
         first = self.problems[0] if self.problems else (0, _("empty"))
-        n = len(self.problems) - 1
-        more = ngettext(" (and {n} more problem)", " (and {n} more problems)", n).format(n=n) \
-            if n > 0 else ""
+        extra = len(self.problems) - 1
+        more = ngettext(" (and {n} more problem)", " (and {n} more problems)", extra).format(n=extra) \
+            if extra else ""
         super().__init__(f"{source}:{first[0]}: {first[1]}{more}")
 
 

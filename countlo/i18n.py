@@ -14,21 +14,24 @@ compiled from the .po beside them (Babel extracts and compiles them; see the REA
 
 from __future__ import annotations
 
-import gettext as _gettext
 import os
-import unicodedata
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
-from pathlib import Path
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up; mypy knows it)
+
+if TYPE_CHECKING:
+    import gettext as _gettext
+    from collections.abc import Mapping
 
 DOMAIN = "countlo"
-LOCALE_DIR = Path(__file__).resolve().parent / "locale"
+LOCALE_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "locale")
 
 # --lang value -> the catalogue's locale code (None: the source's own English).
 LANGUAGES: dict[str, str | None] = {"en": None, "zh": "zh_CN"}
 ENVIRONMENT = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
 
-_translation: _gettext.NullTranslations = _gettext.NullTranslations()
+# English needs no catalogue: the stdlib gettext module is imported, and the .mo read, only when
+# another language is chosen, so `countlo solve` in English starts as fast as before.
+_translation: _gettext.NullTranslations | None = None
 _language = "en"
 
 
@@ -62,31 +65,35 @@ def from_environment(environ: Mapping[str, str] | None = None) -> str:
 def use(lang: str | None = None, environ: Mapping[str, str] | None = None) -> str:
     """Speak `lang` ('zh' or 'en'; None: what the environment asks for) from now on; returns
     the language chosen. A missing catalogue falls back to English."""
-    global _translation, _language
     chosen = lang if lang is not None else from_environment(environ)
     if chosen not in LANGUAGES:
         raise ValueError(f"unknown language {chosen!r}: choose from {', '.join(LANGUAGES)}")
     code = LANGUAGES[chosen]
     if code is None:
-        _translation = _gettext.NullTranslations()
+        _set(None, chosen)
     else:
-        _translation = _gettext.translation(DOMAIN, str(LOCALE_DIR), languages=[code], fallback=True)
-    _language = chosen
+        import gettext  # noqa: PLC0415  (English never loads a catalogue; start-up: bench/bench_startup.py)
+
+        _set(gettext.translation(DOMAIN, LOCALE_DIR, languages=[code], fallback=True), chosen)
     return chosen
 
 
-@contextmanager
-def speaking(lang: str) -> Iterator[None]:
-    """Speak `lang` inside the block only (transcript notes are always written in English)."""
-    saved = _translation, _language
-    use(lang)
-    try:
-        yield
-    finally:
-        _set(*saved)
+class speaking:
+    """`with speaking(lang):` speaks `lang` inside the block only, then what was spoken before."""
+
+    def __init__(self, lang: str) -> None:
+        self.lang = lang
+        self.saved: tuple[_gettext.NullTranslations | None, str] = (None, "en")
+
+    def __enter__(self) -> None:
+        self.saved = _translation, _language
+        use(self.lang)
+
+    def __exit__(self, *exc: object) -> None:
+        _set(*self.saved)
 
 
-def _set(translation: _gettext.NullTranslations, lang: str) -> None:
+def _set(translation: _gettext.NullTranslations | None, lang: str) -> None:
     global _translation, _language
     _translation, _language = translation, lang
 
@@ -98,11 +105,13 @@ def language() -> str:
 
 def _(message: str) -> str:
     """`message` in the language in use."""
-    return _translation.gettext(message)
+    return message if _translation is None else _translation.gettext(message)
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
     """The form of a sentence for the number `n` (English: singular for 1, else plural)."""
+    if _translation is None:
+        return singular if n == 1 else plural
     return _translation.ngettext(singular, plural, n)
 
 
@@ -114,6 +123,10 @@ def N_(message: str) -> str:
 def width(text: str) -> int:
     """The columns `text` takes in a terminal: two for a wide (Chinese) character, none for a
     combining mark, one otherwise (the same widths prompt_toolkit's get_cwidth gives them)."""
+    if text.isascii():
+        return len(text)
+    import unicodedata  # noqa: PLC0415  (English text never needs it)
+
     return sum(0 if unicodedata.combining(ch) else
                2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1 for ch in text)
 

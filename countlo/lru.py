@@ -4,7 +4,7 @@ knowledge, samplers, board lists) that undo and re-advice ask for again."""
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from typing import Generic, TypeVar
 
 K = TypeVar("K", bound=Hashable)
@@ -32,6 +32,21 @@ class LRU(Generic[K, V]):
         while len(self._data) > self.size:
             self._data.popitem(last=False)
         return value
+
+    def trim(self, weight: Callable[[V], int], limit: int) -> list[V]:
+        """Drop the least recent entries while their total weight exceeds `limit` (keeping the
+        most recent one); returns the dropped values."""
+        dropped: list[V] = []
+        total = sum(weight(v) for v in self._data.values())
+        while len(self._data) > 1 and total > limit:
+            _, value = self._data.popitem(last=False)
+            total -= weight(value)
+            dropped.append(value)
+        return dropped
+
+    def values(self) -> list[V]:
+        """The values, least recent first."""
+        return list(self._data.values())
 
     def __contains__(self, key: object) -> bool:
         return key in self._data

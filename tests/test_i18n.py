@@ -9,15 +9,12 @@ import re
 
 import pytest
 import tomllib
+from babel.messages.extract import extract_from_dir
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from conftest import ROOT
 
-babel = pytest.importorskip("babel")
-
-from babel.messages.extract import extract_from_dir  # noqa: E402
-from babel.messages.mofile import write_mo  # noqa: E402
-from babel.messages.pofile import read_po  # noqa: E402
-from conftest import ROOT  # noqa: E402
-
-from countlo import i18n  # noqa: E402
+from countlo import i18n
 
 PO = ROOT / "countlo" / "locale" / "zh_CN" / "LC_MESSAGES" / "countlo.po"
 MO = PO.with_suffix(".mo")

@@ -7,13 +7,13 @@ solved by countlo.classic.coset (docs/MATH.md §6).
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from countlo.board import Shape
 from countlo.classic.solver import quiet_patterns, solve
+from countlo.value import Value
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up; mypy knows it)
 
 if TYPE_CHECKING:
     from countlo.classic.coset import Progress
@@ -53,13 +53,19 @@ def solution_count(shape: Shape, board: int) -> int:
     return 1 << sol.nullity if sol.solvable else 0
 
 
-@dataclass(frozen=True)
-class Fewest:
+class Fewest(Value):
     """A press set clearing the start and a proven lower bound on every such set's size."""
 
+    FIELDS = ("presses", "lower_bound", "stopped")
+    __slots__ = FIELDS
     presses: int
     lower_bound: int
-    stopped: bool = False  # the time limit or an interrupt ended the search
+    stopped: bool  # the time limit or an interrupt ended the search
+
+    def __init__(self, presses: int, lower_bound: int, stopped: bool = False) -> None:
+        object.__setattr__(self, "presses", presses)
+        object.__setattr__(self, "lower_bound", lower_bound)
+        object.__setattr__(self, "stopped", stopped)
 
     @property
     def count(self) -> int:
@@ -163,6 +169,8 @@ def _descent_min(
     and pairs of them (when at most 64 fit in memory), then seeded random restarts, until about
     `work` word operations are spent or `patience` restarts in a row found nothing lighter.
     The result is an upper bound on the minimum."""
+    import random  # noqa: PLC0415  (only huge kernels need it; start-up: bench/bench_startup.py)
+
     rng = random.Random(seed)
     moves = list(basis)
     cells = max(m.bit_length() for m in moves)

@@ -14,47 +14,65 @@ Derivations: docs/MATH.md §3 (light chasing), §4 (polynomials), §5 (quiet pat
 from __future__ import annotations
 
 import itertools
-import random
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from functools import lru_cache
 
 from countlo.board import Shape, press_masks
 from countlo.classic import gf2
+from countlo.value import Value
 
 Rows = list[int]
 SMALL = 1 << 16  # boards up to this many cells keep their quiet patterns cached
 
 
-@dataclass(frozen=True)
-class Solution:
+class Solution(Value):
     """Result of solving one start given as a bitset.
 
     `presses` clears the start; None when unsolvable. `witness` is a quiet pattern with odd
     overlap with the start, which proves unsolvability (docs/MATH.md §5); None when solvable.
     """
 
+    FIELDS = ("solvable", "presses", "nullity", "witness")
+    __slots__ = FIELDS
     solvable: bool
     presses: int | None
     nullity: int
     witness: int | None
 
+    def __init__(
+        self, solvable: bool, presses: int | None, nullity: int, witness: int | None
+    ) -> None:
+        object.__setattr__(self, "solvable", solvable)
+        object.__setattr__(self, "presses", presses)
+        object.__setattr__(self, "nullity", nullity)
+        object.__setattr__(self, "witness", witness)
 
-@dataclass(frozen=True)
-class RowsSolution:
+
+class RowsSolution(Value):
     """The same as Solution with the press set and the witness as lists of row ints (for boards
     too large to hold comfortably as one bitset)."""
 
+    FIELDS = ("solvable", "presses", "nullity", "witness")
+    __slots__ = FIELDS
     solvable: bool
     presses: Rows | None
     nullity: int
     witness: Rows | None
 
+    def __init__(
+        self, solvable: bool, presses: Rows | None, nullity: int, witness: Rows | None
+    ) -> None:
+        object.__setattr__(self, "solvable", solvable)
+        object.__setattr__(self, "presses", presses)
+        object.__setattr__(self, "nullity", nullity)
+        object.__setattr__(self, "witness", witness)
 
-@dataclass(frozen=True)
-class _Plan:
+
+class _Plan(Value):
     """Everything about a shape that does not depend on the start."""
 
+    FIELDS = ("rows", "cols", "chi", "a", "g", "s", "h", "m")
+    __slots__ = FIELDS
     rows: int
     cols: int
     chi: int  # p_C(u), characteristic polynomial of J
@@ -63,6 +81,18 @@ class _Plan:
     s: int  # s a = g (mod chi)
     h: int  # chi / g: quiet first rows are its multiples
     m: int | None  # a^-1 mod h when gcd(g, h) = 1: then Y = m c works for every solvable c
+
+    def __init__(
+        self, rows: int, cols: int, chi: int, a: int, g: int, s: int, h: int, m: int | None
+    ) -> None:
+        object.__setattr__(self, "rows", rows)
+        object.__setattr__(self, "cols", cols)
+        object.__setattr__(self, "chi", chi)
+        object.__setattr__(self, "a", a)
+        object.__setattr__(self, "g", g)
+        object.__setattr__(self, "s", s)
+        object.__setattr__(self, "h", h)
+        object.__setattr__(self, "m", m)
 
     @property
     def nullity(self) -> int:
@@ -224,6 +254,8 @@ def _witness_rows(shape: Shape, rows: Sequence[int]) -> Rows:
     some basis pattern has odd overlap. Large boards first try seeded random kernel members
     (each works with probability 1/2), then walk the basis.
     """
+    import random  # noqa: PLC0415  (only unsolvable starts need it; start-up: bench/bench_startup.py)
+
     plan = _plan(shape.rows, shape.cols)
     d, cols = plan.nullity, shape.cols
     rng = random.Random(0)
@@ -289,8 +321,7 @@ def rows_clear(board: Sequence[int], presses: Sequence[int], cols: int) -> bool:
     return True
 
 
-@dataclass(frozen=True)
-class Elimination:
+class Elimination(Value):
     """One Gauss-Jordan elimination of the press matrix A over GF(2), as int bitsets.
 
     solution[j]: the cells of s whose parity gives press j of a particular solution x = M s
@@ -298,9 +329,18 @@ class Elimination:
     quiet: a basis of the quiet patterns (the kernel of A). docs/MATH.md §5, §8.
     """
 
+    FIELDS = ("solution", "checks", "quiet")
+    __slots__ = FIELDS
     solution: tuple[int, ...]
     checks: tuple[int, ...]
     quiet: tuple[int, ...]
+
+    def __init__(
+        self, solution: tuple[int, ...], checks: tuple[int, ...], quiet: tuple[int, ...]
+    ) -> None:
+        object.__setattr__(self, "solution", solution)
+        object.__setattr__(self, "checks", checks)
+        object.__setattr__(self, "quiet", quiet)
 
 
 @lru_cache(maxsize=16)

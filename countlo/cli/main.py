@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
+from collections.abc import Callable
+from typing import TextIO
 
 from countlo import __version__, i18n
 from countlo.cli import speech
@@ -24,8 +27,12 @@ COMMANDS: dict[str, str] = {  # translated where shown
                    "clicks and times"),
     "replay": N_("rebuild the hidden start from a transcript, explain each step, and plan the "
                  "finish"),
-    "solve": N_("solve a visible Lights Out board: one, all or fewest presses, symmetry classes, "
-                "pattern to pattern"),
+    "solve": N_("solve a visible Lights Out board: one, all or fewest presses, classes up to "
+                "symmetry, or the presses turning one pattern into another (--to)"),
+    "generate": N_("random solvable boards: uniform, or with a given fewest-press count or "
+                   "difficulty"),
+    "practice": N_("classic Lights Out in the terminal with the lights visible: hints, undo, and "
+                   "your moves against the fewest"),
 }
 
 
@@ -45,19 +52,40 @@ class _Parser(argparse.ArgumentParser):
             prog=self.prog, message=message) + "\n")
         raise SystemExit(2)
 
+    def _get_formatter(self) -> argparse.HelpFormatter:
+        # argparse builds a formatter for every add_argument, and without a width each one
+        # imports shutil (and with it zlib, bz2, lzma) to ask for the terminal size.
+        formatter: Callable[..., argparse.HelpFormatter] = self.formatter_class
+        return formatter(prog=self.prog, width=_columns() - 2)
+
+
+def _columns() -> int:
+    """The terminal width as shutil.get_terminal_size finds it: $COLUMNS, the terminal, else 80."""
+    try:
+        return int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        pass
+    stream = sys.__stdout__
+    try:
+        return (os.get_terminal_size(stream.fileno()).columns if stream else 0) or 80
+    except (ValueError, OSError):
+        return 80
+
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
-    """The parser; with `only`, the arguments of that one subcommand are added and no other
-    command module is imported."""
+    """The parser. With `only` a command name, just that subcommand is built (with its
+    arguments) and no other command module is imported; with `only=""`, every subcommand is
+    listed without arguments (for `countlo --help` and unknown commands); with None, all of
+    them are built in full."""
     parser = _Parser(
         prog="countlo",
         description=_("Companion for CountLightsOut and a complete Lights Out solver."),
     )
-    parser.add_argument("--version", action="version", version=f"countlo {__version__}",
-                        help=_("show the version and exit"))
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser,
-                                title=_("commands"))
+    parser.add_argument("--version", action="version", version=f"countlo {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name, message in COMMANDS.items():
+        if only and name != only:
+            continue
         text = _(message)
         p = sub.add_parser(name, help=text, description=text)
         if only is None or name == only:
@@ -95,25 +123,86 @@ def _lang(argv: list[str]) -> str | None:
     return None
 
 
+def _help(argv: list[str]) -> list[str] | None:
+    """`countlo help [COMMAND]` as the argv of `countlo [COMMAND] --help`, else None."""
+    words = [a for a in argv if not a.startswith("-")]
+    if not words or words[0] != "help" or argv[0] != "help":
+        return None
+    if len(argv) == 1:
+        return ["--help"]
+    if len(argv) == 2:
+        return [argv[1], "--help"]
+    return None
+
+
+ASCII_FALLBACK = str.maketrans({"·": "|", "×": "x", "…": "...", "→": "->", "–": "-", "—": "-",
+                                "’": "'", "‘": "'", "“": '"', "”": '"', "≈": "~", "±": "+-"})
+
+
+class _Fallback:
+    """A text stream whose encoding lacks countlo's few non-ASCII characters (say
+    PYTHONIOENCODING=ascii): they are written as ASCII look-alikes, anything else as '?'."""
+
+    def __init__(self, stream: TextIO):
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        return self._stream.write(text.translate(ASCII_FALLBACK))
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._stream, name)
+
+
+def _fallback(stream: TextIO) -> TextIO | None:
+    """A _Fallback for `stream` if its encoding cannot write '·' (None if it can, or has none)."""
+    encoding = getattr(stream, "encoding", None)
+    if not encoding:
+        return None
+    try:
+        "·×…→".encode(encoding)
+        return None
+    except (UnicodeEncodeError, LookupError):
+        pass
+    reconfigure = getattr(stream, "reconfigure", None)
+    if reconfigure is not None:
+        reconfigure(errors="replace")
+    return _Fallback(stream)  # type: ignore[return-value]
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the process exit code."""
+    saved = sys.stdout, sys.stderr
+    sys.stdout = _fallback(sys.stdout) or sys.stdout
+    sys.stderr = _fallback(sys.stderr) or sys.stderr
+    try:
+        return _main(argv)
+    finally:
+        sys.stdout, sys.stderr = saved
+
+
+def _main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     i18n.use(_lang(argv))
     speech.speak()
+    argv = _help(argv) or argv
     only = _asked(argv)
     parser = build_parser(only) if only else build_parser("")
     try:
         args = parser.parse_args(argv)
-    except SystemExit as e:  # --help, --version and usage errors (already printed)
+    except SystemExit as e:  # --help, --version, or a usage error already printed as one line
         return e.code if isinstance(e.code, int) else 2
-    if not getattr(args, "_run", None):
-        parser.print_help()
+    if not getattr(args, "_run", None):  # bare `countlo`: usage on stderr, one line saying why
+        sys.stderr.write(f"countlo: no command given: choose one of {', '.join(COMMANDS)} "
+                         "(see 'countlo --help', or 'countlo help COMMAND')\n")
         return 2
     try:
         return int(args._run(args) or 0)
     except CountloError as e:
         sys.stderr.write(f"countlo {args.command}: {e}\n")
         return e.exit_code
+    except MemoryError:  # a last guard: the known large requests are refused before this
+        sys.stderr.write(f"countlo {args.command}: " + _("not enough memory for this request") + "\n")
+        return 2
     except KeyboardInterrupt:
         sys.stderr.write("\n" + _("interrupted") + "\n")
         return 130

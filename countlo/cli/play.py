@@ -9,6 +9,7 @@ import sys
 from datetime import datetime
 from pathlib import Path
 
+from countlo.cli import options
 from countlo.errors import CountloError
 from countlo.hidden.result import engine_names
 from countlo.i18n import _
@@ -17,6 +18,18 @@ from countlo.play.names import strategy_names
 
 class PlayOptionError(CountloError, ValueError):
     """Options of `countlo play` that do not go together."""
+
+
+MAX_CELLS = 1000
+"""Largest board a game is played on: the exact count of the boards still possible is kept in
+floating tables, which overflow past 2^1024 boards (a 3x1000 board has 2^3000)."""
+
+
+def check_size(shape) -> None:
+    """Refuse, in one line and before any table is built, a board too large to play."""
+    if shape.cells > MAX_CELLS:
+        raise PlayOptionError(f"games are played on boards of at most {MAX_CELLS} cells; "
+                              f"{shape} has {shape.cells}")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -38,7 +51,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--resume", metavar="FILE", help=_("carry on the session saved in FILE"))
     parser.add_argument("--sim", action="store_true",
                         help=_("play against a simulated hidden board"))
-    parser.add_argument("--seed", type=int, metavar="K", help=_(
+    parser.add_argument("--seed", type=options.integer, metavar="K", help=_(
         "seed of the simulated board (default: a random one, printed)"))
     parser.add_argument("--plain", action="store_true",
                         help=_("plain lines even in a terminal (no full prompt, no colour)"))
@@ -91,6 +104,7 @@ def open_session(args: argparse.Namespace):
     """The Session the options describe, with its transcript open (new or resumed)."""
     from countlo.board import Shape
     from countlo.formats.transcript import Header, Writer
+    from countlo.hidden.frontier import check_supported
     from countlo.play.guide import Guide
     from countlo.play.oracle import SimulatedOracle
     from countlo.ui.session import Session
@@ -105,6 +119,8 @@ def open_session(args: argparse.Namespace):
     if args.resume:
         writer, transcript = Writer.resume(args.resume)
         header = transcript.header
+        check_supported(header.shape)
+        check_size(header.shape)
         if args.size and Shape.parse(args.size) != Shape(header.shape.rows, header.shape.cols):
             raise PlayOptionError(f"{args.resume} is a {header.shape} game, not {args.size}")
         if given(args) and rules_of(args) != header.shape.rules:
@@ -129,6 +145,8 @@ def open_session(args: argparse.Namespace):
         label = _("simulated game, seed {seed}").format(seed=oracle.seed) if oracle else ""
         return Session(guide, writer, oracle, where=str(args.resume), label=label), writer
     shape = Shape.parse(args.size or "6x6").with_rules(rules_of(args))
+    check_supported(shape)
+    check_size(shape)
     strategy, engine = args.strategy or "adaptive", args.engine or "exact"
     guide = Guide(shape, strategy, engine)
     oracle = None

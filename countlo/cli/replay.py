@@ -19,29 +19,42 @@ def add_arguments(parser) -> None:
                         "documented 'rows' or 'restore' format ('-' reads standard input)")
     parser.add_argument("--format", choices=("countlo", "rows", "restore"),
                         help="the file's format (default: recognised from the text)")
+    parser.add_argument("--size", metavar="RxC", help="the board size, for a 'restore' file of a "
+                        "board that is not square (a '# size: RxC' line in the file works too)")
     parser.add_argument("--engine", type=str.lower, choices=("auto", *engine_names()), default="auto",
-                        help="reconstruction engine (default auto: exact on boards up to 8 wide, "
-                        "which also gives per-cell chances; linear on wider boards)")
+                        help="reconstruction engine (default auto: exact on boards up to 8 wide "
+                        "and 480 cells, which also gives per-cell chances; linear on larger "
+                        "boards). Limits: exact 480 cells, 10 wide; z3 4096 cells; linear 16384")
     parser.add_argument("--explain", action="store_true",
                         help="walk through the steps: what each count implied, boards left")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
+    parser.add_argument("--image", metavar="FILE.png|FILE.svg",
+                        help="also draw the hidden start, the lights now and the clicks that "
+                        "finish (or the quiet pattern proving they cannot)")
     from countlo.cli.rules_args import add_rule_arguments
 
     add_rule_arguments(parser)
 
 
 def run(args) -> int:
+    from countlo.board import Shape
     from countlo.formats import hand as formats
     from countlo.formats.transcript import ImpossibleCountsError
     from countlo.play import review as explain
 
+    if args.image is not None:
+        from countlo.formats.image import check_path
+
+        check_path(args.image)
+    shape = Shape.parse(args.size) if args.size is not None else None
     try:
         if args.file == "-":
-            t = formats.parse(sys.stdin.read(), "<stdin>", args.format)
+            t = formats.parse(sys.stdin.read(), "<stdin>", args.format, shape)
         else:
-            t = formats.load(args.file, args.format)
+            t = formats.load(args.file, args.format, shape)
     except ImpossibleCountsError as e:
         tape = e.tape
+        check_size(tape.shape, "auto")
         r = explain.replay_impossible(tape.shape, [s.cell for s in tape.steps],
                                       [tape.start] + [s.count for s in tape.steps],
                                       tape.count_lines)
@@ -52,6 +65,7 @@ def run(args) -> int:
         last = max([1] + [ev.line for ev in t.events])
         return _malformed(TranscriptError([(last, "no 'start COUNT' line: nothing to replay")],
                                           t.source), args)
+    check_size(t.shape, args.engine)
     record = _under_rules(t.record, args, t.source)
     return _report(explain.replay(record, t.count_lines, args.engine), args, None, t.format)
 
@@ -74,12 +88,40 @@ def _under_rules(record, args, source: str):
     return Record(record.shape.with_rules(rules), record.start, record.steps)
 
 
+LINEAR_CELLS = 1 << 14
+"""Largest board replayed by the linear engine: its elimination keeps rows as long as the
+board (a 65535x65535 header would ask for 4.3e9-entry rows); 128x128 takes seconds."""
+Z3_CELLS = 1 << 12
+
+
+def check_size(shape, engine: str) -> None:
+    """Refuse, in one line and before any table is built, a board the engine cannot replay."""
+    from countlo.errors import BadSizeError
+    from countlo.play.review import EXACT_CELLS, EXACT_SIDE, choose_engine
+
+    chosen = choose_engine(shape, engine)
+    limits = {"linear": (LINEAR_CELLS, ""), "z3": (Z3_CELLS, ""),
+              "exact": (EXACT_CELLS, f" and at most {EXACT_SIDE + 2} cells on its shorter side")}
+    cells, more = limits[chosen]
+    side = min(shape.rows, shape.cols)
+    if shape.cells > cells or (chosen == "exact" and side > EXACT_SIDE + 2):
+        raise BadSizeError(f"the {chosen} engine replays boards of at most {cells} cells{more}; "
+                           f"{shape} is too large" + (" (try --engine linear)"
+                                                       if shape.cells <= LINEAR_CELLS else ""))
+
+
 def _malformed(e: TranscriptError, args) -> int:
+    """Every problem with its line on standard output (the report), one line on stderr."""
     if args.json:
         print(json.dumps({"status": "malformed", "problems": [
             {"line": n, "message": m} for n, m in e.problems]}))
-    for n, m in e.problems:
-        sys.stderr.write(f"{e.source}:{n}: {m}\n")
+    elif len(e.problems) > 1:
+        print("\n".join(f"{e.source}:{n}: {m}" for n, m in e.problems))
+    more = len(e.problems) - 1
+    listed = (f" (and {more} more problem{'s' if more != 1 else ''}, listed on standard output)"
+              if more else "")
+    n, m = e.problems[0] if e.problems else (0, "empty")
+    sys.stderr.write(f"countlo replay: {e.source}:{n}: {m}{listed}\n")
     return 2
 
 
@@ -113,6 +155,7 @@ def as_json(r, nested: bool = True) -> dict:
         "quiet_pattern": grid(r.witness),
         "typo": [{"line": t.line, "step": t.step, "written": t.written, "suggested": t.suggested}
                  for t in r.typos],
+        **({} if r.typos_searched else {"typo_searched": False}),
         **({"corrected": None if r.corrected is None else as_json(r.corrected, False)}
            if nested else {}),
     }
@@ -127,7 +170,37 @@ def _report(r, args, problem, fmt: str = "countlo") -> int:
         if r.status == "ambiguous" and fmt == "countlo" and args.file != "-":
             lines.append(f"Carry on with: countlo play --resume {args.file}")
         print("\n".join(lines))
-    return 1 if r.status == "contradictory" else 0
+    code = 1 if r.status == "contradictory" else 0
+    if args.image is not None:
+        code = max(code, _draw(r, args))
+    return code
+
+
+def _draw(r, args) -> int:
+    """Write the --image picture of the replay (of its corrected record when one typo explains a
+    contradiction); 1 with one line on stderr when there is no known start to draw."""
+    from countlo.formats import figures
+    from countlo.formats.image import save
+
+    note = ""
+    if r.status == "contradictory" and r.corrected is not None:
+        t = r.typos[0]
+        note = f" (with line {t.line} read as {t.suggested})"
+        r = r.corrected
+    if r.status != "determined":
+        why = ("the counts contradict each other" if r.status == "contradictory" else
+               "the hidden start is not known yet")
+        sys.stderr.write(f"countlo replay: --image {args.image}: {why}; no picture written\n")
+        return 1
+    finish = sum(1 << f.cell for f in r.finish)
+    when = ("from the starting count alone" if r.determined_after == 0 else
+            f"after step {r.determined_after}")
+    known = f"The hidden start was known {when}{note}."
+    save(figures.replayed(r.shape, r.start, r.lights, finish if r.clearable else None,
+                          None if r.clearable else r.witness, known, r.finish_exact), args.image)
+    if not args.json:
+        print(f"picture: {args.image}")
+    return 0
 
 
 # --- text -----------------------------------------------------------------------------------
@@ -217,6 +290,12 @@ def _contradiction(r, problem) -> list[str]:
     else:
         out.append(f"The counts stop fitting one board at {_step_text(r, r.stops_at)}: "
                    "look at that line or an earlier one.")
+    if not r.typos and not r.typos_searched:
+        from countlo.hidden.diagnose import MAX_COUNTS
+
+        out.append(f"(No search for a single mistyped count: it is limited to records of "
+                   f"{MAX_COUNTS} counts, and this one has {len(r.counts)}.)")
+        return out
     if not r.typos:
         out.append("No single corrected count makes them fit: more than one count is wrong.")
         return out

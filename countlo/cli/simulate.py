@@ -5,39 +5,26 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import Any
 
+from countlo.cli import options
 from countlo.hidden.result import engine_names
 from countlo.play.names import strategy_names
 
+MAX_GAMES = 1_000_000
+MAX_TIMEOUT = 86400.0
+
 
 def _positive(text: str) -> int:
-    try:
-        n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"expected at least 1, not {n}")
-    return n
+    return options.bounded(1, MAX_GAMES)(text)
 
 
 def _density(text: str) -> float:
-    try:
-        p = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a probability like 0.5, not {text!r}") from None
-    if not 0.0 <= p <= 1.0:
-        raise argparse.ArgumentTypeError(f"density must be between 0 and 1, not {text}")
-    return p
+    return options.decimal(text, "a probability like 0.5", 0.0, 1.0)
 
 
 def _seconds(text: str) -> float:
-    try:
-        t = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected seconds like 5, not {text!r}") from None
-    if t <= 0:
-        raise argparse.ArgumentTypeError(f"timeout must be positive, not {text}")
-    return t
+    return options.decimal(text, "seconds like 5 or 0.5", 0.0, MAX_TIMEOUT, open_low=True)
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -48,7 +35,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--engine", default="exact", metavar="E", type=str.lower, choices=engine_names(),
                    help=f"{', '.join(engine_names())} (default exact)")
     p.add_argument("--size", default="6x6", metavar="RxC", help="board size (default 6x6)")
-    p.add_argument("--seed", type=int, default=0, metavar="K", help="first seed; games use K, K+1, ...")
+    p.add_argument("--seed", type=options.integer, default=0, metavar="K", help="first seed; games use K, K+1, ...")
     p.add_argument("--density", type=_density, default=0.5, metavar="P",
                    help="chance each hidden light starts on (default 0.5)")
     p.add_argument("--oracle-cmd", metavar="'PROGRAM ARGS'",
@@ -56,6 +43,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--timeout", type=_seconds, default=5.0, metavar="SECONDS",
                    help="how long to wait for each answer of the game program (default 5)")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
+    p.add_argument("--jobs", type=_positive, metavar="N",
+                   help="play games in N worker processes (default: the cores available; the same "
+                        "games and summary as one process)")
+    p.add_argument("--records", metavar="FILE",
+                   help="write one JSON line per game to FILE as soon as it finishes")
     from countlo.cli.rules_args import add_rule_arguments
 
     add_rule_arguments(p)
@@ -63,21 +55,30 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from countlo.board import Shape
+    from countlo.cli.play import check_size
     from countlo.cli.rules_args import rules_of
+    from countlo.cli.workers import available_cores
+    from countlo.hidden.frontier import check_supported
     from countlo.play.game import summarize
+    from countlo.play.program import program_argv
 
     shape = Shape.parse(args.size).with_rules(rules_of(args))
-    _warm_up(shape, args)
+    check_supported(shape)
+    check_size(shape)
+    if args.oracle_cmd is not None:
+        program_argv(args.oracle_cmd)  # an empty or unbalanced command fails before any game
     seeds = range(args.seed, args.seed + args.games)
-    results, records = [], []
-    for seed, (result, hidden) in zip(seeds, _games(args, shape, seeds)):
-        results.append(result)
-        records.append(_record(shape, seed, result, hidden))
+    jobs = min(args.jobs or available_cores(), args.games)
+    finished, interrupted = _play_all(args, shape, seeds, jobs)
+    order = sorted(finished)
+    results = [finished[seed][0] for seed in order]
+    records = [finished[seed][1] for seed in order]
     s = summarize(results)
     if args.json:
         out = {
+            "partial": interrupted, "games_asked": args.games,
             "size": str(shape), "rules": shape.rules.describe(), "strategy": args.strategy, "engine": args.engine,
-            "oracle": args.oracle_cmd or "simulated", "density": args.density,
+            "oracle": "simulated" if args.oracle_cmd is None else args.oracle_cmd, "density": args.density,
             "games": s.games, "solved": s.solved, "unsolvable": s.unsolvable, "failed": s.failed,
             "probes_mean": _r(s.probes_mean), "probes_median": _r(s.probes_median),
             "probes_max": s.probes_max, "clicks_mean": _r(s.clicks_mean),
@@ -87,44 +88,66 @@ def run(args: argparse.Namespace) -> int:
         }
         print(json.dumps(out, indent=1))
     else:
-        print(_table(args, shape, s, records))
+        print(_table(args, shape, s, records, interrupted))
+    if interrupted:
+        return 130
     return 1 if s.failed else 0
 
 
-def _warm_up(shape, args) -> None:
-    """One untimed decision, so one-off costs (imports, per-shape tables) stay out of the times."""
-    from countlo.play.guide import Guide
+def _play_all(args, shape, seeds, jobs: int) -> tuple[dict[int, tuple], bool]:
+    """{seed: (GameResult, JSON record)} of every finished game, and whether Ctrl-C cut the run
+    short (the games finished by then are kept; with --records each is on disk already)."""
+    from countlo.errors import CountloError
 
-    guide = Guide(shape, args.strategy, args.engine, counts=False)
-    guide.start(shape.cells // 2)
-    guide.advice()
+    finished: dict[int, tuple] = {}
+    stream = None
+    if args.records:
+        try:
+            stream = open(args.records, "w", encoding="utf-8")  # noqa: SIM115 (closed below)
+        except OSError as e:
+            raise CountloError(f"cannot write --records {args.records}: {e.strerror}") from None
+    games = _games(args, shape, seeds, jobs)
+    try:
+        for seed, result, hidden in games:
+            record = _record(shape, seed, result, hidden)
+            finished[seed] = (result, record)
+            if stream is not None:
+                stream.write(json.dumps(record) + "\n")
+                stream.flush()
+    except KeyboardInterrupt:
+        return finished, True
+    finally:
+        games.close()  # ends the workers, if any
+        if stream is not None:
+            stream.close()
+    return finished, False
 
 
-def _games(args, shape, seeds):
-    """(GameResult, hidden start or None) per seed, with a progress bar on a terminal."""
-    if sys.stderr.isatty():
-        from prompt_toolkit.output import create_output
-        from prompt_toolkit.shortcuts import ProgressBar
+def _games(args, shape, seeds, jobs: int):
+    """(seed, GameResult, hidden start or None) per finished game, in this process or in `jobs`
+    workers (then in the order they finish), with a progress bar on a terminal."""
+    from countlo.cli.workers import play_in_process, play_in_workers, play_one, warm_up
 
-        with ProgressBar(title=f"{args.strategy} on {shape}",
-                         output=create_output(stdout=sys.stderr)) as bar:
-            for seed in bar(seeds):
-                yield _one(args, shape, seed)
+    if jobs > 1:
+        source = play_in_workers(args, seeds, jobs)
     else:
-        for seed in seeds:
-            yield _one(args, shape, seed)
+        warm_up(shape, args)
+        source = play_in_process(lambda seed: play_one(args, shape, seed), seeds)
+    try:
+        if sys.stderr.isatty():
+            from prompt_toolkit.output import create_output
+            from prompt_toolkit.shortcuts import ProgressBar
 
-
-def _one(args, shape, seed):
-    from countlo.play.game import play_game
-    from countlo.play.oracle import SimulatedOracle
-    from countlo.play.program import ProgramOracle
-
-    if args.oracle_cmd:
-        with ProgramOracle(args.oracle_cmd, shape, args.timeout, env={"COUNTLO_SEED": str(seed)}) as o:
-            return play_game(o, args.strategy, args.engine, seed), None
-    o = SimulatedOracle(shape, seed, args.density)
-    return play_game(o, args.strategy, args.engine, seed), o.board
+            with ProgressBar(title=f"{args.strategy} on {shape}",
+                             output=create_output(stdout=sys.stderr)) as bar:
+                counter: Any = bar(total=len(seeds))
+                for game in source:
+                    yield game
+                    counter.item_completed()
+        else:
+            yield from source
+    finally:
+        source.close()
 
 
 def _record(shape, seed, r, hidden) -> dict:
@@ -139,11 +162,29 @@ def _record(shape, seed, r, hidden) -> dict:
         "decision_ms_mean": _r(1000 * sum(r.decision_times) / len(r.decision_times)) if r.decision_times else None,
         "decision_ms_max": _r(1000 * max(r.decision_times)) if r.decision_times else None,
     }
-    if hidden is not None:
-        out["hidden"] = [
-            "".join("#" if row >> c & 1 else "." for c in range(shape.cols)) for row in shape.to_rows(hidden)
-        ]
+    source = "simulated"
+    if hidden is None:  # a game program does not reveal its board: the counts may determine it
+        hidden, source = _reconstructed(rec)
+    out["hidden"] = None if hidden is None else [
+        "".join("#" if row >> c & 1 else "." for c in range(shape.cols))
+        for row in shape.to_rows(hidden)
+    ]
+    out["hidden_source"] = source
     return out
+
+
+def _reconstructed(record) -> tuple[int | None, str]:
+    """The start a program's counts determine, or None with why (the program never reveals it)."""
+    from countlo.hidden.reconstruct import reconstruct
+    from countlo.hidden.result import Status
+
+    unknown = "not revealed by the game program, and its counts do not determine it"
+    if record is None:
+        return None, unknown
+    r = reconstruct(record, "linear", limit=2)
+    if r.status is Status.DETERMINED:
+        return r.board, "reconstructed from the game program's counts"
+    return None, unknown
 
 
 def _board(shape) -> str:
@@ -155,15 +196,18 @@ def _r(x):
     return None if x is None else round(x, 3)
 
 
-def _table(args, shape, s, records) -> str:
+def _table(args, shape, s, records, interrupted: bool = False) -> str:
     def num(x, digits=1):
         return "-" if x is None else (f"{x:.{digits}f}" if isinstance(x, float) else str(x))
 
-    against = f"program {args.oracle_cmd!r}" if args.oracle_cmd else f"density {args.density:g}"
+    against = f"program {args.oracle_cmd!r}" if args.oracle_cmd is not None else f"density {args.density:g}"
     last = args.seed + s.games - 1
+    seeds = f"seeds {args.seed}-{last}"
+    if interrupted:
+        seeds = f"interrupted: {s.games} of {args.games} games finished (partial), seeds from {args.seed}"
     lines = [
         f"{s.games} games on {_board(shape)}, strategy {args.strategy}, engine {args.engine}, "
-        f"seeds {args.seed}-{last}, {against}",
+        f"{seeds}, {against}",
         f"  games              {s.games}",
         f"  solved             {s.solved}",
     ]

@@ -3,18 +3,20 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
-from typing import TYPE_CHECKING
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up; mypy knows it)
 if TYPE_CHECKING:
     from countlo.board import Shape
     from countlo.classic.coset import Progress, Status
 
 GRID_LIMIT = 64  # larger boards print a summary unless --full
 ALL_LIMIT = 4096  # --all lists at most this many solutions unless --limit is given
+QUIET_PANELS = 16  # --quiet --image draws at most this many basis patterns
 MIN_TIME = 60.0  # --min stops after this many seconds unless --time-limit says otherwise
+FULL_LIMIT = 1 << 22  # --full prints boards of at most this many cells (2048x2048)
+BITSET_LIMIT = 1 << 24  # --min and --all work on one bitset of the board: at most 4096x4096
 MOST_TIME = 10.0  # --most searches this long for bounds beyond the exact cases
 
 
@@ -40,8 +42,11 @@ multiplicity: a cell pressed 3 times counts 3.
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.epilog = EPILOG
-    p.formatter_class = argparse.RawDescriptionHelpFormatter
+    import textwrap
+
+    p.epilog = "\n".join(textwrap.fill(ln, 79) if len(ln) > 79 else ln for ln in EPILOG.split("\n"))
+    p.formatter_class = argparse.RawDescriptionHelpFormatter  # keeps the epilog's lines
+    p.description = textwrap.fill(p.description or "", 79)
     p.add_argument("file", nargs="?", metavar="FILE|-",
                    help="the start as a text grid (1 # * O lit, 0 . - dark); '-' for stdin")
     p.add_argument("--size", metavar="RxC", help="board size, e.g. 6x6 (needed by --lit, --all-on)")
@@ -78,12 +83,18 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help=f"print grids and press lists even above {GRID_LIMIT}x{GRID_LIMIT}")
     p.add_argument("--out", metavar="FILE", help="write the press pattern as a 1/0 grid")
     p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.add_argument("--image", metavar="FILE.png|FILE.svg",
+                   help="also draw the start, the presses (or the quiet pattern proving it "
+                   "unsolvable) and a legend; with --quiet, the quiet patterns")
 
 
 def _positive(text: str) -> int:
-    if not text.isdigit() or int(text) < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive whole number, not {text!r}")
-    return int(text)
+    from countlo.cli.options import integer
+
+    n = integer(text)
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive whole number, not {n}")
+    return n
 
 
 def _seconds(text: str) -> float:
@@ -113,11 +124,19 @@ def run(args: argparse.Namespace) -> int:
         raise CountloError("--time-limit only applies with --min or --most")
     if args.to is not None and args.target is not None:
         raise CountloError("give one target, not --to and --target")
+    if args.image is not None:
+        from countlo.formats.image import check_path
+
+        check_path(args.image)
     if args.graph is not None or not _classic_rules(args):
+        if args.image is not None:
+            raise CountloError("--image draws boards under the classic rules only")
         from countlo.cli import solve_rules
 
         return solve_rules.run(args)
     size = Shape.parse(args.size) if args.size is not None else None
+    if size is not None:
+        _check_limits(size, args)  # before any board is built
     if args.most:
         if sources or args.to is not None:
             raise CountloError("--most is about every start of one size: give only --size RxC")
@@ -139,7 +158,9 @@ def run(args: argparse.Namespace) -> int:
         shape, rows = textgrid.parse_grid(_read(args.file), where)
         if size is not None and size != shape:
             raise BoardFormatError(f"{where} holds a {shape} board but --size says {size}")
-    start = rows
+        _check_limits(shape, args)
+    start: list[int] = rows
+    target: list[int] | None = None
     if args.to is not None:
         tshape, target = textgrid.parse_grid(_read(args.to), args.to)
         if tshape != shape:
@@ -147,11 +168,22 @@ def run(args: argparse.Namespace) -> int:
         rows = [a ^ b for a, b in zip(rows, target)]
     elif args.target == "lit":
         rows = [a ^ shape.row_mask for a in rows]
+        target = [shape.row_mask] * shape.rows
 
+    if args.image is not None:
+        from countlo.formats.image import check_fits
+
+        # refuse a picture that cannot be written before solving, not after
+        panels = QUIET_PANELS if args.quiet else 2 + (args.to is not None or args.target == "lit")
+        check_fits(shape, panels, args.image)
     sol = solve_rows(shape, rows)
     report = _Report(shape, start, rows, args)
     if not sol.solvable:
         report.unsolvable(sol)
+        if args.image is not None:
+            from countlo.formats import figures
+
+            _draw(figures.unsolvable(shape, start, sol.witness, target), args.image, args.json)
         return 1
     presses, exact = sol.presses, None
     extra: dict = {}
@@ -178,11 +210,30 @@ def run(args: argparse.Namespace) -> int:
             extra["group"] = [s.name for s in fixing(shape, bits)]
     assert presses is not None
     if args.out:
-        _write(args.out, textgrid.format_rows(presses, shape.cols))
+        _write(args.out, presses, shape.cols)
     report.solved(presses, sol.nullity, exact, extra)
     if args.quiet:
         report.quiet()
+    if args.image is not None:
+        from countlo.formats import figures
+
+        if args.quiet:
+            from countlo.classic.solver import quiet_rows
+
+            picture = figures.quiet(shape, quiet_rows(shape, QUIET_PANELS))
+        else:
+            assert isinstance(presses, list)  # solve_rows and to_rows give rows
+            picture = figures.solved(shape, start, presses, target, exact)
+        _draw(picture, args.image, args.json)
     return 0
+
+
+def _draw(picture, path: str, quiet: bool) -> None:
+    from countlo.formats.image import save
+
+    save(picture, path)
+    if not quiet:  # JSON output stays one object
+        print(f"picture: {path}")
 
 
 def _classic_rules(args: argparse.Namespace) -> bool:
@@ -233,6 +284,8 @@ def _most(shape: Shape, args: argparse.Namespace) -> int:
 
         _write(args.out, textgrid.format_rows(start_rows, shape.cols))
     if args.json:
+        import json  # only --json pays for it (start-up: bench/bench_startup.py)
+
         print(json.dumps({"rows": shape.rows, "cols": shape.cols, "nullity": len(quiet),
                           "most": h.need if h.exact else None, "exact": h.exact,
                           "lower_bound": h.need, "upper_bound": h.upper, "method": h.method,
@@ -273,12 +326,34 @@ def _read(path: str | None) -> str:
         raise BoardFormatError(f"cannot read {path}: {getattr(e, 'strerror', None) or e}") from None
 
 
-def _write(path: str, text: str) -> None:
+def _check_limits(shape, args) -> None:
+    """Refuse, in one line, what would not fit in memory, before the board is built."""
+    from countlo.classic.classes import MAX_CELLS
+    from countlo.errors import BadSizeError
+
+    def side(cells: int) -> str:
+        n = int(cells ** 0.5)
+        return f"{cells} cells ({n}x{n})" if n * n == cells else f"{cells} cells"
+
+    if args.full and shape.cells > FULL_LIMIT:
+        raise BadSizeError(f"--full prints boards of at most {side(FULL_LIMIT)}; {shape} has "
+                           f"{shape.cells}: leave out --full, or save the presses with --out FILE")
+    for flag, on, limit in (("--min", args.min, BITSET_LIMIT), ("--all", args.all, BITSET_LIMIT),
+                            ("--classes", args.classes, MAX_CELLS)):
+        if on and shape.cells > limit:
+            raise BadSizeError(f"{flag} works on boards of at most {side(limit)}; {shape} has "
+                               f"{shape.cells}")
+
+
+def _write(path: str, rows, cols: int) -> None:
+    """The press grid as 1/0 lines, written a row at a time (a 65535x65535 grid is 4 GB)."""
     from countlo.errors import CountloError
+    from countlo.formats.textgrid import format_rows
 
     try:
         with open(path, "w", encoding="utf-8") as f:
-            f.write(text)
+            for row in rows:
+                f.write(format_rows([row], cols))
     except OSError as e:
         raise CountloError(f"cannot write {path}: {e.strerror}") from None
 
@@ -316,7 +391,7 @@ class _Report:
 
         if self.args.json:
             self._json(solvable=False, nullity=sol.nullity, presses=None, count=None,
-                       witness=cell_pairs(sol.witness))
+                       witness=None if self.big else cell_pairs(sol.witness))
             return
         w = sol.witness
         lit = sum((a & b).bit_count() for a, b in zip(w, self.target_rows))
@@ -354,14 +429,18 @@ class _Report:
 
         count = sum(r.bit_count() for r in presses)
         if self.args.json:
-            out = dict(solvable=True, nullity=nullity, presses=cell_pairs(presses), count=count)
+            # above 64x64 without --full: a summary (2.4e9 pairs of a 65535x65535 board would
+            # take hundreds of gigabytes as Python lists)
+            out = dict(solvable=True, nullity=nullity,
+                       presses=None if self.big else cell_pairs(presses), count=count)
             if exact is not None:
                 out["exact"] = exact
                 out["lower_bound"] = extra["lower_bound"]
             if "solutions" in extra:
-                out["solutions"] = [cell_pairs(x) for x in extra["solutions"]]
+                out["solutions"] = [None if self.big else cell_pairs(x) for x in extra["solutions"]]
             if "classes" in extra:
-                out["classes"] = [{"presses": cell_pairs(r), "size": s} for r, s in extra["classes"]]
+                out["classes"] = [{"presses": None if self.big else cell_pairs(r), "size": s}
+                                  for r, s in extra["classes"]]
                 out["symmetries"] = extra["group"]
             if self.args.quiet:
                 from countlo.classic.solver import quiet_rows
@@ -399,5 +478,7 @@ class _Report:
                 print(f"{i:>4}. class of {size}, {sum(r.bit_count() for r in rep)} presses{names}")
 
     def _json(self, **fields) -> None:
+        import json  # only --json pays for it (start-up: bench/bench_startup.py)
+
         print(json.dumps({"rows": self.shape.rows, "cols": self.shape.cols, "topology": "plane",
                           "rule": "plus", "states": 2, **fields}))

@@ -36,6 +36,7 @@ from countlo.formats.transcript import (
     read,
 )
 from countlo.hidden.record import Step
+from countlo.tokens import shown
 
 FORMATS = ("countlo", "rows", "restore")
 _SIZE_COMMENT = re.compile(r"^#\s*size\s*:\s*(.*?)\s*$", re.IGNORECASE)
@@ -104,7 +105,7 @@ def _size_from_comment(sizes, problems, source) -> Shape | None:
     try:
         return Shape.parse(text)
     except (CountloError, ValueError):
-        problems.append((n, f"bad board size {text!r}: expected ROWSxCOLS like 6x6"))
+        problems.append((n, f"bad board size {shown(text)}: expected ROWSxCOLS like 6x6"))
         return None
 
 
@@ -116,7 +117,7 @@ def _numbers(rows, problems) -> list[tuple[int, list[int | None]]]:
             if _NUMBER.match(t):
                 values.append(int(t))
             else:
-                problems.append((n, f"expected counts (whole numbers), found {t!r}"))
+                problems.append((n, f"expected counts (whole numbers), found {shown(t)}"))
                 values.append(None)
         out.append((n, values))
     return out
@@ -194,12 +195,15 @@ def read_restore(text: str, source: str = "transcript", shape: Shape | None = No
             problems.append((n, f"expected two counts (after the click, after clicking back), "
                                 f"found {len(values)}"))
     declared = _size_from_comment(sizes, problems, source)
+    if shape is not None and declared is not None and shape != declared:
+        problems.append((sizes[0][0], f"'# size: {declared}' but --size says {shape}"))
     shape = shape or declared
     if shape is None:
         side = math.isqrt(len(body))
         if side * side != len(body) or side == 0:
             raise TranscriptError(sorted(problems + [(start_line, (
-                f"{len(body)} cells is not a square board: add a line '# size: RxC'"))]), source)
+                f"{len(body)} cells is not a square board: add a line '# size: RxC' "
+                "or pass --size RxC"))]), source)
         shape = Shape(side, side)
     if len(body) != shape.cells:
         where = body[-1][0] if body else start_line
@@ -211,21 +215,29 @@ def read_restore(text: str, source: str = "transcript", shape: Shape | None = No
     return _finish(shape, steps, start, start_line, problems, source, "restore", "restore")
 
 
-def parse(text: str, source: str = "transcript", fmt: str | None = None) -> Transcript:
-    """The transcript in `text`, in format `fmt` (detected when None)."""
+def parse(text: str, source: str = "transcript", fmt: str | None = None,
+          shape: Shape | None = None) -> Transcript:
+    """The transcript in `text`, in format `fmt` (detected when None). `shape`, when given, is
+    the board size (what a restore file of a non-square board cannot say without a '# size:'
+    line); a size the file states otherwise must agree with it."""
     fmt = fmt or detect(text, source)
-    if fmt == "countlo":
-        return read(text, source)
-    if fmt == "rows":
-        return read_rows(text, source)
     if fmt == "restore":
-        return read_restore(text, source)
-    raise TranscriptFileError(f"unknown format {fmt!r}: choose one of {', '.join(FORMATS)}")
+        return read_restore(text, source, shape)
+    if fmt == "countlo":
+        t = read(text, source)
+    elif fmt == "rows":
+        t = read_rows(text, source)
+    else:
+        raise TranscriptFileError(f"unknown format {fmt!r}: choose one of {', '.join(FORMATS)}")
+    if shape is not None and t.shape != shape:
+        raise TranscriptError([(1, f"the {fmt} file is a {t.shape} board, but --size says "
+                                   f"{shape}")], source)
+    return t
 
 
-def load(path: str | Path, fmt: str | None = None) -> Transcript:
+def load(path: str | Path, fmt: str | None = None, shape: Shape | None = None) -> Transcript:
     """The transcript in the file at `path`, in any format (detected when `fmt` is None)."""
-    return parse(read_text(path), str(path), fmt)
+    return parse(read_text(path), str(path), fmt, shape)
 
 
 def dumps_rows(record) -> str:

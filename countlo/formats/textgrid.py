@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from countlo.board import Shape, column_letters
 from countlo.errors import BadCellError, BoardFormatError
 from countlo.i18n import _, ljust
-from countlo.i18n import width as text_width
+from countlo.tokens import is_whole, shown
 
 LIT = "1#*O"
 DARK = "0.-"
@@ -33,7 +33,8 @@ def parse_grid(text: str, source: str = "input") -> tuple[Shape, list[int]]:
         body = line.strip()
         if not body:
             continue
-        bits = body.translate(_TO_BITS)
+        # any Unicode space separates cells (a no-break space pasted from a web page)
+        bits = "".join(body.split()).translate(_TO_BITS)
         if bits.strip("01"):
             if body.startswith("#"):
                 continue  # a comment: not made only of cell characters
@@ -68,13 +69,13 @@ def parse_lit(text: str, shape: Shape) -> list[int]:
     for item in _LIT_ITEM.split(text.strip()):
         if not item:
             continue
-        if not item.isdigit():
-            raise BadCellError(_("--lit item {item!r} is not a cell number (1-{cells})").format(
-                item=item, cells=shape.cells))
+        if not is_whole(item):
+            raise BadCellError(_("--lit item {item} is not a cell number (1-{cells})").format(
+                item=shown(item), cells=shape.cells))
         k = int(item)
         if not 1 <= k <= shape.cells:
             raise BadCellError(_("--lit item {item} is off the {shape} board (cells 1-{cells})").format(
-                item=item, shape=shape, cells=shape.cells))
+                item=shown(item)[1:-1], shape=shape, cells=shape.cells))
         if k in seen:
             raise BadCellError(_("--lit item {item} is listed twice").format(item=item))
         seen.add(k)
@@ -97,9 +98,7 @@ def side_by_side(shape: Shape, panels: Sequence[tuple[str, Sequence[int], str, s
     num = len(str(shape.rows))
     letters = [column_letters(c) for c in range(shape.cols)]
     cw = max(len(s) for s in letters)
-    # each panel as wide as its grid or its title, in terminal columns (a Chinese title's
-    # characters take two)
-    width = max([num + 1 + shape.cols * (cw + 1)] + [text_width(t) for t, *_ in panels])
+    width = num + 1 + shape.cols * (cw + 1)
     gap = "   "
 
     def cell_line(rows: Sequence[int], r: int, on: str, off: str) -> str:
@@ -107,6 +106,7 @@ def side_by_side(shape: Shape, panels: Sequence[tuple[str, Sequence[int], str, s
         cells = " ".join((on if b == "1" else off).rjust(cw) for b in bits)
         return f"{r + 1:>{num}}  {cells}".ljust(width)
 
+    # titles padded by terminal columns: a Chinese title's characters take two each
     head = gap.join(ljust(title, width) for title, *_ in panels)
     cols = gap.join((" " * (num + 2) + " ".join(s.rjust(cw) for s in letters)).ljust(width)
                     for _ in panels)

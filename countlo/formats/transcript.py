@@ -23,6 +23,7 @@ from countlo.errors import BadCountError, CountloError, TranscriptError, Transcr
 from countlo.formats.text import read_text
 from countlo.hidden.record import Record, Step, check_start, check_step
 from countlo.rules import Rule, Rules
+from countlo.tokens import shown
 
 VERSION = 1
 MAGIC = "countlo transcript"
@@ -191,7 +192,7 @@ class Transcript:
 def _count(token: str, what: str, problems: list, line: int) -> int | None:
     if _NUMBER.match(token) and len(token) <= MAX_COUNT_DIGITS:
         return int(token)
-    problems.append((line, f"expected {what} (a whole number), found {token!r}"))
+    problems.append((line, f"expected {what} (a whole number), found {shown(token)}"))
     return None
 
 
@@ -217,7 +218,7 @@ def _parse_header(lines: list[str], problems: list) -> tuple[dict, int, list[Eve
             fields["magic"] = n
             version = magic.group(1)
             if not (_NUMBER.match(version) and len(version) < 6):
-                problems.append((n, f"expected '# {MAGIC} {VERSION}', found version {version!r}"))
+                problems.append((n, f"expected '# {MAGIC} {VERSION}', found version {shown(version)}"))
             elif int(version) > VERSION:
                 problems.append((n, f"written by a newer countlo (format {version}); "
                                     f"this one reads format {VERSION}"))
@@ -226,7 +227,7 @@ def _parse_header(lines: list[str], problems: list) -> tuple[dict, int, list[Eve
         elif match:
             key, value = match.group(1).lower(), _one_line(match.group(2))
             if key in seen:
-                problems.append((n, f"header key {key!r} given twice"))
+                problems.append((n, f"header key {shown(key)} given twice"))
                 continue
             seen.add(key)
             if key == "size":
@@ -234,13 +235,13 @@ def _parse_header(lines: list[str], problems: list) -> tuple[dict, int, list[Eve
                     fields["shape"] = Shape.parse(value)
                 except (CountloError, ValueError) as e:
                     problems.append((n, str(e) if isinstance(e, CountloError) else
-                                     f"bad board size {value!r}"))
+                                     f"bad board size {shown(value)}"))
                     fields["shape"] = None
             elif key == "seed":
                 if re.match(r"^-?[0-9]{1,30}$", value):
                     fields["seed"] = int(value)
                 else:
-                    problems.append((n, f"expected the seed as a whole number, found {value!r}"))
+                    problems.append((n, f"expected the seed as a whole number, found {shown(value)}"))
             elif key in _RULES:
                 fields.setdefault("rules", {})[key] = (value, n)
             elif key in _KNOWN:
@@ -277,7 +278,7 @@ def _late_size(lines: list[str], first: int, problems: list) -> Shape | None:
             try:
                 return Shape.parse(m.group(2))
             except (CountloError, ValueError):
-                problems.append((i + 1, f"bad board size {m.group(2)!r}: expected ROWSxCOLS"))
+                problems.append((i + 1, f"bad board size {shown(m.group(2))}: expected ROWSxCOLS"))
                 return None
     return None
 
@@ -321,14 +322,14 @@ def _parse_body(lines: list[str], first: int, shape: Shape | None, problems: lis
             cell = c = None
             if len(tokens) < 2:
                 problems.append((n, f"expected a clicked cell and the count after it, like "
-                                    f"'C4 17', found {code!r}"))
+                                    f"'C4 17', found {shown(code)}"))
             else:
                 c = _count(tokens[-1], "the count after the click", problems, n)
                 try:
                     cell = shape.parse_cell(" ".join(tokens[:-1])) if shape else None
                 except (CountloError, ValueError) as e:
                     problems.append((n, str(e) if isinstance(e, CountloError) else
-                                     f"bad cell name {' '.join(tokens[:-1])!r}"))
+                                     f"bad cell name {shown(' '.join(tokens[:-1]))}"))
             events.append(StepEvent(cell, c, comment, line=n))
     return events
 
@@ -499,22 +500,35 @@ class Writer:
     @classmethod
     def resume(cls, path: str) -> tuple[Writer, Transcript]:
         """The writer reopened for appending, and what the file holds; an unfinished last line
-        (a crash mid-write) is cut off and named in a note."""
+        (a crash mid-write) is cut off and named in a note.
+
+        Nothing is written until the file has been read and checked as a countlo transcript:
+        a file of notes, or a hand-written table without a final newline, is refused unchanged.
+        """
         text = read_text(path)
+        first = next((ln for ln in text.split("\n") if ln.strip()), "")
+        if not _MAGIC_LINE.match(first.strip()):
+            raise TranscriptFileError(
+                f"{path} is not a countlo transcript (it does not begin with '# {MAGIC} "
+                f"{VERSION}'); nothing was changed. Replay other formats with countlo replay")
         dropped = None
-        if text and not text.endswith("\n"):
+        if not text.endswith("\n"):
             dropped = text[text.rfind("\n") + 1:]
-            with open(path, "r+b") as f:
-                data = f.read()
-                f.truncate(data.rfind(b"\n") + 1)
-                f.flush()
-                os.fsync(f.fileno())
-            text = read_text(path)
-        transcript = read(text, source=str(path))
-        handle = open(path, "a", encoding="utf-8", newline="\n")  # noqa: SIM115 (kept open: the Writer appends)
+            text = text[:len(text) - len(dropped)]
+        transcript = read(text, source=str(path))  # raises before anything is written
+        try:
+            if dropped is not None:
+                with open(path, "r+b") as f:
+                    data = f.read()
+                    f.truncate(data.rfind(b"\n") + 1)
+                    f.flush()
+                    os.fsync(f.fileno())
+            handle = open(path, "a", encoding="utf-8", newline="\n")  # noqa: SIM115 (the Writer appends)
+        except OSError as e:
+            raise TranscriptFileError(f"cannot write {path}: {e.strerror or e}") from None
         w = cls(path, transcript.header, list(transcript.events), handle)
         if dropped is not None and dropped.strip():
-            w.note(f"resumed: set aside an unfinished last line {dropped.strip()!r}")
+            w.note(f"resumed: set aside an unfinished last line {shown(dropped.strip(), 200)}")
             transcript = read(read_text(path), source=str(path))
         return w, transcript
 

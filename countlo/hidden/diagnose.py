@@ -115,16 +115,42 @@ class _Corrections:
         return next(self.e.solutions(rhs, (pivots, checks)), None) is not None
 
 
+MAX_COUNTS = 600
+"""Longest record searched for a single typo. The search keeps, for every equation, the
+combination of original equations it came from: memory and time grow with the square of the
+number of counts (600 counts: about a second; 20,000 would need gigabytes), so longer records
+are not searched and callers say so (see `searchable`)."""
+
+
+def searchable(record: Record | RawRecord) -> bool:
+    """Whether `diagnose` answers for this record: at most MAX_COUNTS counts, or impossible
+    counts too far apart for one typo (then no single change can fix it, whatever the length)."""
+    shape, cells, counts = _raw(record)
+    return len(counts) <= MAX_COUNTS or _scattered(_bad(shape, cells, counts))
+
+
+def _bad(shape: Shape, cells: list[int], counts: list[int]) -> set[int]:
+    """The entries whose count no click could show after the count before it."""
+    return {j for j in range(len(counts)) if not _entry_ok(shape, cells, counts, j)}
+
+
+def _scattered(bad: set[int]) -> bool:
+    return bool(bad) and max(bad) - min(bad) > 1  # one changed count touches two entries
+
+
 def diagnose(record: Record | RawRecord) -> list[Fix]:
     """Every single count change that makes the record consistent, most likely first.
 
-    Empty if the record is already consistent, or if no single change fixes it. Order: smallest
+    Empty if the record is already consistent, if no single change fixes it, or if it is longer
+    than MAX_COUNTS (see `searchable`). Order: smallest
     |written - suggested| first (a slip of one step of the count is the commonest typo), then
     later steps first (an arbitrary but fixed tie-break, so the order is stable).
     """
     shape, cells, counts = _raw(record)
     m = len(counts)
-    bad = {j for j in range(m) if not _entry_ok(shape, cells, counts, j)}
+    bad = _bad(shape, cells, counts)
+    if _scattered(bad) or m > MAX_COUNTS:
+        return []
     trials = _Corrections(shape, cells, counts, bad)
     if not bad and trials.consistent():
         return []

@@ -266,17 +266,30 @@ class _Search:
         yield from self._dfs(0)
 
     def _dfs(self, k: int) -> Iterator[int]:
-        value = self.value
-        while k < self.n and value[k] >= 0:
-            k += 1
-        if k == self.n:
-            yield sum(v << j for j, v in enumerate(value))
-            return
-        for v in self._first(k):
-            mark = len(self.trail)
-            if self.assign(k, v):
-                yield from self._dfs(k + 1)
-            self.undo(mark)
+        """Depth-first over the unset cells from k, with an explicit stack: a board of thousands
+        of cells would exceed Python's recursion limit one frame per cell."""
+        value, n = self.value, self.n
+        stack: list[list[int]] = []  # [cell, first value, second value, next index, trail mark]
+        while True:
+            while k < n and value[k] >= 0:
+                k += 1
+            if k == n:
+                yield sum(v << j for j, v in enumerate(value))
+            else:
+                stack.append([k, *self._first(k), 0, len(self.trail)])
+            while stack:  # the next value of the deepest cell with one left
+                frame = stack[-1]
+                cell, i, mark = frame[0], frame[3], frame[4]
+                self.undo(mark)
+                if i == 2:
+                    stack.pop()
+                    continue
+                frame[3] = i + 1
+                if self.assign(cell, frame[1 + i]):
+                    k = cell + 1
+                    break
+            else:
+                return
 
     def _first(self, k: int) -> tuple[int, int]:
         """Values to try for cell k: 1 first if most of its rows still need more than half their room."""

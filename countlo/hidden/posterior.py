@@ -31,6 +31,7 @@ import numpy as np
 
 from countlo.board import Shape
 from countlo.errors import CountloError
+from countlo.hidden.frontier import FrontierPosterior
 from countlo.hidden.posterior_dp import Tables, dense_size, lit_values, plan_for
 from countlo.hidden.posterior_sparse import Inexact, SparseTables, binom
 from countlo.hidden.record import Equation, Record, Step
@@ -340,3 +341,15 @@ def _draw_many(weights: list[int], n: int, rng: random.Random) -> list[int]:
         acc += v
         cum.append(acc)
     return [bisect_right(cum, rng.randrange(acc)) for _ in range(n)]
+
+
+AnyPosterior = Posterior | FrontierPosterior
+FRONTIER_CELLS = 50  # from this many cells on, the frontier engine (measured: bench_posterior.py)
+
+
+def posterior_of(record: Record) -> AnyPosterior:
+    """The exact posterior of `record` by the engine that suits its board: the window programme
+    above up to 7 x 7, the frontier programme (countlo.hidden.frontier) on bigger boards."""
+    if record.shape.cells >= FRONTIER_CELLS and record.shape.rules.classic:
+        return FrontierPosterior(record)
+    return Posterior(record)

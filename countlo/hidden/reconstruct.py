@@ -27,10 +27,10 @@ def reconstruct(record: Record, engine: Engine | str = Engine.EXACT, limit: int 
     if engine is Engine.Z3:
         return smt.reconstruct(record, limit or smt.LIMIT)
     # numpy loads with the exact engine only, so the record/result vocabulary stays cheap to import.
-    from countlo.hidden.posterior import Posterior  # noqa: PLC0415
+    from countlo.hidden.posterior import posterior_of  # noqa: PLC0415
 
-    p = Posterior(record)
-    return from_count(p.count, p.board, exact=True)
+    p = posterior_of(record)
+    return from_count(p.count, p.board, exact=getattr(p, "count_exact", True))
 
 
 def determined_after(record: Record, engine: Engine | str = Engine.EXACT) -> int | None:

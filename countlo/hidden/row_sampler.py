@@ -20,6 +20,9 @@ from countlo.hidden.record import Record, Step
 from countlo.rules import ROWCOL
 
 MAX_WIDTH = 6
+MAX_CELLS = 1000
+"""The tables count starts in float64, which overflows past 2^1024: larger boards are refused
+(a 3x1000 record has up to 2^3000 starts)."""
 
 
 def _transpose_cell(shape: Shape, k: int) -> int:
@@ -30,8 +33,9 @@ def _transpose_cell(shape: Shape, k: int) -> int:
 def fits(shape: Shape) -> bool:
     """True if boards of `shape` have a side of at most MAX_WIDTH cells (the tables stay small)
     and every click's equation touches only the rows next to its own (the classic rule, or any
-    rule reaching one row up and down on a plane or cylinder)."""
-    if min(shape.rows, shape.cols) > MAX_WIDTH:
+    rule reaching one row up and down on a plane or cylinder), and the board has at most
+    MAX_CELLS cells (the float64 counts cannot overflow)."""
+    if min(shape.rows, shape.cols) > MAX_WIDTH or shape.cells > MAX_CELLS:
         return False
     rules = shape.rules
     if rules.classic:

@@ -13,7 +13,7 @@ stops when no click tells them apart.
 
 P(k in X) is a parity of the lights (X = M s), estimated from posterior samples, or exact from
 the list of consistent boards when it is short; the count distributions are exact.
-The |X| + 2W count: docs/MATH.md §14; the score and lookahead: §15.
+The |X| + 2W count: docs/MATH.md §14; the score and lookahead: §15; the parity pins: §19.
 """
 
 from __future__ import annotations
@@ -32,11 +32,14 @@ from countlo.classic.batch import (
     neighbourhood_lit,
     solvable,
 )
+from countlo.hidden.frontier import FrontierPosterior
 from countlo.hidden.record import Record
 from countlo.hidden.row_sampler import RowSampler, fits
 from countlo.lru import LRU
+from countlo.play.pins import pins
 
 SLOW_SAMPLES = 64  # posterior samples (drawn in Python) on boards too wide for the row sampler
+EXACT_LAWS = 64  # cells up to which decisions use the exact next-count laws (bench_adaptive.py)
 
 
 @dataclass(frozen=True)
@@ -50,6 +53,7 @@ class Tuning:
     lookahead: tuple[tuple[int, int], ...] = ((64, 3), (4096, 2))  # (at most n boards listed, clicks
     # looked ahead); one click over longer lists
     width: int = 6  # candidate clicks searched at each level of the lookahead
+    pin_weight: float = 2.0  # boards sampled: wasted clicks a unit of pin bonus is worth (0: off)
 
 
 @dataclass
@@ -60,6 +64,7 @@ class View:
     total: int  # consistent starts (exact)
     exact: bool  # True if `lights` lists every consistent board, else a uniform sample
     counts: list[dict[int, int]] | None = None  # exact count distribution per cell, if known
+    clicked: frozenset[int] = frozenset()  # cells clicked at least once (their parities are known)
 
 
 def outcome_entropy(outcomes: np.ndarray) -> np.ndarray:
@@ -148,6 +153,10 @@ def choose(alg: PressAlgebra, view: View, t: Tuning = Tuning()) -> int | None:
     else:
         h = outcome_entropy(neighbourhood_lit(alg, view.lights))
     score = -t.bit_cost * h
+    found = pins(alg.shape) if t.pin_weight else None
+    if found is not None:  # steer toward supports that pin a target (docs/MATH.md §19)
+        score = score - t.pin_weight * found.bonus(view.clicked)
+        score[h <= 1e-12] = math.inf  # a bonus never buys a click that tells nothing
     if view.lights.shape[0]:
         p, ok = in_press_set(alg, view.lights)
         score = score + (1.0 - p) * ok.mean()
@@ -166,7 +175,8 @@ class Adaptive:
     KEEP = 64  # board lists remembered (undo and re-advice hit them)
     KEEP_SAMPLERS = 3  # row samplers remembered (each holds a few MB of tables)
 
-    def __init__(self, shape: Shape, tuning: Tuning = Tuning()):
+    def __init__(self, shape: Shape, tuning: Tuning = Tuning(), name: str = "adaptive"):
+        self.name = name
         self.shape = shape
         self.tuning = tuning
         self.algebra = algebra(shape)
@@ -188,12 +198,18 @@ class Adaptive:
             lights = self._list(record, knowledge, total, flips)
             return View(lights, total, True)
         rng = np.random.default_rng(knowledge.rng.getrandbits(64))
+        post = knowledge.posterior
         if fits(self.shape):
             starts = self._sampler(record).sample(t.samples, rng)
+        elif isinstance(post, FrontierPosterior):  # it draws samples fast
+            starts = post.sample_matrix(t.samples, rng)
         else:
             n = min(t.samples, SLOW_SAMPLES)
-            starts = bit_rows(knowledge.posterior.sample(n, knowledge.rng), self.shape.cells)
-        return View(starts ^ flips, total, False, knowledge.count_distributions)
+            starts = bit_rows(post.sample(n, knowledge.rng), self.shape.cells)
+        # exact laws cost one side pass per cell: above EXACT_LAWS cells the samples' do
+        counts = knowledge.count_distributions if self.shape.cells <= EXACT_LAWS else None
+        clicked = frozenset(s.cell for s in record.steps)
+        return View(starts ^ flips, total, False, counts, clicked)
 
     def _list(self, record: Record, knowledge, total: int, flips: np.ndarray) -> np.ndarray:
         """Lights now of every consistent start: the parent's list filtered by the last count if known."""
@@ -219,3 +235,11 @@ class Adaptive:
             parent = self._samplers.get(record.undo()) if record.steps else None
             found = self._samplers.put(record, RowSampler(record, parent))
         return found
+
+
+BASELINE = Tuning(pin_weight=0.0)  # the adaptive strategy before parity pins (issue 14's baseline)
+
+
+def adaptive_v1(shape: Shape) -> Adaptive:
+    """The adaptive strategy without the pin bonus, kept as the baseline it is measured against."""
+    return Adaptive(shape, BASELINE, "adaptive-v1")

@@ -16,6 +16,7 @@ from countlo.hidden.record import Record
 from countlo.play.advice import Advice, Contradiction, Done, Finish, GaveUp, Unclearable
 from countlo.play.guide import Guide
 from countlo.play.oracle import Oracle
+from countlo.tokens import shown
 
 
 class Outcome(str, Enum):
@@ -105,15 +106,26 @@ def play_game(oracle: Oracle, strategy: str = "adaptive", engine: str = "exact",
         return GameResult(outcome, ending, guide.probes, len(r.steps) if r else 0, tuple(times), r,
                           guide.corrections)
 
+    def contradiction(ending: Ending, last: tuple[int, int]) -> GameResult:
+        """A contradiction, unless the oracle printed more lines than it was asked for."""
+        extra = getattr(oracle, "extra_line", None)
+        line = extra() if extra is not None else None
+        if line is not None:
+            return result(Outcome.ORACLE_ERROR, ProgramFailed(
+                f"after clicking {oracle.shape.name(last[0])} the program printed an extra line "
+                f"{shown(line)} (one count per click is expected; the counts it printed fit no "
+                "board)"), last)
+        return result(Outcome.CONTRADICTION, ending, last)
+
     try:
         first = oracle.start()
-        t = time.perf_counter()
+        t = time.process_time()
         try:
             guide.start(first)
         except BadCountError as e:
             return result(Outcome.CONTRADICTION, Refused(None, str(e)))
         advice = guide.advice()
-        times.append(time.perf_counter() - t)
+        times.append(time.process_time() - t)
         while True:
             if isinstance(advice, Done):
                 return result(Outcome.SOLVED, advice)
@@ -126,14 +138,14 @@ def play_game(oracle: Oracle, strategy: str = "adaptive", engine: str = "exact",
             cell = advice.cell if advice.cell is not None else pick(guide)
             count = oracle.click(cell)
             if isinstance(advice, Finish) and count != advice.expected:
-                return result(Outcome.CONTRADICTION, Mismatch(cell, count, advice.expected), (cell, count))
-            t = time.perf_counter()
+                return contradiction(Mismatch(cell, count, advice.expected), (cell, count))
+            t = time.process_time()
             try:
                 guide.observe(cell, count)
             except BadCountError as e:
-                return result(Outcome.CONTRADICTION, Refused(cell, str(e)), (cell, count))
+                return contradiction(Refused(cell, str(e)), (cell, count))
             advice = guide.advice()
-            times.append(time.perf_counter() - t)
+            times.append(time.process_time() - t)
     except OracleError as e:
         return result(Outcome.ORACLE_ERROR, ProgramFailed(str(e)))
 

@@ -17,7 +17,7 @@ from countlo.board import Shape
 from countlo.classic.anyrules import invariants, solve
 from countlo.errors import BadCountError, CountloError
 from countlo.hidden.diagnose import Fix, diagnose
-from countlo.hidden.posterior import Posterior, check_rules
+from countlo.hidden.posterior import AnyPosterior, check_rules, posterior_of
 from countlo.hidden.record import Record, Step, check_start, first_prefix
 from countlo.hidden.result import engine_of
 from countlo.i18n import _
@@ -41,6 +41,11 @@ from countlo.play.registry import make_strategy
 from countlo.play.strategy import best_informative
 
 CACHE = 96  # posteriors and knowledge kept, one per record seen (undo and re-plans hit them)
+POSTERIOR_BYTES = 192 << 20  # at most this much of cached posterior tables (see _posterior)
+
+
+def _table_bytes(post: AnyPosterior) -> int:
+    return int(getattr(post, "nbytes", 0))
 WITNESS_LIMIT = 256  # list the possible starts to look for a common unclearability proof
 
 
@@ -88,14 +93,23 @@ class Guide:
         self.corrections: tuple[Fix, ...] = ()  # applied so far
         self._stuck: Stuck | None = None
         self._history: list[_State] = []
-        self._posteriors: LRU[Record, Posterior] = LRU(CACHE)
+        self._posteriors: LRU[Record, AnyPosterior] = LRU(CACHE)
         self._knowledge: LRU[Record, Knowledge] = LRU(CACHE)
         self._advice: tuple[tuple[Record | None, Stuck | None], Advice] | None = None
 
     # --- caches -----------------------------------------------------------------------------
-    def _posterior(self, record: Record) -> Posterior:
+    def _posterior(self, record: Record) -> AnyPosterior:
         found = self._posteriors.get(record)
-        return found if found is not None else self._posteriors.put(record, Posterior(record))
+        if found is not None:
+            return found
+        post = self._posteriors.put(record, posterior_of(record))
+        # big boards' tables run to tens of MB each: bound their total, and let the knowledge
+        # of an evicted record rebuild its posterior when asked again
+        for gone in self._posteriors.trim(_table_bytes, POSTERIOR_BYTES):
+            for k in self._knowledge.values():
+                if k.__dict__.get("posterior") is gone:
+                    del k.__dict__["posterior"]
+        return post
 
     def knowledge(self, record: Record | None = None) -> Knowledge:
         """What `record` (the current one by default) tells, cached per record."""
@@ -248,18 +262,24 @@ class Guide:
         if self.knowledge().board is None:
             self.probes += 1
         self.record = new
-        fixes = self._settle(trust_last=True)
+        fixes = self._settle(trust_last=force)
         after = self.knowledge().possible
         return Learned(len(new.steps), cell, count, before, after, fixes, self._stuck)
 
     def _settle(self, trust_last: bool, auto: bool = True) -> tuple[Fix, ...]:
-        """If the record is contradictory, diagnose it: apply a single fix, else go STUCK."""
+        """If the record is contradictory, diagnose it: apply the fix if there is exactly one,
+        else go STUCK listing them (the last count's first). `trust_last`: the player insisted
+        on the last count, so only earlier ones are suspects."""
         self._stuck = None
         if self.knowledge().possible != 0:
             return ()
         record = self._require()
-        fixes = [f for f in diagnose(record) if not (trust_last and f.step == len(record.steps))]
-        if auto and len(fixes) == 1:
+        last = len(record.steps)
+        # The count just typed is the likeliest typo when it breaks counts that all agreed (a
+        # plan, a board): rank its fix first, unless the player insisted on it ("17!").
+        fixes = sorted((f for f in diagnose(record) if not (trust_last and f.step == last)),
+                       key=lambda f: f.step != last)
+        if auto and len(fixes) == 1:  # more than one plausible fix: ask, never guess
             self.record = _replace(record, fixes[0].step, fixes[0].suggested)
             self.corrections = self.corrections + (fixes[0],)
             return tuple(fixes)

@@ -14,7 +14,7 @@ from functools import cached_property
 
 from countlo.board import Shape, iter_bits
 from countlo.classic.anyrules import fewest_presses, inverse_columns
-from countlo.hidden.posterior import Posterior
+from countlo.hidden.posterior import AnyPosterior, posterior_of
 from countlo.hidden.reconstruct import reconstruct
 from countlo.hidden.record import Record
 from countlo.hidden.result import Reconstruction, Status
@@ -38,7 +38,7 @@ class Knowledge:
         record: Record,
         engine: str = "exact",
         seed: int | str = 0,
-        posterior_of: Callable[[Record], Posterior] | None = None,
+        posterior_of: Callable[[Record], AnyPosterior] | None = None,
         prior: tuple[int, int | None] | None = None,
     ):
         self.record = record
@@ -49,11 +49,11 @@ class Knowledge:
         self._prior = prior if record.steps else None
 
     @cached_property
-    def posterior(self) -> Posterior:
-        """The exact posterior over hidden starts (countlo.hidden.posterior.Posterior)."""
+    def posterior(self) -> AnyPosterior:
+        """The exact posterior over hidden starts (countlo.hidden.posterior.posterior_of)."""
         if self._posterior_of is not None:
             return self._posterior_of(self.record)
-        return Posterior(self.record)
+        return posterior_of(self.record)
 
     @cached_property
     def counted(self) -> tuple[int, int | None]:

@@ -17,7 +17,31 @@ from collections import deque
 from collections.abc import Sequence
 
 from countlo.board import Shape
-from countlo.errors import OracleError
+from countlo.errors import CountloError, OracleError
+from countlo.tokens import is_whole, shown
+
+
+class ProgramCommandError(CountloError, ValueError):
+    """A game program command line that cannot be run as written (empty, unbalanced quotes)."""
+
+
+def program_argv(command: str | Sequence[str]) -> list[str]:
+    """The argument list of a game program command, split as a POSIX shell would."""
+    if isinstance(command, str):
+        try:
+            argv = shlex.split(command)
+        except ValueError as e:  # "No closing quotation", "No escaped character"
+            raise ProgramCommandError(f"cannot split the game program command "
+                                      f"{shown(command)}: {str(e).lower()}") from None
+    else:
+        argv = list(command)
+    if not argv:
+        raise ProgramCommandError("the game program command is empty")
+    return argv
+
+
+_LONGEST_LINE = 1 << 16  # bytes read per line of the program's output
+_LONGEST_WAIT = 86400.0
 
 
 class ProgramOracle:
@@ -25,33 +49,44 @@ class ProgramOracle:
 
     def __init__(self, command: str | Sequence[str], shape: Shape, timeout: float = 5.0,
                  env: dict[str, str] | None = None):
+        if not (isinstance(timeout, (int, float)) and 0 < timeout <= _LONGEST_WAIT):
+            raise ValueError(f"timeout must be above 0 and at most {_LONGEST_WAIT:g} s")
         self.shape = shape
         self.timeout = timeout
-        argv = shlex.split(command) if isinstance(command, str) else list(command)
-        if not argv:
-            raise OracleError("empty game program command")
+        argv = program_argv(command)
         self.name = argv[0]
         try:
+            # bytes, not text: a program printing invalid UTF-8 must not kill the reader thread
             self._proc = subprocess.Popen(
                 argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                text=True, bufsize=1, env={**os.environ, **(env or {})},
+                env={**os.environ, **(env or {})},
             )
         except OSError as e:
             raise OracleError(f"cannot start game program {self.name!r}: {e.strerror or e}") from None
-        self._lines: queue.Queue[str | None] = queue.Queue()
+        self._lines: queue.Queue[bytes | None] = queue.Queue()
         self._stderr: deque[str] = deque(maxlen=5)
         threading.Thread(target=self._pump, args=(self._proc.stdout, self._lines), daemon=True).start()
         threading.Thread(target=self._drain, daemon=True).start()
         self.last = "at the start"
 
     def _pump(self, stream, out: queue.Queue) -> None:
-        for line in stream:
-            out.put(line)
+        try:
+            while True:
+                line = stream.readline(_LONGEST_LINE)
+                if not line:
+                    break
+                out.put(line)
+        except (OSError, ValueError):
+            pass
         out.put(None)
 
     def _drain(self) -> None:
-        for line in self._proc.stderr:
-            self._stderr.append(line.rstrip())
+        assert self._proc.stderr is not None
+        try:
+            for line in self._proc.stderr:
+                self._stderr.append(line[:_LONGEST_LINE].decode("utf-8", "replace").rstrip())
+        except (OSError, ValueError):
+            pass
 
     def _read_count(self) -> int:
         try:
@@ -62,11 +97,15 @@ class ProgramOracle:
             ) from None
         if line is None:
             raise OracleError(f"{self.last} the program exited{self._exit_note()}")
-        text = line.strip()
         try:
-            count = int(text)
-        except ValueError:
-            raise OracleError(f"{self.last} the program printed {text!r}, not a count") from None
+            text = line.decode("utf-8").strip()
+        except UnicodeDecodeError:
+            raise OracleError(f"{self.last} the program printed "
+                              f"{shown(line.strip().decode('utf-8', 'replace'))}, which is not "
+                              "UTF-8 text") from None
+        if not is_whole(text, 9):  # ASCII digits only: not '١٨', not '1_7'
+            raise OracleError(f"{self.last} the program printed {shown(text)}, not a count")
+        count = int(text)
         if not 0 <= count <= self.shape.cells:
             raise OracleError(
                 f"{self.last} the program printed {count}, not a count of a {self.shape} board "
@@ -90,13 +129,38 @@ class ProgramOracle:
     def click(self, cell: int) -> int:
         """Send "ROW COL" (1-based) and read the new count."""
         c = self.shape.cell(cell)
-        self.last = f"after clicking {c.name} (row {c.row + 1} col {c.col + 1})"
         try:
-            self._proc.stdin.write(f"{c.row + 1} {c.col + 1}\n")
+            extra: bytes | None = self._lines.get_nowait()
+        except queue.Empty:
+            extra = b""
+        if extra is None:
+            self._lines.put(None)  # the end of its output: read again by _read_count
+        elif extra:  # more lines than clicks: say so, rather than misread the counts
+            text = extra.decode("utf-8", "replace").strip()
+            raise OracleError(f"{self.last} the program printed an extra line {shown(text)} "
+                              "(expected one count per click)")
+        self.last = f"after clicking {c.name} (row {c.row + 1} col {c.col + 1})"
+        assert self._proc.stdin is not None
+        try:
+            self._proc.stdin.write(f"{c.row + 1} {c.col + 1}\n".encode("ascii"))
             self._proc.stdin.flush()
         except (BrokenPipeError, OSError, ValueError):
             raise OracleError(f"{self.last} the program had already exited{self._exit_note()}") from None
         return self._read_count()
+
+    def extra_line(self, wait: float = 0.2) -> str | None:
+        """A line the program printed beyond one per click, if one comes within `wait` seconds.
+
+        Asked when its counts stop making sense: a program answering every click twice is then
+        reported as printing extra lines, not as a contradiction of the board."""
+        try:
+            line = self._lines.get(timeout=wait)
+        except queue.Empty:
+            return None
+        if line is None:
+            self._lines.put(None)
+            return None
+        return line.decode("utf-8", "replace").strip()
 
     def close(self) -> None:
         """Close the pipe and stop the program if it does not exit by itself."""

@@ -6,8 +6,9 @@ from collections.abc import Callable
 
 from countlo.board import Shape
 from countlo.errors import CountloError
-from countlo.play.adaptive import Adaptive
+from countlo.play.adaptive import Adaptive, adaptive_v1
 from countlo.play.names import HELP, StrategyName, strategy_names
+from countlo.play.optimal import Optimal
 from countlo.play.strategy import EntropyOnly, Fixed, Greedy, Manual, Restore, Sequential, Strategy
 
 
@@ -17,10 +18,12 @@ class UnknownStrategyError(CountloError, ValueError):
 
 _FACTORIES: dict[StrategyName, Callable[[Shape], Strategy]] = {
     StrategyName.ADAPTIVE: Adaptive,
+    StrategyName.ADAPTIVE_V1: adaptive_v1,
     StrategyName.ENTROPY: EntropyOnly,
     StrategyName.FIXED: Fixed,
     StrategyName.GREEDY: Greedy,
     StrategyName.MANUAL: Manual,
+    StrategyName.OPTIMAL: Optimal,
     StrategyName.RESTORE: Restore,
     StrategyName.SEQUENTIAL: Sequential,
 }

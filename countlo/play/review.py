@@ -9,14 +9,16 @@ from dataclasses import dataclass, field
 
 from countlo.board import Shape
 from countlo.classic.anyrules import fewest_presses, solve
-from countlo.hidden.diagnose import diagnose
-from countlo.hidden.posterior import Posterior
+from countlo.hidden.diagnose import diagnose, searchable
+from countlo.hidden.frontier import check_supported
+from countlo.hidden.posterior import posterior_of
 from countlo.hidden.reconstruct import determined_after, reconstruct
 from countlo.hidden.record import Record, Step, first_prefix, possible_after
 from countlo.hidden.result import Status
 from countlo.play.finish import Plan, finish_plan
 
 EXACT_SIDE = 8  # the exact engine answers in well under a second up to this width
+EXACT_CELLS = 480  # ... and this many cells (8x60: seconds; 8x125 runs for minutes)
 
 
 def choose_engine(shape: Shape, engine: str = "auto") -> str:
@@ -24,7 +26,8 @@ def choose_engine(shape: Shape, engine: str = "auto") -> str:
     (the exact count's row states grow with the width; the linear engine stays fast)."""
     if engine != "auto":
         return engine
-    return "exact" if min(shape.rows, shape.cols) <= EXACT_SIDE else "linear"
+    small = min(shape.rows, shape.cols) <= EXACT_SIDE and shape.cells <= EXACT_CELLS
+    return "exact" if small else "linear"
 
 
 @dataclass(frozen=True)
@@ -50,9 +53,9 @@ def step_notes(record: Record, engine: str = "exact") -> list[StepNote]:
 
     def left(n: int) -> tuple[int, bool, int | None]:
         if engine == "exact":
-            p = Posterior(record.prefix(n))
+            p = posterior_of(record.prefix(n))
             known = sum(m in (0.0, 1.0) for m in p.start_marginals()) if p.count else None
-            return p.count, True, known
+            return p.count, getattr(p, "count_exact", True), known
         r = reconstruct(record.prefix(n), engine)
         return r.possible, r.possible_exact, None
 
@@ -115,15 +118,19 @@ class Replay:
     impossible: bool = False
     typos: list[Typo] = field(default_factory=list)
     corrected: Replay | None = None  # the replay with the most likely typo put right
+    typos_searched: bool = True  # False for records too long for the single-typo search
 
 
 def replay(record: Record, count_lines: tuple[int, ...], engine: str = "auto") -> Replay:
     """The reconstruction of `record`, when it became known, and the finishing plan."""
     engine = choose_engine(record.shape, engine)
+    if engine == "exact":
+        check_supported(record.shape)
     rec = reconstruct(record, engine)
     out = Replay(record.shape, tuple(s.cell for s in record.steps), tuple(record.counts),
                  tuple(count_lines), record, rec.status.value, engine=engine)
     if rec.status is Status.CONTRADICTORY:
+        out.typos_searched = searchable(record)
         out.stops_at = first_contradiction(record, engine)
         out.typos = ranked([(f.step, f.written, f.suggested) for f in diagnose(record)],
                            out.count_lines, out.stops_at)
@@ -131,8 +138,9 @@ def replay(record: Record, count_lines: tuple[int, ...], engine: str = "auto") -
     elif rec.status is Status.AMBIGUOUS:
         out.possible, out.possible_exact = rec.possible, rec.possible_exact
         if engine == "exact":
-            p = Posterior(record)
-            out.possible, out.possible_exact, out.marginals = p.count, True, p.start_marginals()
+            p = posterior_of(record)
+            out.possible, out.possible_exact = p.count, getattr(p, "count_exact", True)
+            out.marginals = p.start_marginals()
     elif rec.board is not None:
         out.start, out.possible = rec.board, 1
         out.determined_after = determined_after(record, engine)
@@ -146,12 +154,14 @@ def replay_impossible(shape: Shape, cells: list[int], counts: list[int],
     """Counts where some click shows a count no board can: the first such step, and every single
     count change that makes all the counts fit one board (diagnose on the raw record)."""
     bad = first_impossible(shape, cells, counts)
-    fixes = diagnose((shape, counts[0], [(c, n) for c, n in zip(cells, counts[1:])]))
+    raw = (shape, counts[0], [(c, n) for c, n in zip(cells, counts[1:])])
+    fixes = diagnose(raw)
     prefix = None
     if bad > 0:
         prefix = Record(shape, counts[0], tuple(Step(c, n) for c, n in zip(cells, counts[1:bad])))
     out = Replay(shape, tuple(cells), tuple(counts), tuple(count_lines), prefix, "contradictory",
-                 stops_at=bad, impossible=True, engine=choose_engine(shape))
+                 stops_at=bad, impossible=True, engine=choose_engine(shape),
+                 typos_searched=searchable(raw))
     out.typos = ranked([(f.step, f.written, f.suggested) for f in fixes], out.count_lines, bad)
     out.corrected = _corrected(out)
     return out

@@ -177,8 +177,10 @@ class Screen:
     def _advice(self, advice: Advice) -> Fragments:
         v = self.view
         if v.pending is not None:
-            said = _("You clicked {cell} instead.") if advice.cell is not None else \
-                _("You clicked {cell}.")
+            if advice.cell not in (None, v.pending):
+                said = _("You clicked {cell} instead.")
+            else:
+                said = _("You clicked {cell}.")
             return styled(said, "", cell=("class:cellname", self.shape.name(v.pending))) + \
                 line()
         if not isinstance(advice, Finish):
@@ -201,7 +203,7 @@ class Screen:
                                                                  strategy=v.guide.strategy)
         else:
             p = v.progress()
-            head = " " + _("{clicks} · {boards} left · {bits}/{cells} bits · {strategy}").format(
+            head = " " + _("{clicks} · {boards} left · {bits} of {cells} bits · {strategy}").format(
                 clicks=clicks(p.clicks), boards=boards(p.possible), bits=f"{p.bits_known:.1f}",
                 cells=self.shape.cells, strategy=p.strategy)
         if not keys:
@@ -243,8 +245,9 @@ class Screen:
                ("", " -> "), ("class:count", f"{learned.count:>2}"), (style, f"   {message}\n")]
         if fix is not None:
             out += line(("class:warn", f"      {typo_found(fix)}"))
-            out += line(("class:note", "      " + _("(if {count} was the typo, undo and type it "
-                                                      "again)").format(count=learned.count)))
+            if fix.step != learned.step:  # the typed count itself was not the one corrected
+                out += line(("class:note", "      " + _("(if {count} was the typo, undo and type it "
+                                                          "again)").format(count=learned.count)))
         return out
 
     def summary(self, hidden: int | None) -> Fragments:

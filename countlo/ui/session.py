@@ -299,9 +299,17 @@ class Session:
         self._sync()
         if len(after.steps) < len(before.steps):
             step = before.steps[-1]
+            name = self.shape.name(step.cell)
             self.mode.take_back(step.cell)
-            return line(("class:note", "   " + _("undo: {cell} -> {count} taken back").format(
-                cell=self.shape.name(step.cell), count=step.count)))
+            if self.mode.simulated:
+                return line(("class:note", "   " + _("undo: {cell} -> {count} taken back").format(
+                    cell=name, count=step.count)))
+            # beside the real game the click stays made: only its count is taken back, and the
+            # prompt asks for it again rather than for a second click on the same cell
+            self.pending = step.cell
+            return line(("class:note", "   " + _(
+                "undo: the count {count} after {cell} taken back; type the count {cell} shows (undo "
+                "again if you did not click it)").format(count=step.count, cell=name)))
         return line(("class:note", "   " + _("undo: the last correction taken back")))
 
     def _fix(self, entry: FixCount) -> Fragments:

@@ -223,8 +223,9 @@ def test_cli_malformed_exits_2_with_every_line(run_cli_process, tmp_path):
     bad.write_text("# countlo transcript 1\n# size: 6x6\nstart 18\nC4\nZ9 3\nundo\nundo\nundo\n")
     res = run_cli_process(["replay", str(bad)])
     assert res.returncode == 2
-    lines = res.stderr.strip().splitlines()
+    lines = res.stdout.strip().splitlines()
     assert [ln.split(":")[1] for ln in lines] == ["4", "5", "8"]  # two undos take back 4 and 5
+    assert res.stderr.count("\n") == 1 and "(and 2 more problems, listed on" in res.stderr
     assert "Traceback" not in res.stderr
     res = run_cli_process(["replay", "--json", str(bad)])
     assert res.returncode == 2 and json.loads(res.stdout)["status"] == "malformed"

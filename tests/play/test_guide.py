@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from countlo.board import Shape, press_masks
 from countlo.errors import BadCountError
-from countlo.hidden.record import Record, Step, record_of
+from countlo.hidden.record import Record, Step, possible_after, record_of
 from countlo.hidden.result import UnknownEngineError
 from countlo.play.advice import Phase
 from countlo.play.guide import Guide, GuideError, common_witness
@@ -159,8 +159,10 @@ def typo_scenarios(shape: Shape, strategy: str, limit: int):
                     return
 
 
-def test_a_typo_caught_while_finishing_is_corrected_or_listed():
-    cases, branches = 0, set()
+def test_a_finishing_count_that_breaks_the_plan_asks_which_typo_with_its_own_fix_first():
+    """An earlier typo found while finishing: the count just read could be the typo too, so the
+    guide lists both (the just-typed count first) and applies neither until told."""
+    cases = 0
     for g, oracle, (step, written, real) in typo_scenarios(S33, "sequential", 25):
         cases += 1
         for _ in range(40):
@@ -170,24 +172,47 @@ def test_a_typo_caught_while_finishing_is_corrected_or_listed():
             count = oracle.click(adv.cell)
             learned = g.observe(adv.cell, count)
             if count != adv.expected:
-                assert learned.fixes
-                assert (step, written, real) in [(f.step, f.written, f.suggested) for f in learned.fixes]
+                fixes = [(f.step, f.written, f.suggested) for f in learned.fixes]
+                assert (step, written, real) in fixes
+                assert fixes[0] == (len(g.record.steps), count, adv.expected)
                 break
-        adv = g.advice()
-        branches.add(len(learned.fixes) == 1)
-        if len(learned.fixes) == 1:
-            assert g.record.counts[step] == real and adv.phase in (Phase.PROBE, Phase.FINISH, Phase.DONE)
-            follow(g, oracle)
-            if g.advice().phase == Phase.FINISH:
-                for cell, _expected in g.plan():
-                    g.observe(cell, oracle.click(cell))
-            assert oracle.lights == 0 and g.done
-        else:
-            assert adv.phase == Phase.STUCK and len(g.fixes) > 1
+        if len(learned.fixes) > 1:
+            assert g.advice().phase == Phase.STUCK and g.record.counts[step] == written
             f = next(f for f in g.fixes if f.step == step)
             g.correct(f.step, f.suggested)
             assert g.advice().phase != Phase.STUCK
-    assert cases >= 5 and branches == {True, False}  # both a lone fix and a choice were met
+    assert cases >= 5
+
+
+def test_a_mistyped_finishing_count_is_the_one_corrected_not_an_earlier_right_one():
+    """Issue 11 item 3: every count agreed on the plan; the finishing count typed breaks it. The
+    typed count is the typo: it is the fix ranked first, and applied only if it is the only one."""
+    checked = 0
+    for start in range(0, 1 << 9, 7):
+        g = Guide(S33, "sequential")
+        oracle = SimulatedOracle(S33, board=start)
+        g.start(oracle.start())
+        for _ in range(40):  # probe until the plan is known
+            adv = g.advice()
+            if adv.phase != Phase.PROBE:
+                break
+            g.observe(adv.cell, oracle.click(adv.cell))
+        if adv.phase != Phase.FINISH or len(adv.plan) < 2:
+            continue
+        real = oracle.click(adv.cell)
+        wrong = [c for c in possible_after(S33, adv.cell, g.record.count) if c not in (real, 0)]
+        if not wrong:
+            continue
+        before = list(g.record.counts)
+        learned = g.observe(adv.cell, wrong[0])
+        fixes = [(f.step, f.written, f.suggested) for f in learned.fixes]
+        assert fixes[0] == (len(g.record.steps), wrong[0], real)
+        if len(fixes) == 1:  # the typed count corrected; every earlier count left as it was
+            assert g.record.counts == before + [real]
+        else:
+            assert g.advice().phase == Phase.STUCK and g.record.counts == before + [wrong[0]]
+        checked += 1
+    assert checked >= 10
 
 
 def test_undo_takes_back_the_last_step_and_its_state():

@@ -101,7 +101,7 @@ def check_layout(term: Terminal, cell: str) -> None:
     assert shown.startswith(f"点击 {cell} 后的亮灯数 [") and shown.endswith("]：")
     assert (term.screen.cursor.y, term.screen.cursor.x) == (y, i18n.width(shown))
     status = term.screen.display[LINES - 1]  # the status bar, on the terminal's last line
-    assert re.match(r" \d+ 次点击 · 剩 \S+ 种盘面 · \d+\.\d/36 位 · adaptive · F2 撤销 · help",
+    assert re.match(r" \d+ 次点击 · 剩 \S+ 种盘面 · 36 位中已知 \d+\.\d 位 · adaptive · F2 撤销 · help",
                     status), "\n".join(term.screen.display)
 
 

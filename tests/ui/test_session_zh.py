@@ -87,8 +87,8 @@ def test_a_found_typo_is_told_in_chinese_and_noted_in_english(zh, tmp_path):
     """A typo the guide finds by itself: the player reads Chinese, the transcript (shared with
     players of any language) keeps its English note."""
     shape = Shape(4, 5)
-    for seed in range(1, 13):
-        for typo_at in (3, 6, 9):
+    for seed in range(1, 25):
+        for typo_at in (3, 4, 5, 6, 7, 9):
             game = SimulatedOracle(shape, seed)
             path = tmp_path / f"{seed}-{typo_at}.txt"
             session = Session(Guide(shape), writer=writer_at(path, shape))

@@ -1,0 +1,51 @@
+"""Option values as argparse types: ASCII whole numbers and finite seconds, checked and bounded.
+
+`type=int` would take '١٨' and '1_7' and `type=float` takes 'inf' and 'nan'; each of these types
+refuses them with one line naming the option's value (argparse adds the option's name).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import re
+
+from countlo.tokens import MAX_DIGITS, shown
+
+_INTEGER = re.compile(r"-?[0-9]+\Z")
+_DECIMAL = re.compile(r"[0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?\Z|[0-9]+\.\Z")
+
+
+def integer(text: str) -> int:
+    """A whole number, possibly negative (a seed), in ASCII digits."""
+    if not _INTEGER.match(text):
+        raise argparse.ArgumentTypeError(f"expected a whole number in the digits 0-9, "
+                                         f"not {shown(text)}")
+    if len(text.lstrip("-")) > MAX_DIGITS:
+        raise argparse.ArgumentTypeError(f"expected at most {MAX_DIGITS} digits, "
+                                         f"not {len(text.lstrip('-'))}")
+    return int(text)
+
+
+def bounded(low: int, high: int):
+    """The type of a whole number in low..high."""
+
+    def whole(text: str) -> int:
+        n = integer(text)
+        if not low <= n <= high:
+            raise argparse.ArgumentTypeError(f"expected {low}..{high}, not {n}")
+        return n
+
+    whole.__name__ = f"whole number {low}..{high}"
+    return whole
+
+
+def decimal(text: str, what: str, low: float, high: float, open_low: bool = False) -> float:
+    """A finite decimal number like 0.5, 5 or 1e-3 in [low, high] (or (low, high] if open_low)."""
+    if len(text) > 32 or not _DECIMAL.match(text):
+        raise argparse.ArgumentTypeError(f"expected {what}, not {shown(text)}")
+    x = float(text)
+    if not math.isfinite(x) or x > high or x < low or (open_low and x == low):
+        side = "above" if open_low else "from"
+        raise argparse.ArgumentTypeError(f"must be {side} {low:g} up to {high:g}, not {text}")
+    return x

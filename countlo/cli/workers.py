@@ -1,0 +1,116 @@
+"""Games of `countlo simulate` in worker processes, streamed back as they finish.
+
+Each game depends only on its seed (the simulated board, the guide's random choices), so N
+processes playing disjoint seeds give exactly the games one process would; the caller puts them
+back in seed order. Workers ignore SIGINT: Ctrl-C reaches the parent, which stops handing out
+seeds, ends the workers and keeps every game that finished.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+from collections.abc import Callable, Generator, Iterable
+from typing import Any
+
+Game = tuple[int, Any, Any]  # (seed, GameResult, hidden start or None)
+
+
+def available_cores() -> int:
+    """Cores this process may run on (the default number of workers)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def play_in_process(play: Callable[[int], tuple[Any, Any]],
+                    seeds: Iterable[int]) -> Generator[Game, None, None]:
+    """Games one after another in this process."""
+    for seed in seeds:
+        result, hidden = play(seed)
+        yield seed, result, hidden
+
+
+def warm_up(shape: Any, args: argparse.Namespace) -> None:
+    """One untimed decision, so one-off costs (imports, per-shape tables) stay out of the times."""
+    from countlo.play.guide import Guide
+
+    guide = Guide(shape, args.strategy, args.engine, counts=False)
+    guide.start(shape.cells // 2)
+    guide.advice()
+
+
+def play_one(args: argparse.Namespace, shape: Any, seed: int) -> tuple[Any, Any]:
+    """One game of `simulate`: (GameResult, the hidden start, None from a game program)."""
+    from countlo.play.game import play_game
+    from countlo.play.oracle import SimulatedOracle
+    from countlo.play.program import ProgramOracle
+
+    if args.oracle_cmd:
+        with ProgramOracle(args.oracle_cmd, shape, args.timeout, env={"COUNTLO_SEED": str(seed)}) as o:
+            return play_game(o, args.strategy, args.engine, seed), None
+    o = SimulatedOracle(shape, seed, args.density)
+    return play_game(o, args.strategy, args.engine, seed), o.board
+
+
+def _shape(args: argparse.Namespace) -> Any:
+    from countlo.board import Shape
+    from countlo.cli.rules_args import rules_of
+
+    return Shape.parse(args.size).with_rules(rules_of(args))
+
+
+_ARGS: argparse.Namespace | None = None
+
+
+def _start_worker(args: argparse.Namespace) -> None:
+    global _ARGS
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
+    _ARGS = args
+
+    warm_up(_shape(args), args)
+
+
+def _play_seed(seed: int) -> Game:
+
+    assert _ARGS is not None
+    result, hidden = play_one(_ARGS, _shape(_ARGS), seed)
+    return seed, result, hidden
+
+
+def play_in_workers(args: argparse.Namespace, seeds: Iterable[int],
+                    jobs: int) -> Generator[Game, None, None]:
+    """Games in `jobs` worker processes, yielded as they finish (not in seed order).
+
+    At most 2 * jobs games are handed out ahead, so a long run holds little in flight; closing
+    the generator (or an exception in the caller, e.g. KeyboardInterrupt) ends the workers.
+    """
+    import multiprocessing
+    from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+
+    # spawn: a fresh interpreter per worker, safe beside the progress bar's thread
+    context = multiprocessing.get_context("spawn")
+    pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=_start_worker, initargs=(args,))
+    pending: set[Future] = set()
+    todo = iter(seeds)
+    try:
+        for seed in todo:
+            pending.add(pool.submit(_play_seed, seed))
+            if len(pending) >= 2 * jobs:
+                break
+        while pending:
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                yield future.result()
+                nxt = next(todo, None)
+                if nxt is not None:
+                    pending.add(pool.submit(_play_seed, nxt))
+    finally:
+        for future in pending:
+            future.cancel()
+        processes = list(getattr(pool, "_processes", {}).values())
+        for p in processes:  # games in progress are abandoned, not waited for
+            p.terminate()
+        pool.shutdown(wait=True, cancel_futures=True)

@@ -1,0 +1,400 @@
+"""Pictures of boards: panels side by side (start, presses, quiet pattern, ...), titled, with a
+legend and notes underneath, written as PNG (own encoder, `png.py`) or SVG (text).
+
+One layout serves both formats. A cell is `pitch` pixels square: 32 on small boards, shrinking
+with the board down to one pixel a cell from 640 cells across (4095 x 4095 is 4095 pixels a
+panel). From a pitch of 6 up, 1-pixel grid lines separate the cells and a cell's colour fills
+the pitch - 1 pixels inside them; from 14 up, columns are lettered and rows numbered as on the
+text grids. PNG rows are produced one at a time and streamed into zlib; SVG draws one rectangle
+a cell and is refused above SVG_MAX_CELLS cells a panel (a PNG is the format for big boards).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+
+from countlo.board import Shape, column_letters
+from countlo.errors import CountloError
+from countlo.formats import font
+from countlo.formats.png import write_png
+
+# Palette (index: RGB). Lit lights are amber on dark slate, as in the game; presses red and
+# quiet patterns violet on pale grey, so the kinds of panel cannot be mistaken for each other.
+PALETTE: dict[str, tuple[int, tuple[int, int, int]]] = {
+    "background": (0, (255, 255, 255)),
+    "ink": (1, (32, 32, 32)),
+    "grid": (2, (150, 150, 150)),
+    "dark": (3, (48, 54, 64)),
+    "lit": (4, (255, 200, 40)),
+    "blank": (5, (232, 232, 232)),
+    "press": (6, (214, 60, 55)),
+    "quiet": (7, (125, 80, 205)),
+}
+COLOURS = [rgb for _, rgb in sorted(PALETTE.values())]
+
+MAX_PIXELS = 1 << 27  # 134,217,728: a 4095 x 4095 board with three panels is about 58 million
+SVG_MAX_CELLS = 1 << 14  # 128 x 128: one element a cell
+TARGET = 640  # pixels across the larger side of a board, when cells are not already 32 or 1
+SUFFIXES = (".png", ".svg")
+LINE = font.HEIGHT + 2  # font pixels from one line of notes to the next
+
+
+class ImageError(CountloError):
+    """A picture that cannot be written as asked (format, size, file)."""
+
+
+@dataclass(frozen=True)
+class Panel:
+    """One board drawn: `rows` are C-bit row ints; set cells take colour `on`, others `off`
+    (names in PALETTE)."""
+
+    title: str
+    rows: Sequence[int]
+    on: str = "lit"
+    off: str = "dark"
+
+
+@dataclass(frozen=True)
+class Picture:
+    """Panels of one shape, side by side (wrapping into a grid beyond four), a legend of
+    (colour, label) swatches and lines of notes."""
+
+    shape: Shape
+    panels: Sequence[Panel]
+    legend: Sequence[tuple[str, str]] = ()
+    notes: Sequence[str] = ()
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Where everything goes, in pixels."""
+
+    shape: Shape
+    pitch: int
+    grid: bool
+    labels: int  # scale of the column letters and row numbers, 0 for none
+    scale: int  # scale of titles, legend and notes
+    margin: int
+    gap: int
+    per_row: int
+    slot_w: int
+    gutter: int  # width left of a board for row numbers
+    title_h: int
+    letters_h: int
+    board_w: int
+    board_h: int
+    width: int
+    height: int
+    footer_y: int
+    notes: tuple[str, ...] = field(default=())
+
+    @property
+    def slot_h(self) -> int:
+        return self.title_h + self.letters_h + self.board_h
+
+    def slot_origin(self, i: int) -> tuple[int, int]:
+        """Top-left pixel of panel i's slot."""
+        row, col = divmod(i, self.per_row)
+        return (self.margin + col * (self.slot_w + self.gap),
+                self.margin + row * (self.slot_h + self.gap))
+
+    def board_origin(self, i: int) -> tuple[int, int]:
+        """Top-left pixel of panel i's board (its first grid line when there are grid lines)."""
+        x, y = self.slot_origin(i)
+        return x + self.gutter, y + self.title_h + self.letters_h
+
+    def cell_box(self, i: int, r: int, c: int) -> tuple[int, int, int]:
+        """(x, y, side) of the square coloured for cell (r, c) of panel i."""
+        x, y = self.board_origin(i)
+        inset = 1 if self.grid else 0
+        return x + c * self.pitch + inset, y + r * self.pitch + inset, self.pitch - inset
+
+
+def pitch_for(shape: Shape) -> int:
+    """Pixels a cell: 32 up to 20 cells across, one pixel from 640 across, in between so the
+    board is about TARGET pixels across."""
+    return max(1, min(32, TARGET // max(shape.rows, shape.cols)))
+
+
+def layout(picture: Picture) -> Layout:
+    """The layout of `picture` (raises ImageError above MAX_PIXELS, stating the limit)."""
+    shape = picture.shape
+    p = pitch_for(shape)
+    grid = p >= 6
+    board_w = shape.cols * p + grid
+    board_h = shape.rows * p + grid
+    ls = 0
+    if p >= 14:
+        ls = 1 if p < 24 else 2
+        if font.text_width(column_letters(shape.cols - 1), ls) > p - 2:
+            ls = 0
+    s = max(2, min(12, board_w // 160))
+    gutter = font.text_width(str(shape.rows), ls) + 3 * ls if ls else 0
+    letters_h = font.text_height(ls) + 3 * ls if ls else 0
+    title_h = font.text_height(s) + 3 * s
+    margin, gap = 4 * s, 6 * s
+    n = max(1, len(picture.panels))
+    per_row = n if n <= 4 else math.ceil(math.sqrt(n))
+    slot_w = max([gutter + board_w] + [font.text_width(t.title, s) for t in picture.panels])
+    slot_rows = -(-n // per_row)
+    content_w = per_row * slot_w + (per_row - 1) * gap
+    legend_w = _legend_width(picture.legend, s)
+    chars = max(40, content_w // (font.WIDTH * s))
+    notes = tuple(line for note in picture.notes for line in _wrap(note, chars))
+    notes_w = max([0] + [font.text_width(t, s) for t in notes])
+    width = 2 * margin + max(content_w, legend_w, notes_w)
+    footer_y = margin + slot_rows * (title_h + letters_h + board_h) + slot_rows * gap
+    legend_h = (font.text_height(s) + 4 * s) if picture.legend else 0
+    height = footer_y + legend_h + len(notes) * LINE * s + 3 * s + margin - gap // 2
+    height = max(height, footer_y)
+    if width * height > MAX_PIXELS:
+        raise ImageError(f"a picture of this {shape} board would be {width} x {height} pixels; "
+                         f"the limit is {MAX_PIXELS:,} pixels")
+    return Layout(shape, p, grid, ls, s, margin, gap, per_row, slot_w, gutter, title_h, letters_h,
+                  board_w, board_h, width, height, footer_y, notes)
+
+
+def check_fits(shape: Shape, panels: int, path: str) -> None:
+    """Raise ImageError now if a picture of `panels` panels of `shape` cannot be written to
+    `path` (suffix, MAX_PIXELS, SVG_MAX_CELLS), so a command refuses before it solves."""
+    kind = check_path(path)
+    layout(Picture(shape, [Panel("", ())] * panels))
+    if kind == "svg" and shape.cells > SVG_MAX_CELLS:
+        raise ImageError(f"--image {path}: SVG pictures draw one element a cell and stop at "
+                         f"{SVG_MAX_CELLS:,} cells (128 x 128); this board has "
+                         f"{shape.cells:,}: write a .png")
+
+
+def _legend_width(legend: Sequence[tuple[str, str]], s: int) -> int:
+    side = font.text_height(s)
+    return sum(side + 2 * s + font.text_width(label, s) + 5 * s for _, label in legend)
+
+
+def _wrap(text: str, chars: int) -> list[str]:
+    lines, line = [], ""
+    for word in text.split():
+        if line and len(line) + 1 + len(word) > chars:
+            lines.append(line)
+            line = word
+        else:
+            line = f"{line} {word}" if line else word
+    return lines + ([line] if line else [])
+
+
+# --- writing --------------------------------------------------------------------------------
+
+
+def check_path(path: str) -> str:
+    """The format ('png' or 'svg') of an --image path; ImageError for any other suffix."""
+    suffix = os.path.splitext(path)[1].lower()
+    if suffix not in SUFFIXES:
+        raise ImageError(f"--image {path}: the file name must end in .png or .svg")
+    return suffix[1:]
+
+
+def save(picture: Picture, path: str) -> Layout:
+    """Write `picture` to `path` as PNG or SVG by its suffix; returns the layout used."""
+    check_fits(picture.shape, len(picture.panels), path)
+    kind = check_path(path)
+    lay = layout(picture)
+    try:
+        if kind == "png":
+            with open(path, "wb") as out:
+                write_png(out, lay.width, lay.height, COLOURS, _png_rows(picture, lay))
+        else:
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(svg(picture, lay))
+    except OSError as e:
+        raise ImageError(f"cannot write {path}: {e.strerror or e}") from None
+    return lay
+
+
+def _index(name: str) -> int:
+    return PALETTE[name][0]
+
+
+def _canvas(width: int, height: int) -> list[bytearray]:
+    return [bytearray(width) for _ in range(height)]  # index 0 is the background
+
+
+def _fill(canvas: list[bytearray], x: int, y: int, w: int, h: int, colour: int) -> None:
+    for yy in range(y, y + h):
+        canvas[yy][x:x + w] = bytes([colour]) * w
+
+
+def _png_rows(picture: Picture, lay: Layout) -> Iterator[bytes]:
+    """The picture's pixel rows, top to bottom: per row of panels, a canvas for the titles and
+    column letters, then the board rows built from the row ints, then the legend and notes."""
+    shape, ink = picture.shape, _index("ink")
+    W, s = lay.width, lay.scale
+    panels = list(picture.panels)
+    y = 0
+    for top in range(0, len(panels), lay.per_row):
+        group = list(enumerate(panels))[top:top + lay.per_row]
+        _, y0 = lay.slot_origin(top)
+        for _ in range(y, y0):  # margin or gap above this row of panels
+            yield bytes(W)
+        head = _canvas(W, lay.title_h + lay.letters_h)
+        gutter = _canvas(lay.gutter, lay.board_h) if lay.labels else None
+        for i, panel in group:
+            x, _ = lay.slot_origin(i)
+            font.draw_text(head, x, 0, panel.title, ink, s)
+            if lay.labels:
+                bx, _ = lay.board_origin(i)
+                ls = lay.labels
+                for c in range(shape.cols):
+                    t = column_letters(c)
+                    cx = bx + c * lay.pitch + (lay.pitch - font.text_width(t, ls)) // 2 + 1
+                    font.draw_text(head, cx, lay.title_h, t, ink, ls)
+        if gutter is not None:
+            ls = lay.labels
+            for r in range(shape.rows):
+                t = str(r + 1)
+                ry = r * lay.pitch + (lay.pitch - font.text_height(ls)) // 2 + 1
+                font.draw_text(gutter, lay.gutter - 3 * ls - font.text_width(t, ls), ry, t, ink, ls)
+        yield from (bytes(row) for row in head)
+        yield from _board_rows(group, lay, gutter)
+        y = y0 + lay.slot_h
+    for _ in range(y, lay.footer_y):
+        yield bytes(W)
+    foot = _canvas(W, lay.height - lay.footer_y)
+    _draw_footer(foot, picture, lay)
+    yield from (bytes(row) for row in foot)
+
+
+def _segments(panel: Panel, row: int, lay: Layout) -> bytes:
+    """Pixels across one board row of a panel (inside the cells, with grid lines if any)."""
+    cols = lay.shape.cols
+    bits = format(row, f"0{cols}b")[::-1].encode("ascii")  # b'1' for a set cell, column order
+    on, off = _index(panel.on), _index(panel.off)
+    if lay.pitch == 1:
+        return bits.translate(bytes.maketrans(b"01", bytes([off, on])))
+    if lay.grid:
+        g = _index("grid")
+        cell = {48: bytes([g]) + bytes([off]) * (lay.pitch - 1),
+                49: bytes([g]) + bytes([on]) * (lay.pitch - 1)}
+        return b"".join(cell[b] for b in bits) + bytes([g])
+    cell = {48: bytes([off]) * lay.pitch, 49: bytes([on]) * lay.pitch}
+    return b"".join(cell[b] for b in bits)
+
+
+def _board_rows(group: list[tuple[int, Panel]], lay: Layout,
+                gutter: list[bytearray] | None) -> Iterator[bytes]:
+    g = _index("grid")
+    base = bytearray(lay.width)
+    line = bytes(base)
+    if lay.grid:  # the horizontal grid lines: one run of grid colour under each board
+        ruled = bytearray(base)
+        for i, _ in group:
+            bx, _ = lay.board_origin(i)
+            ruled[bx:bx + lay.board_w] = bytes([g]) * lay.board_w
+        line = bytes(ruled)
+    y = 0
+    for r in range(lay.shape.rows):
+        row = bytearray(base)
+        for i, panel in group:
+            bx, _ = lay.board_origin(i)
+            row[bx:bx + lay.board_w] = _segments(panel, panel.rows[r], lay)
+        for sub in range(lay.pitch):
+            if lay.grid and sub == 0:
+                out = bytearray(line)
+            else:
+                out = bytearray(row) if gutter is not None else row
+            if gutter is not None:
+                for i, _ in group:
+                    bx, _ = lay.board_origin(i)
+                    out[bx - lay.gutter:bx] = gutter[y]
+            yield bytes(out)
+            y += 1
+    if lay.grid:
+        out = bytearray(line)
+        if gutter is not None:
+            for i, _ in group:
+                bx, _ = lay.board_origin(i)
+                out[bx - lay.gutter:bx] = gutter[y]
+        yield bytes(out)
+
+
+def _draw_footer(canvas: list[bytearray], picture: Picture, lay: Layout) -> None:
+    s, ink = lay.scale, _index("ink")
+    x, y = lay.margin, s
+    side = font.text_height(s)
+    for colour, label in picture.legend:
+        _fill(canvas, x, y, side, side, _index("grid"))
+        _fill(canvas, x + 1, y + 1, side - 2, side - 2, _index(colour))
+        font.draw_text(canvas, x + side + 2 * s, y, label, ink, s)
+        x += side + 2 * s + font.text_width(label, s) + 5 * s
+    if picture.legend:
+        y += side + 4 * s
+    for note in lay.notes:
+        font.draw_text(canvas, lay.margin, y, note, ink, s)
+        y += LINE * s
+
+
+# --- SVG ----------------------------------------------------------------------------------------
+
+
+def _hex(name: str) -> str:
+    r, g, b = PALETTE[name][1]
+    return f"#{r:02x}{g:02x}{b:02x}"
+
+
+def _esc(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
+
+
+def svg(picture: Picture, lay: Layout) -> str:
+    """The picture as an SVG document on the same layout as the PNG: one rect a cell (class
+    'cell', data-row / data-col 0-based, fill the cell's colour) inside one group a panel."""
+    shape, s = picture.shape, lay.scale
+    size = font.text_height(s) * 8 // 7
+
+    def text(x: int, y: int, body: str, px: int, anchor: str = "start") -> str:
+        return (f'<text x="{x}" y="{y + px * 6 // 8}" font-size="{px}" text-anchor="{anchor}">'
+                f"{_esc(body)}</text>")
+
+    out = [(f'<svg xmlns="http://www.w3.org/2000/svg" width="{lay.width}" height="{lay.height}" '
+            f'viewBox="0 0 {lay.width} {lay.height}" font-family="DejaVu Sans Mono, monospace" '
+            f'fill="{_hex("ink")}">'),
+           f'<rect width="{lay.width}" height="{lay.height}" fill="{_hex("background")}"/>']
+    for i, panel in enumerate(picture.panels):
+        x, y = lay.slot_origin(i)
+        bx, by = lay.board_origin(i)
+        out.append(f'<g class="panel" data-title="{_esc(panel.title)}">')
+        out.append(text(x, y, panel.title, size))
+        if lay.labels:
+            lp = font.text_height(lay.labels) * 8 // 7
+            for c in range(shape.cols):
+                out.append(text(bx + c * lay.pitch + lay.pitch // 2, y + lay.title_h,
+                                column_letters(c), lp, "middle"))
+            for r in range(shape.rows):
+                out.append(text(bx - 3 * lay.labels, by + r * lay.pitch + lay.pitch // 4,
+                                str(r + 1), lp, "end"))
+        out.append(f'<rect x="{bx}" y="{by}" width="{lay.board_w}" height="{lay.board_h}" '
+                   f'fill="{_hex("grid")}"/>')
+        on, off = _hex(panel.on), _hex(panel.off)
+        for r in range(shape.rows):
+            bits = panel.rows[r]
+            for c in range(shape.cols):
+                cx, cy, side = lay.cell_box(i, r, c)
+                fill = on if bits >> c & 1 else off
+                out.append(f'<rect class="cell" data-row="{r}" data-col="{c}" x="{cx}" y="{cy}" '
+                           f'width="{side}" height="{side}" fill="{fill}"/>')
+        out.append("</g>")
+    x, y = lay.margin, lay.footer_y + s
+    side = font.text_height(s)
+    for colour, label in picture.legend:
+        out.append(f'<rect class="swatch" x="{x}" y="{y}" width="{side}" height="{side}" '
+                   f'fill="{_hex(colour)}" stroke="{_hex("grid")}"/>')
+        out.append(text(x + side + 2 * s, y, label, size))
+        x += side + 2 * s + font.text_width(label, s) + 5 * s
+    if picture.legend:
+        y += side + 4 * s
+    for note in lay.notes:
+        out.append(text(lay.margin, y, note, size))
+        y += LINE * s
+    out.append("</svg>")
+    return "\n".join(out) + "\n"

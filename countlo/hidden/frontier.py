@@ -1,0 +1,480 @@
+"""The `frontier` engine: the posterior over hidden starts on big boards (docs/MATH.md §22).
+
+Cells are assigned one at a time in reading order along the shorter side. Instead of a window of
+raw cells, the state is the pending residual of every click equation that is open (some but not
+all of its cells assigned): how many of its cells, read as lit-before-the-click, are lit so far,
+stored relative to the least value that can still reach the equation's right-hand side. An
+equation that forces its cells (right-hand side 0 or full) takes no bits at all, a closed one
+gives its bits back, so the state stays a few bits per open equation however many clicks came
+before. The lit total of the cells assigned so far is the second coordinate, kept to the band from
+which the starting count is still reachable.
+
+Forward tables F_j (states reached before cell j, starts per state and total) and backward tables
+B_j on the same states (completions) give the count, every marginal, uniform samples drawn cell
+by cell forwards, the full list when it is short, and the law of the count a click would show
+(a side pass that carries one more residual, the lit cells of the click's neighbourhood now).
+
+Numbers: tables are float64 (sums of nonnegative terms, so a value is zero exactly when no start
+reaches it: the possible counts are exact). The count is also carried modulo 2^64 in uint64; with
+the float as an approximation whose relative error is bounded, the two give the exact count as
+long as that bound is below 2^62 (always on 10 x 10, where the count is below 2^97). Above that,
+`count_exact` is False and `count` is a lower bound within a relative 1e-9 of the truth.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+
+from countlo.board import Shape
+from countlo.errors import BadSizeError, CountloError
+from countlo.hidden.record import Record
+
+KEY_BITS = 62  # bits of a state key (int64, sign bit unused)
+QUERY_BITS = 4  # bits of the side pass's extra residual (a neighbourhood of up to 15 cells)
+MAX_CELLS = 1000  # float64 holds every count below 2^1000 with room for the sums
+MAX_NARROW = 16  # shorter side: 2 x 16 open equations fit a key with room (docs/MATH.md §22)
+
+
+def check_supported(shape: Shape) -> None:
+    """Refuse up front, in one line, a board beyond the hidden-game engine (BadSizeError)."""
+    if not shape.rules.classic:  # other rules: the window engine's own limit (check_rules)
+        return
+    if shape.cells > MAX_CELLS or min(shape.rows, shape.cols) > MAX_NARROW:
+        raise BadSizeError(
+            f"the hidden game is played on boards of at most {MAX_CELLS} cells whose shorter side "
+            f"is at most {MAX_NARROW} (the largest square is {MAX_NARROW}x{MAX_NARROW}); "
+            f"{shape} is beyond that")
+
+
+class TooWide(CountloError, ValueError):
+    """A record beyond the engine: more open equations than a state key holds, or too many cells."""
+
+    exit_code = 1
+
+
+@dataclass(frozen=True)
+class _Touch:
+    """One equation touched by a step: field offset and mask, flip bit, delta base, new width."""
+
+    offset: int
+    mask: int
+    flip: int  # 1 if the cell counts as lit when it is off (the click saw it flipped)
+    base: int  # lo_before - lo_after: added to the field with y, the cell's lit-then value
+    width: int  # largest field value after the step (0: the equation is closed or forced)
+
+
+def _lo(total: int, remaining: int) -> int:
+    return max(0, total - remaining)
+
+
+def _width(total: int, assigned: int, size: int) -> int:
+    return min(total, assigned) - _lo(total, size - assigned)
+
+
+class _Plan:
+    """Field layout and per-step touches for a list of equations over cells 0..n-1.
+
+    An equation is (support, flipped, lit): `lit` cells of `support` are lit when read as
+    b xor flipped. Its field holds p - lo(a): p lit so far among a assigned cells, lo the least p
+    from which `lit` is still reachable.
+    """
+
+    def __init__(self, n: int, equations: list[tuple[int, int, int]], base_bits: int = 0):
+        self.n = n
+        self.touches: list[list[_Touch]] = [[] for _ in range(n)]
+        self.infeasible = False
+        occupied: dict[int, tuple[int, int]] = {}  # equation -> (offset, bits)
+        free_at: dict[int, list[int]] = {}  # step -> equations ending there
+        top = base_bits
+        used = [False] * 64
+        starts: dict[int, list[int]] = {}
+        cells_of = []
+        for i, (support, _, lit) in enumerate(equations):
+            cells = [c for c in range(n) if support >> c & 1]
+            cells_of.append(cells)
+            if not 0 <= lit <= len(cells):
+                self.infeasible = True
+            starts.setdefault(cells[0], []).append(i)
+            free_at.setdefault(cells[-1], []).append(i)
+        self.bits = base_bits
+        for j in range(n):
+            for i in starts.get(j, ()):
+                _, _, lit = equations[i]
+                size = len(cells_of[i])
+                most = max(_width(lit, a, size) for a in range(size + 1)) if 0 <= lit <= size else 0
+                width = max(0, most).bit_length()
+                offset = _first_fit(used, width, base_bits)
+                if offset is None:
+                    raise TooWide(f"the clicks so far leave more than {KEY_BITS} bits of open equations "
+                                  "along one row: too many for the exact engine")
+                for b in range(offset, offset + width):
+                    used[b] = True
+                occupied[i] = (offset, width)
+                top = max(top, offset + width)
+            for i in list(occupied):
+                support, flipped, lit = equations[i]
+                cells = cells_of[i]
+                if j not in cells:
+                    continue
+                size, a = len(cells), cells.index(j) + 1
+                offset, width = occupied[i]
+                base = _lo(lit, size - a + 1) - _lo(lit, size - a)
+                self.touches[j].append(
+                    _Touch(offset, (1 << width) - 1, flipped >> j & 1, base, _width(lit, a, size))
+                )
+            for i in free_at.get(j, ()):
+                offset, width = occupied.pop(i)
+                for b in range(offset, offset + width):
+                    used[b] = False
+        self.bits = top
+
+    def advance(self, keys: np.ndarray, j: int, x: int) -> tuple[np.ndarray, np.ndarray]:
+        """States after giving cell j the value x, and which of them keep every equation possible."""
+        ok = np.ones(len(keys), dtype=bool)
+        out = keys
+        for t in self.touches[j]:
+            delta = t.base + (x ^ t.flip)
+            if t.mask:
+                field = (keys >> t.offset) & t.mask
+                new = field + delta
+                ok &= (new >= 0) & (new <= t.width)
+                if delta:
+                    out = out + (delta << t.offset)
+            elif delta:  # a forced equation: the cell must take the other value
+                ok[:] = False
+        return out, ok
+
+
+def _first_fit(used: list[bool], width: int, low: int) -> int | None:
+    if width == 0:
+        return low
+    run = 0
+    for b in range(low, KEY_BITS):
+        run = run + 1 if not used[b] else 0
+        if run == width:
+            return b - width + 1
+    return None
+
+
+def _band(n: int, n0: int, j: int) -> tuple[int, int]:
+    """Totals of cells 0..j-1 (j cells assigned) from which a total of n0 is still reachable."""
+    return max(0, n0 - (n - j)), min(j, n0)
+
+
+def _place(rows: np.ndarray, src: tuple[int, int], dst: tuple[int, int], shift: int) -> np.ndarray:
+    """Rows on totals src moved to totals dst, `shift` added to each total (lost outside dst)."""
+    (lo0, hi0), (lo, hi) = src, dst
+    out = np.zeros((rows.shape[0], hi - lo + 1), dtype=rows.dtype)
+    a, b = max(lo, lo0 + shift), min(hi, hi0 + shift)
+    if a <= b:
+        out[:, a - lo : b - lo + 1] = rows[:, a - shift - lo0 : b - shift - lo0 + 1]
+    return out
+
+
+def _group(keys: np.ndarray, *tables: np.ndarray) -> tuple[np.ndarray, ...]:
+    """Sorted distinct keys and, per table, the sum of the rows sharing each key."""
+    if len(keys) == 0:
+        return (keys, *tables)
+    order = np.argsort(keys, kind="stable")
+    keys = keys[order]
+    starts = np.flatnonzero(np.concatenate(([True], keys[1:] != keys[:-1])))
+    return (keys[starts], *(np.add.reduceat(t[order], starts, axis=0) for t in tables))
+
+
+def _largest_group(parts: list[np.ndarray], live) -> int:
+    """The most rows that were summed into one key at this step."""
+    keys = np.concatenate(parts)[live]
+    if len(keys) == 0:
+        return 1
+    return int(np.unique(keys, return_counts=True)[1].max())
+
+
+def _lookup(keys: np.ndarray, wanted: np.ndarray, ok: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(index into sorted `keys`, found) for every wanted key (only where ok)."""
+    if len(keys) == 0:
+        return np.zeros(len(wanted), dtype=np.intp), np.zeros(len(wanted), dtype=bool)
+    idx = np.searchsorted(keys, wanted)
+    idx[idx >= len(keys)] = 0
+    return idx, ok & (keys[idx] == wanted)
+
+
+def _transpose_cell(shape: Shape, k: int) -> int:
+    r, c = divmod(k, shape.cols)
+    return c * shape.rows + r
+
+
+class FrontierPosterior:
+    """Count, marginals, next-count laws, samples and short lists of the starts a record allows."""
+
+    def __init__(self, record: Record):
+        shape = record.shape
+        if shape.cells > MAX_CELLS:
+            raise TooWide(f"{shape} has more than {MAX_CELLS} cells")
+        self.record = record
+        self.transposed = shape.cols > shape.rows
+        self._to_work = np.array(
+            [_transpose_cell(shape, k) if self.transposed else k for k in range(shape.cells)]
+        )
+        work_shape = shape.transposed() if self.transposed else shape
+        self._work_shape = work_shape
+        self.n, self.n0 = shape.cells, record.start
+        self._flips = self._work_bits(record.flips())
+        self._plan = _Plan(self.n, self._equations(record))
+        self._forward()
+        self._backward()
+        one = self.boards(1) if self.count == 1 else None
+        self.board: int | None = one[0] if one else None
+
+    # --- set-up --------------------------------------------------------------------------
+    def _work_bits(self, board: int) -> int:
+        if not self.transposed:
+            return board
+        out = 0
+        for k in range(self.n):
+            if board >> k & 1:
+                out |= 1 << int(self._to_work[k])
+        return out
+
+    def _equations(self, record: Record) -> list[tuple[int, int, int]]:
+        """Click equations as (support, flipped, lit then), in working cells, without repeats:
+        a click that undoes the one before says the same as it (read with every cell flipped)."""
+        seen: set[tuple[int, int, int]] = set()
+        out = []
+        for e in record.equations()[1:]:
+            support = self._work_bits(e.plus | e.minus)
+            flipped = self._work_bits(e.minus)
+            lit = e.rhs + e.minus.bit_count()
+            size = support.bit_count()
+            key = min((support, flipped, lit), (support, support ^ flipped, size - lit))
+            if key not in seen:
+                seen.add(key)
+                out.append(key)
+        return out
+
+    # --- the two passes -------------------------------------------------------------------
+    def _forward(self) -> None:
+        n, n0, plan = self.n, self.n0, self._plan
+        keys = np.zeros(1, dtype=np.int64)
+        vals = np.ones((1, 1))
+        exact = np.ones((1, 1), dtype=np.uint64)
+        self._fwd: list[tuple[np.ndarray, np.ndarray]] = []
+        # totals (lo, hi) of the columns of each F_j: the band, trimmed to the columns in use
+        self._cols: list[tuple[int, int]] = []
+        src = (0, 0)
+        group = 1
+        for j in range(n):
+            self._fwd.append((keys, vals))
+            self._cols.append(src)
+            if plan.infeasible:
+                keys, vals, exact = keys[:0], vals[:0], exact[:0]
+                continue
+            band = _band(n, n0, j + 1)
+            dst = (max(src[0], band[0]), min(src[1] + 1, band[1]))
+            parts_k, parts_v, parts_e = [], [], []
+            for x in (0, 1):
+                nk, ok = plan.advance(keys, j, x)
+                parts_k.append(nk[ok])
+                parts_v.append(_place(vals[ok], src, dst, x))
+                parts_e.append(_place(exact[ok], src, dst, x))
+            keys = np.concatenate(parts_k)
+            vals, exact = np.concatenate(parts_v), np.concatenate(parts_e)
+            live = vals.any(axis=1)
+            keys, vals, exact = _group(keys[live], vals[live], exact[live])
+            group = max(group, _largest_group(parts_k, live))
+            used = np.flatnonzero(vals.any(axis=0))
+            if len(used):
+                a, b = int(used[0]), int(used[-1])
+                vals, exact = vals[:, a : b + 1], exact[:, a : b + 1]
+                src = (dst[0] + a, dst[0] + b)
+            else:
+                src = dst
+        self._fwd.append((keys, vals))
+        self._cols.append(src)
+        approx = float(vals.sum()) if len(keys) else 0.0
+        residue = int(exact.sum(dtype=np.uint64)) if len(keys) else 0
+        # every value is a sum of nonnegative terms added at most n * (group + 1) times in turn
+        error = approx * (n * (group + 1) + 2) * 2.0**-53
+        self.count_exact = error < 2.0**61
+        if self.count_exact:
+            guess = int(approx)
+            self.count = residue + ((guess - residue + (1 << 63)) >> 64 << 64)
+        else:  # a lower bound: the float less twice its error bound
+            self.count = int(approx - 2 * error)
+        self._scale = approx
+
+    def _backward(self) -> None:
+        """B_j on the states of F_j, and the lit weight of every cell (F x B through x = 1)."""
+        n, plan = self.n, self._plan
+        self._bwd: list[np.ndarray] = [np.empty((0, 0))] * (n + 1)
+        self._lit = np.zeros(n)
+        last_keys, _ = self._fwd[n]
+        b = np.zeros((len(last_keys), 1))
+        if len(last_keys):
+            b[last_keys == 0, 0] = 1.0
+        self._bwd[n] = b
+        for j in range(n - 1, -1, -1):
+            keys, vals = self._fwd[j]
+            nkeys, _ = self._fwd[j + 1]
+            src, dst = self._cols[j + 1], self._cols[j]
+            total = np.zeros((len(keys), dst[1] - dst[0] + 1))
+            for x in (0, 1):
+                nk, ok = plan.advance(keys, j, x)
+                idx, found = _lookup(nkeys, nk, ok)
+                part = np.zeros((len(keys), src[1] - src[0] + 1))
+                part[found] = b[idx[found]]
+                part = _place(part, src, dst, -x)
+                total += part
+                if x:
+                    self._lit[j] = float((vals * part).sum())
+            b = total
+            self._bwd[j] = b
+
+    @cached_property
+    def nbytes(self) -> int:
+        """Bytes held by the tables (callers that cache posteriors bound their total by it)."""
+        return sum(k.nbytes + v.nbytes for k, v in self._fwd) + sum(b.nbytes for b in self._bwd)
+
+    # --- what the guide asks -------------------------------------------------------------
+    def start_marginals(self) -> list[float]:
+        """P(cell k lit in the hidden start) for every k (0.0 everywhere if no start fits)."""
+        if not self.count:
+            return [0.0] * self.n
+        p = np.clip(self._lit / self._scale, 0.0, 1.0)
+        return [float(p[w]) for w in self._to_work]
+
+    def light_marginals(self) -> list[float]:
+        """P(cell k lit now): the start marginal, or its complement where the clicks flipped k."""
+        flips = self.record.flips()
+        p = self.start_marginals()
+        if not self.count:
+            return p
+        return [1.0 - q if flips >> k & 1 else q for k, q in enumerate(p)]
+
+    def count_distribution(self, cell: int) -> dict[int, int]:
+        """Count shown after clicking `cell` now -> weight of the consistent starts giving it.
+
+        The weights are exact counts while `count_exact`, else estimates; a count that is absent
+        is impossible either way (the side pass only adds nonnegative terms).
+        """
+        if not self.count:
+            return {}
+        w = int(self._to_work[cell])
+        shape = self._work_shape
+        support = 0
+        for c in shape.neighbours(w):
+            support |= 1 << c
+        per = self._query(support, self._flips & support)
+        size = support.bit_count()
+        now = self.record.count
+        return {now + size - 2 * v: round(per[v]) or 1 for v in range(size, -1, -1) if per[v] > 0}
+
+    def count_distributions(self) -> list[dict[int, int]]:
+        """count_distribution of every cell (one side pass each)."""
+        return [self.count_distribution(k) for k in range(self.n)]
+
+    def _query(self, support: int, flipped: int) -> np.ndarray:
+        """Weight of the starts by how many cells of `support` are lit read as b xor flipped."""
+        n, n0, plan = self.n, self.n0, self._plan
+        cells = [c for c in range(n) if support >> c & 1]
+        top = plan.bits
+        if top + QUERY_BITS > 63:
+            raise TooWide("no room for the side pass")
+        first, last = cells[0], cells[-1]
+        keys, vals = self._fwd[first]
+        dst = self._cols[first]
+        for j in range(first, last + 1):
+            band = _band(n, n0, j + 1)
+            src, dst = dst, (max(dst[0], band[0]), min(dst[1] + 1, band[1]))
+            parts_k, parts_v = [], []
+            for x in (0, 1):
+                nk, ok = plan.advance(keys, j, x)
+                if support >> j & 1 and x ^ (flipped >> j & 1):
+                    nk = nk + (1 << top)
+                parts_k.append(nk[ok])
+                parts_v.append(_place(vals[ok], src, dst, x))
+            keys, vals = np.concatenate(parts_k), np.concatenate(parts_v)
+            live = vals.any(axis=1)
+            keys, vals = _group(keys[live], vals[live])
+        value = keys >> top
+        base = keys & ((1 << top) - 1)
+        nkeys, _ = self._fwd[last + 1]
+        idx, found = _lookup(nkeys, base, np.ones(len(base), dtype=bool))
+        weights = np.zeros(len(keys))
+        vals = _place(vals, dst, self._cols[last + 1], 0)
+        weights[found] = (vals[found] * self._bwd[last + 1][idx[found]]).sum(axis=1)
+        return np.bincount(value, weights=weights, minlength=len(cells) + 1)
+
+    # --- explicit boards -----------------------------------------------------------------
+    def sample_matrix(self, n: int, rng: np.random.Generator) -> np.ndarray:
+        """n starts drawn uniformly (with replacement) as an (n, cells) 0/1 matrix in the
+        record's cell order; empty if no start fits."""
+        if not self.count or n <= 0:
+            return np.zeros((0, self.n), dtype=np.uint8)
+        bits = self._walk(n, rng)
+        return bits[:, self._to_work]
+
+    def sample(self, n: int, rng: random.Random) -> list[int]:
+        """n starts drawn uniformly with replacement ([] if none fits)."""
+        gen = np.random.default_rng(rng.getrandbits(64))
+        return _ints(self.sample_matrix(n, gen))
+
+    def boards(self, limit: int) -> list[int] | None:
+        """Every consistent start, ascending, if there are at most `limit` of them; else None."""
+        if self.count > limit:
+            return None
+        if not self.count:
+            return []
+        return sorted(_ints(self._walk(None, None)[:, self._to_work]))
+
+    def _walk(self, n: int | None, rng: np.random.Generator | None) -> np.ndarray:
+        """Forward through the cells: n uniform draws, or (n None) every start with weight."""
+        cells, plan = self.n, self._plan
+        m = n if n is not None else 1
+        keys = np.zeros(m, dtype=np.int64)
+        totals = np.zeros(m, dtype=np.int64)
+        bits = np.zeros((m, cells), dtype=np.uint8)
+        for j in range(cells):
+            nkeys, _ = self._fwd[j + 1]
+            b = self._bwd[j + 1]
+            lo, hi = self._cols[j + 1]
+            weights, moved = [], []
+            for x in (0, 1):
+                nk, ok = plan.advance(keys, j, x)
+                col = totals + x - lo
+                ok &= (col >= 0) & (col <= hi - lo)
+                idx, found = _lookup(nkeys, nk, ok)
+                w = np.zeros(len(keys))
+                w[found] = b[idx[found], col[found]]
+                weights.append(w)
+                moved.append(nk)
+            if rng is not None:
+                p1 = weights[1] / (weights[0] + weights[1])
+                pick = (rng.random(len(keys)) < p1).astype(np.int64)
+                keys = np.where(pick == 1, moved[1], moved[0])
+                totals = totals + pick
+                bits[:, j] = pick
+            else:
+                zero, one = weights[0] > 0, weights[1] > 0
+                both_bits = np.concatenate((bits[zero], bits[one]))
+                both_bits[zero.sum():, j] = 1
+                keys = np.concatenate((moved[0][zero], moved[1][one]))
+                totals = np.concatenate((totals[zero], totals[one] + 1))
+                bits = both_bits
+        return bits
+
+    @cached_property
+    def summary(self) -> str:
+        """The count for people: exact, or marked as an estimate."""
+        return f"{self.count:,}" if self.count_exact else f"about {float(self._scale):.3g}"
+
+
+def _ints(matrix: np.ndarray) -> list[int]:
+    """Rows of a 0/1 matrix as board ints (bit k = column k)."""
+    out = []
+    for row in matrix:
+        out.append(int.from_bytes(np.packbits(row, bitorder="little").tobytes(), "little"))
+    return out

@@ -1,0 +1,46 @@
+"""Reading what people type: ASCII whole numbers of bounded length, and bad tokens shown short.
+
+Python's `int()` accepts any Unicode decimal digit ('١٨' is 18), underscores ('1_7') and
+surrounding whitespace, and refuses more than 4,300 digits with a ValueError; `str.isdigit()`
+is true for '²', which `int()` then refuses. Every number a user gives countlo goes through
+`whole_number` instead: ASCII digits only, length checked before converting.
+"""
+
+from __future__ import annotations
+
+import re
+
+from countlo.errors import CountloError
+
+ASCII_DIGITS = re.compile(r"[0-9]+\Z")
+MAX_DIGITS = 18
+"""Longest number accepted anywhere (sizes, counts, steps, seeds fit well within)."""
+
+SHOWN = 40
+"""A bad token longer than this is cut in messages (a 10 MB line is not echoed whole)."""
+
+
+class BadNumberError(CountloError, ValueError):
+    """Text that is not an ASCII whole number of reasonable length."""
+
+
+def is_whole(text: str, max_digits: int = MAX_DIGITS) -> bool:
+    """True for 1..max_digits ASCII digits and nothing else."""
+    return len(text) <= max_digits and ASCII_DIGITS.match(text) is not None
+
+
+def whole_number(text: str, what: str = "a number", max_digits: int = MAX_DIGITS) -> int:
+    """The value of `text` as ASCII digits; BadNumberError (one line, token cut) otherwise."""
+    if ASCII_DIGITS.match(text) is None:
+        raise BadNumberError(f"{what} must be a whole number written with the digits 0-9, "
+                             f"not {shown(text)}")
+    if len(text) > max_digits:
+        raise BadNumberError(f"{what} has {len(text)} digits; at most {max_digits} are accepted")
+    return int(text)
+
+
+def shown(text: str, limit: int = SHOWN) -> str:
+    """`repr(text)`, cut to about `limit` characters with the full length said."""
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[:limit]!r}... ({len(text)} characters)"

@@ -1,0 +1,104 @@
+"""A prompt under a clickable picture: the terminal front end of `countlo practice`.
+
+The guided session's prompt (countlo.ui.terminal) is a prompt_toolkit PromptSession whose message
+holds the picture; PromptSession splits a multi-line message into plain (style, text) pairs and
+so drops mouse handlers. Here the picture is its own window above a one-line input, so the
+handlers its fragments carry are called when a cell is clicked. Like the guided prompt, it draws
+inline at the bottom of the terminal, is erased when a line is accepted, and the session's
+answer is printed above it; the scrollback keeps the game's history.
+
+The session is anything with `greeting()`, `board()`, `toolbar()`, `check(text)`,
+`handle(text)`, `leave()`, `over`, `words()` and an `on_click` attribute (countlo.ui.practice).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from countlo.ui.picture import STYLE
+
+
+def run_clickable(session: Any, input: Any = None, output: Any = None, colour: bool = True) -> None:
+    """Run the session until it is over or the player leaves (Ctrl-C, Ctrl-D)."""
+    from prompt_toolkit import print_formatted_text
+    from prompt_toolkit.application import Application
+    from prompt_toolkit.buffer import Buffer
+    from prompt_toolkit.completion import WordCompleter
+    from prompt_toolkit.formatted_text import FormattedText
+    from prompt_toolkit.key_binding import KeyBindings
+    from prompt_toolkit.layout import HSplit, Layout, Window
+    from prompt_toolkit.layout.controls import BufferControl, FormattedTextControl
+    from prompt_toolkit.layout.processors import BeforeInput
+    from prompt_toolkit.output import ColorDepth
+    from prompt_toolkit.styles import Style
+
+    style = Style.from_dict(STYLE)
+    depth = None if colour else ColorDepth.DEPTH_1_BIT
+
+    def say(fragments: list) -> None:
+        if fragments:
+            print_formatted_text(FormattedText(fragments), style=style, output=output,
+                                 color_depth=depth, end="")
+
+    def one_line() -> str:
+        """Show the board and read one accepted line (KeyboardInterrupt / EOFError to leave)."""
+        warning: list = []
+
+        def accept(buffer: Buffer) -> bool:
+            reason = session.check(buffer.text)
+            if reason is not None:
+                warning[:] = [("class:warn", f"! {reason}")]
+                buffer.text = ""
+                return True  # keep the (emptied) text in the buffer, stay in the prompt
+            app.exit(result=buffer.text)
+            return False
+
+        buffer = Buffer(multiline=False, accept_handler=accept,
+                        completer=WordCompleter(session.words(), ignore_case=True),
+                        complete_while_typing=False)
+
+        def click(text: str) -> None:
+            buffer.text = text
+            buffer.validate_and_handle()
+
+        session.on_click = click
+        keys = KeyBindings()
+
+        @keys.add("f2")
+        @keys.add("escape", "u")
+        def _undo(event) -> None:
+            click("undo")
+
+        @keys.add("c-c")
+        def _interrupt(event) -> None:
+            event.app.exit(exception=KeyboardInterrupt)
+
+        @keys.add("c-d")
+        def _eof(event) -> None:
+            if not buffer.text:
+                event.app.exit(exception=EOFError)
+
+        body = HSplit([
+            Window(FormattedTextControl(lambda: session.board()), dont_extend_height=True),
+            Window(BufferControl(buffer, input_processors=[BeforeInput("> ")]), height=1),
+            Window(FormattedTextControl(lambda: warning), height=1, dont_extend_height=True),
+            Window(FormattedTextControl(lambda: session.toolbar()), height=1,
+                   style="class:bottom-toolbar"),
+        ])
+        app: Application[str] = Application(
+            layout=Layout(body, focused_element=buffer), key_bindings=keys, style=style,
+            mouse_support=True, erase_when_done=True, input=input, output=output,
+            color_depth=depth)
+        return app.run()
+
+    say(session.greeting())
+    try:
+        while not session.over:
+            try:
+                text = one_line()
+            except (KeyboardInterrupt, EOFError):
+                say(session.leave())
+                break
+            say(session.handle(text))
+    finally:
+        session.on_click = None

@@ -1,0 +1,209 @@
+"""The screen and conversation of `countlo practice`: classic Lights Out with the lights shown.
+
+`PracticeSession` speaks the same interface as the guided session of `play` (greeting, prompt,
+toolbar, check, handle, leave, words, over), so the same front ends run it: prompt_toolkit in a
+terminal (with the mouse: every cell of the drawn board is clickable) and plain lines for pipes.
+The game itself is countlo.classic.practice.Practice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from countlo.board import column_letters
+from countlo.classic.practice import Practice
+from countlo.errors import CountloError
+from countlo.ui.picture import DARK, LIT
+
+Fragment = tuple  # (style, text) or (style, text, mouse handler)
+Fragments = list
+
+WORDS = {"hint": "hint", "h": "hint", "?": "hint", "undo": "undo", "u": "undo", "back": "undo",
+         "help": "help", "board": "board", "b": "board", "quit": "quit", "q": "quit",
+         "exit": "quit"}
+
+HELP = """\
+Turn every light off. Clicking a cell toggles it and its neighbours above,
+below, left and right.
+  C4, 4 3   click a cell (A1 name, or row and column); or click it with the mouse
+  hint      one click of a fewest-click way to finish from here
+  undo      take back the last click ({keys})
+  board     show the board again
+  quit      leave (Ctrl-C and Ctrl-D too)
+"""
+
+
+class PracticeError(CountloError):
+    """A line that is not a cell on this board or a practice command."""
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+class PracticeSession:
+    """One practice game as text in, formatted fragments out (no terminal)."""
+
+    def __init__(self, game: Practice, label: str = "", keys: str = "F2"):
+        self.game, self.shape, self.label, self.keys = game, game.shape, label, keys
+        self.hinted: int | None = None  # the cell the last hint named, bracketed on the board
+        self.hints = 0
+        self.over = game.won
+        self.on_click: Callable[[str], None] | None = None  # set by a mouse-aware front end
+
+    # --- reading a line -----------------------------------------------------------------
+    def parse(self, text: str) -> tuple[str, int | None]:
+        """(verb, cell) of a typed line; PracticeError (one line) if it means nothing here."""
+        words = text.strip().lower().split()
+        if not words:
+            return "board", None
+        if len(words) == 1 and words[0] in WORDS:
+            return WORDS[words[0]], None
+        try:
+            return "click", self.shape.parse_cell(text)
+        except CountloError as e:
+            if words[0][0].isalpha() and not any(ch.isdigit() for ch in text):
+                raise PracticeError(f"{text.strip()!r} is not a cell like C4 or a command "
+                                    "(hint, undo, help, quit)") from None
+            raise PracticeError(str(e)) from None
+
+    def check(self, text: str) -> str | None:
+        try:
+            verb, _ = self.parse(text)
+        except CountloError as e:
+            return str(e)
+        if verb == "undo" and not self.game.clicks:
+            return "nothing to undo yet"
+        return None
+
+    def handle(self, text: str) -> Fragments:
+        reason = self.check(text)
+        if reason is not None:
+            return [("class:warn", f"! {reason}\n")]
+        verb, cell = self.parse(text)
+        return getattr(self, f"_do_{verb}")(cell)
+
+    # --- actions ------------------------------------------------------------------------
+    def _do_click(self, cell: int) -> Fragments:
+        self.game.click(cell)
+        self.hinted = None
+        out: Fragments = [("", f"{self.game.moves:>4}. "), ("class:cellname", self.shape.name(cell)),
+                          ("class:note", f"  {plural(self.game.lit, 'light')} on\n")]
+        if self.game.won:
+            self.over = True
+            out += self._won()
+        return out
+
+    def _do_undo(self, _cell: None) -> Fragments:
+        cell = self.game.undo()
+        self.hinted = None
+        assert cell is not None
+        text = f"      undo {self.shape.name(cell)}  {plural(self.game.lit, 'light')} on\n"
+        return [("class:note", text)]
+
+    def _do_hint(self, _cell: None) -> Fragments:
+        cell = self.game.hint()
+        assert cell is not None  # a won game is over
+        self.hinted, self.hints = cell, self.hints + 1
+        n = self.game.to_go()
+        return [("class:advice", "Hint: click "), ("class:cellname", self.shape.name(cell)),
+                ("class:note", f" (the fewest from here: {plural(n, 'click')})\n")]
+
+    def _do_help(self, _cell: None) -> Fragments:
+        return [("", HELP.format(keys=self.keys))]
+
+    def _do_board(self, _cell: None) -> Fragments:
+        return []  # the prompt draws the board anyway
+
+    def _do_quit(self, _cell: None) -> Fragments:
+        self.over = True
+        return self.leave()
+
+    # --- what is shown ------------------------------------------------------------------
+    def greeting(self) -> Fragments:
+        g = self.game
+        best = "" if g.optimum_exact else " or fewer"
+        label = f", {self.label}" if self.label else ""
+        text = (f"Turn every light off in as few clicks as you can: {g.optimum}{best} will do.\n"
+                "Type a cell (C4) or click it; hint, undo, help, quit.\n")
+        return [("class:advice", f"countlo practice: {self.shape} board{label}\n"), ("", text)]
+
+    def board(self) -> Fragments:
+        """The lights, columns lettered and rows numbered; each cell carries a mouse handler
+        when a front end has set `on_click`."""
+        s = self.shape
+        pad = len(str(s.rows))
+        out: Fragments = [("", " " * (pad + 1))]
+        for c in range(s.cols):
+            out.append(("class:label", f" {column_letters(c):<2} "))
+        out.append(("", "\n"))
+        for r in range(s.rows):
+            out.append(("class:label", f"{r + 1:>{pad}} "))
+            for c in range(s.cols):
+                k = r * s.cols + c
+                lit = self.game.lights >> k & 1
+                style, text = ("class:cell.lit", LIT) if lit else ("class:cell.dark", DARK)
+                left, right = ("[", "]") if k == self.hinted else (" ", " ")
+                mark = "class:mark" if k == self.hinted else ""
+                for frag in ((mark, left), (style, text), (mark, right)):
+                    out.append(self._clickable(frag, s.name(k)))
+            out.append(("", "\n"))
+        return out
+
+    def _clickable(self, fragment: tuple[str, str], name: str) -> Fragment:
+        if self.on_click is None:
+            return fragment
+        on_click = self.on_click
+
+        def handler(event):  # prompt_toolkit MouseEvent
+            from prompt_toolkit.mouse_events import MouseEventType
+
+            if event.event_type == MouseEventType.MOUSE_UP:
+                on_click(name)
+                return None
+            return NotImplemented
+
+        return (fragment[0], fragment[1], handler)
+
+    def status(self) -> str:
+        g = self.game
+        best = "" if g.optimum_exact else "<="
+        return (f"{plural(g.moves, 'move')} · fewest from the start {best}{g.optimum} · "
+                f"{plural(g.lit, 'light')} on")
+
+    def prompt(self, status: bool = False) -> Fragments:
+        out = self.board()
+        if status:
+            out.append(("class:note", self.status() + "\n"))
+        return [*out, ("", "> ")]
+
+    def toolbar(self) -> Fragments:
+        """One short line (fits 40 columns on boards up to 99 lit): moves against the fewest."""
+        g = self.game
+        best = "" if g.optimum_exact else "<="
+        return [("", f" {plural(g.moves, 'move')} (fewest {best}{g.optimum}) · {g.lit} lit · "),
+                ("class:bottom-toolbar.key", "hint"), ("", " · "),
+                ("class:bottom-toolbar.key", self.keys), ("", " undo")]
+
+    def words(self) -> list[str]:
+        return sorted(set(WORDS) - {"h", "?", "u", "b", "q"}) + [
+            self.shape.name(k) for k in range(self.shape.cells)]
+
+    def _won(self) -> Fragments:
+        g = self.game
+        if g.moves == g.optimum:
+            verdict = "the fewest possible"
+        elif g.optimum_exact:
+            verdict = f"the fewest possible was {g.optimum}"
+        else:
+            verdict = f"countlo's best is {g.optimum}"
+        hints = f", {plural(self.hints, 'hint')}" if self.hints else ""
+        text = f"All dark: solved in {plural(g.moves, 'move')} ({verdict}{hints}).\n"
+        return [*self.board(), ("class:ok", text)]
+
+    def leave(self) -> Fragments:
+        if self.game.won:
+            return []
+        text = (f"Left after {plural(self.game.moves, 'move')} with "
+                f"{plural(self.game.lit, 'light')} on.\n")
+        return [("class:note", text)]

@@ -1,0 +1,48 @@
+"""Narrow terminals (issue 11, item 12): words are never split, the status bar keeps whole parts."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from countlo.ui.layout import MIN_WIDTH, bar, fit, narrow_note
+
+
+def text(fragments) -> str:
+    return "".join(t for _, t in fragments)
+
+
+@settings(max_examples=200, deadline=None)
+@given(words=st.lists(st.text("abcdefghij·0123456789,./", min_size=1, max_size=12), max_size=40),
+       width=st.integers(20, 100), lead=st.sampled_from(["", "  ", "      "]))
+def test_fit_keeps_lines_within_the_width_and_every_word_whole(words, width, lead):
+    got = text(fit([("s", lead + " ".join(words) + "\n")], width))
+    lines = got.split("\n")
+    assert all(len(line) <= width for line in lines)
+    assert got.split() == " ".join(words).split()  # same words, none split or joined
+
+
+def test_fit_breaks_a_greeting_at_60_and_40_columns_between_words():
+    greeting = "countlo play: 6x6 board, adaptive strategy, exact engine, simulated game, seed 1\n"
+    for width in (60, 40):
+        got = text(fit([("", greeting)], width))
+        assert "simulated" in got.split() and max(map(len, got.split("\n"))) <= width
+
+
+def test_fit_keeps_styles_and_leaves_short_lines_alone():
+    frags = [("a", "Click "), ("b", "C4"), ("a", "; the count should become 9.\n")]
+    assert fit(frags, 80) == frags
+
+
+def test_the_status_bar_keeps_whole_parts_most_important_first():
+    parts = ["6 clicks", "636,888 boards left", "16.7 of 36 bits known", "adaptive", "F2 undo"]
+    assert bar(parts, 80) == " " + " · ".join(parts) + " "
+    assert bar(parts, 60) == " 6 clicks · 636,888 boards left · 16.7 of 36 bits known "
+    assert bar(parts, 40) == " 6 clicks · 636,888 boards left "
+
+
+def test_below_the_minimum_width_it_says_so():
+    assert narrow_note(80, 30) is None
+    assert narrow_note(MIN_WIDTH, 30) is None
+    note = narrow_note(30, 30)
+    assert note is not None and "30 columns" in note

@@ -1,0 +1,182 @@
+"""Every README example is what the program prints (issue 11, item 16).
+
+Each fenced block line starting with ``$ countlo`` is run from a scratch folder that can see
+``transcripts/`` and the files the README describes; the lines under it, up to the next ``$``
+line or the end of the block, must be what it prints. ``...`` on a line of its own stands for
+any number of lines (a command whose comment says its numbers vary is not compared); times ("7.4 ms") and the dated transcript path are the only other things
+that may differ. ``| head -N``, ``| tail -N``, and ``printf 'TEXT' |`` or ``yes '' |`` in front
+work as in a shell.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+README = ROOT / "README.md"
+
+# files the README's examples name in their prose
+FILES = {"start.txt": "# . #\n. # .\n# . #\n"}
+
+
+def examples() -> list[tuple[int, str, list[str]]]:
+    """(line number, command, expected lines) of every '$ countlo' line in a fenced block."""
+    out: list[tuple[int, str, list[str]]] = []
+    inside, current = False, None
+    for n, line in enumerate(README.read_text(encoding="utf-8").split("\n"), 1):
+        if line.startswith("```"):
+            inside = not inside
+            current = None
+            continue
+        if not inside:
+            continue
+        # a line redirecting to a file and chaining a second command ("> f && countlo ...") is
+        # not run here: tests/test_generate.py checks the one such README example itself
+        if (re.match(r"^\$ (printf .*\| |yes '' \| )?countlo\b", line) and "vary" not in line
+                and " && " not in line):
+            current = (n, line[2:], [])
+            out.append(current)
+        elif line.startswith("$ "):
+            current = None
+        elif current is not None:
+            current[2].append(line)
+    return out
+
+
+def _normal(line: str) -> str:
+    line = re.sub(r"\d+(\.\d+)? ms\b", "N ms", line)
+    line = re.sub(r"\S*/countlo/\d{4}-\d\d-\d\d-\d{6}-(\S+)", r"DATA/countlo/DATE-\1", line)
+    return line.rstrip()
+
+
+def matches(expected: list[str], got: list[str]) -> bool:
+    """Whether `got` fits `expected`, where a '...' line stands for any number of lines."""
+    exp = [_normal(x) for x in expected]
+    act = [_normal(x) for x in got]
+    while exp and exp[-1] == "":
+        exp.pop()
+    while act and act[-1] == "":
+        act.pop()
+
+    def fit(i: int, j: int) -> bool:
+        if i == len(exp):
+            return j == len(act)
+        if exp[i].strip() == "...":
+            return any(fit(i + 1, k) for k in range(j, len(act) + 1))
+        return j < len(act) and exp[i] == act[j] and fit(i + 1, j + 1)
+
+    return fit(0, 0)
+
+
+def run(command: str, cwd: Path) -> list[str]:
+    """Run one README command line as a shell would (printf | countlo ... | head/tail)."""
+    stdin = ""
+    m = re.match(r"^printf '([^']*)' \| (.*)$", command)
+    if m:
+        stdin = m.group(1).encode().decode("unicode_escape")
+        command = m.group(2)
+    if command.startswith("yes '' | "):  # Enter pressed as often as asked
+        stdin, command = "\n" * 1000, command[len("yes '' | "):]
+    code, _, _comment = command.partition("  #")
+    parts = [p.strip() for p in code.split("|")]
+    argv = shlex.split(parts[0])
+    assert argv[0] == "countlo"
+    env = dict(os.environ, PYTHONPATH=str(ROOT), NO_COLOR="1", COLUMNS="80",
+               XDG_DATA_HOME=str(cwd / "data"))
+    p = subprocess.run([sys.executable, "-m", "countlo", *argv[1:]], input=stdin,
+                       capture_output=True, text=True, cwd=cwd, env=env, timeout=600)
+    assert "Traceback" not in p.stderr, p.stderr
+    lines = p.stdout.rstrip("\n").split("\n")
+    for filt in parts[1:]:
+        name, count = filt.split()
+        n = int(count.lstrip("-"))
+        lines = lines[:n] if name == "head" else lines[-n:]
+    return lines
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory) -> Path:
+    d = tmp_path_factory.mktemp("readme")
+    for name in ("transcripts", "examples"):
+        if (ROOT / name).exists():
+            (d / name).symlink_to(ROOT / name)
+    for name, text in FILES.items():
+        (d / name).write_text(text)
+    return d
+
+
+def test_the_readme_has_examples_to_check():
+    assert len(examples()) >= 8
+
+
+def test_the_matcher_takes_dots_for_any_lines_and_nothing_else():
+    assert matches(["a", "...", "d"], ["a", "b", "c", "d"])
+    assert matches(["a", "...", "d"], ["a", "d"])
+    assert not matches(["a", "...", "d"], ["a", "b", "c"])
+    assert not matches(["a", "b"], ["a", "c"])
+    assert matches(["took 7.4 ms"], ["took 12 ms"])
+
+
+@pytest.mark.parametrize("line, command, expected", examples(),
+                         ids=[f"line{n}" for n, _, _ in examples()])
+def test_readme_example_is_what_the_program_prints(folder, line, command, expected):
+    got = run(command, folder)
+    assert matches(expected, got), (f"README line {line}: {command}\n--- README\n" +
+                                    "\n".join(expected) + "\n--- printed\n" + "\n".join(got))
+
+
+def screen_block() -> list[str]:
+    """The README's picture of an 80x24 terminal after six clicks of `play --sim --seed 1`."""
+    text = README.read_text(encoding="utf-8")
+    start = text.index("What an 80x24 terminal shows after six")
+    block = text[text.index("```\n", start) + 4:]
+    return block[:block.index("```")].rstrip("\n").split("\n")
+
+
+def test_readme_terminal_picture_is_what_an_80_column_terminal_shows(tmp_path):
+    pexpect = pytest.importorskip("pexpect")
+    pyte = pytest.importorskip("pyte")
+    import io
+    import tempfile
+
+    home = tempfile.mkdtemp(prefix="h", dir="/tmp")  # short: the transcript's path fits a line
+    env = dict(os.environ, PYTHONPATH=str(ROOT), HOME=home, NO_COLOR="1",
+               TERM="xterm-256color", PROMPT_TOOLKIT_NO_CPR="1")
+    env.pop("XDG_DATA_HOME", None)
+    log = io.StringIO()
+    child = pexpect.spawn(sys.executable, ["-m", "countlo", "play", "--sim", "--seed", "1"],
+                          env=env, dimensions=(24, 80), encoding="utf-8", timeout=120)
+    child.logfile_read = log
+    child.expect("Enter clicks")
+    for _ in range(6):
+        child.send("\r")
+        child.expect("Enter clicks")
+        child.expect("another cell\\)")
+    child.sendcontrol("c")
+    child.expect(pexpect.EOF)
+    screen = pyte.Screen(80, 24)
+    stream = pyte.Stream(screen)
+    text = log.getvalue()
+    stream.feed(text[:text.rindex("(or type another cell):") + len("(or type another cell):")])
+    shown = [line.rstrip() for line in screen.display]
+    shown = shown[:max(i for i, line in enumerate(shown) if line) + 1]
+    readme = screen_block()
+    status = readme[-1]
+    picture = list(readme[:-1])
+    while picture and not picture[-1]:
+        picture.pop()
+    assert matches(picture, shown), "\n".join(shown)
+    # the status bar (prompt_toolkit's bottom toolbar) is the plain status line plus its keys
+    lines = subprocess.run(
+        [sys.executable, "-m", "countlo", "play", "--sim", "--seed", "1", "--plain",
+         "--transcript", str(tmp_path / "s.txt")], input="\n" * 6 + "quit\n", capture_output=True,
+        text=True, env=dict(env, PYTHONPATH=str(ROOT)), timeout=300).stdout.split("\n")
+    after_six = [x for x in lines if x.startswith("6 clicks · ")]
+    assert after_six and status.strip() == after_six[0].strip() + " · F2 undo · help"
