@@ -66,7 +66,7 @@ class Cell:
     def parse(cls, text: str, shape: Shape | None = None) -> Cell:
         """The cell named by `text`: A1-style ("C4") or 1-based "row col" ("4 3")."""
         if len(text) > _LONGEST_NAME:  # bounded before int(): no cell name is this long
-            raise BadCellError(f"bad cell name {shown(text.strip())}: too long")
+            raise BadCellError(_("bad cell name {text}: too long").format(text=shown(text.strip())))
         m = _A1.match(text)
         if m:
             cell = cls(int(m.group(2)) - 1, column_index(m.group(1)))
@@ -270,7 +270,8 @@ class Shape:
 def press_masks(shape: Shape) -> tuple[int, ...]:
     """Press mask of every cell (bitset of N(k)), precomputed once per shape."""
     if shape.cells > 1 << 20:
-        raise BadSizeError(f"{shape} is too large for per-cell press masks; use the row solver")
+        raise BadSizeError(_("{shape} is too large for per-cell press masks; use the row solver").format(
+            shape=shape))
     out = []
     for k in range(shape.cells):
         m = 0

@@ -28,8 +28,8 @@ floating tables, which overflow past 2^1024 boards (a 3x1000 board has 2^3000)."
 def check_size(shape) -> None:
     """Refuse, in one line and before any table is built, a board too large to play."""
     if shape.cells > MAX_CELLS:
-        raise PlayOptionError(f"games are played on boards of at most {MAX_CELLS} cells; "
-                              f"{shape} has {shape.cells}")
+        raise PlayOptionError(_("games are played on boards of at most {most} cells; {shape} has {cells}").format(
+            most=MAX_CELLS, shape=shape, cells=shape.cells))
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -122,10 +122,11 @@ def open_session(args: argparse.Namespace):
         check_supported(header.shape)
         check_size(header.shape)
         if args.size and Shape.parse(args.size) != Shape(header.shape.rows, header.shape.cols):
-            raise PlayOptionError(f"{args.resume} is a {header.shape} game, not {args.size}")
+            raise PlayOptionError(_("{file} is a {shape} game, not {size}").format(
+                file=args.resume, shape=header.shape, size=args.size))
         if given(args) and rules_of(args) != header.shape.rules:
-            raise PlayOptionError(f"{args.resume} is played under {header.shape.rules.describe()}"
-                                  "; leave out the rule options to resume it")
+            raise PlayOptionError(_("{file} is played under {rules}; leave out the rule options to resume "
+                                    "it").format(file=args.resume, rules=header.shape.rules.describe()))
         simulated = dict(header.extra).get("game", "").startswith("simulated")
         strategy = args.strategy or header.strategy or "adaptive"
         engine = args.engine or header.engine or "exact"

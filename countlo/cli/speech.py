@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import re
 
-from countlo.i18n import N_, _, fill, ngettext
+from countlo.i18n import N_, _, fill, ngettext, width
 
 ARGPARSE_WORDS = (
     N_("usage: "),
@@ -45,6 +45,22 @@ def speak() -> None:
     """Make argparse use countlo's catalogue (in English it gives the words back unchanged)."""
     argparse._ = _  # type: ignore[attr-defined]
     argparse.ngettext = ngettext  # type: ignore[attr-defined]
+
+
+def wrapped(text: str, columns: int) -> str:
+    """`text` with each line longer than `columns` terminal columns broken up: English by
+    textwrap (as before there was a Chinese catalogue), Chinese between characters as well."""
+    lines: list[str] = []
+    for line in text.split("\n"):
+        if width(line) <= columns:
+            lines.append(line)
+        elif line.isascii():
+            import textwrap
+
+            lines.append(textwrap.fill(line, columns))
+        else:
+            lines.extend(fill(line, columns))
+    return "\n".join(lines)
 
 
 class HelpFormatter(argparse.HelpFormatter):

@@ -106,7 +106,7 @@ def parse_entry(line: str, shape: Shape) -> Entry:
     if not text:
         return Command(Verb.NEXT)
     if len(text) > _LONGEST:
-        raise EntryError(f"{shown(text)} is too long to be a count, a cell or a command")
+        raise EntryError(_("{text} is too long to be a count, a cell or a command").format(text=shown(text)))
     words = text.split()
     first = words[0].lower()
     if first == "fix":

@@ -30,10 +30,29 @@ def test_help_lines_fit_the_terminal_in_chinese(run_cli, monkeypatch):
     from countlo.i18n import width
 
     monkeypatch.setenv("COLUMNS", "80")
-    for command in ("play", "simulate", "replay"):  # solve's epilog is not translated yet
+    for command in ("play", "simulate", "replay", "solve"):
         out = run_cli(["--lang", "zh", command, "--help"]).stdout
         too_wide = [line for line in out.splitlines() if width(line) > 80]
         assert not too_wide, too_wide
+
+
+# names that stay as they are in Chinese help: values the options take, commands typed at the prompt
+NAMES = {"plane", "cylinder", "torus", "moebius", "klein", "projective", "plus", "star", "ring",
+         "knight", "rowcol", "sigma", "nodes", "png", "svg", "zh", "en", "Esc", "board", "help",
+         "history", "quit", "undo", "fix", "countlo", "auto", "rows", "restore", "z3", "Ctrl", "RxC",
+         "dark", "lit", "size", "false", "play", "replay", "simulate", "solve"}
+
+
+@pytest.mark.parametrize("command", ["play", "replay", "simulate", "solve"])
+def test_chinese_help_leaves_no_english_sentence(run_cli, command):
+    from countlo.hidden.result import engine_names
+    from countlo.play.names import strategy_names
+
+    out = run_cli(["--lang", "zh", command, "--help"]).stdout
+    out = re.sub(r"--?[\w-]+|\$\w+|~/\S+|\b[A-Z][A-Z_|.]+\b", "", out)  # options, metavars, paths
+    kept = NAMES | set(strategy_names()) | set(engine_names())
+    words = re.findall(r"(?<![A-Za-z/.$_-])[A-Za-z]{2,}(?![A-Za-z/._-])", out)
+    assert sorted({w for w in words if w not in kept and not re.fullmatch(r"[A-Z]{1,2}", w)}) == [], out
 
 
 def test_lang_may_follow_the_command_and_errors_speak_it(run_cli):
