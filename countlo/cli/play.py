@@ -14,6 +14,7 @@ from countlo.errors import CountloError
 from countlo.hidden.result import engine_names
 from countlo.i18n import _
 from countlo.play.names import strategy_names
+from countlo.ui.rulewords import rules_text
 
 
 class PlayOptionError(CountloError, ValueError):
@@ -126,7 +127,7 @@ def open_session(args: argparse.Namespace):
                 file=args.resume, shape=header.shape, size=args.size))
         if given(args) and rules_of(args) != header.shape.rules:
             raise PlayOptionError(_("{file} is played under {rules}; leave out the rule options to resume "
-                                    "it").format(file=args.resume, rules=header.shape.rules.describe()))
+                                    "it").format(file=args.resume, rules=rules_text(header.shape.rules)))
         simulated = dict(header.extra).get("game", "").startswith("simulated")
         strategy = args.strategy or header.strategy or "adaptive"
         engine = args.engine or header.engine or "exact"

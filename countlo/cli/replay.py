@@ -13,6 +13,7 @@ import sys
 from countlo.errors import TranscriptError
 from countlo.hidden.result import engine_names
 from countlo.i18n import _, ljust, ngettext, rjust, width
+from countlo.ui.rulewords import rules_text
 
 
 def add_arguments(parser) -> None:
@@ -88,7 +89,7 @@ def _under_rules(record, args, source: str):
         return record
     if not record.shape.rules.classic or record.shape.rules.target != "dark":
         raise BadRuleError(_("{source} is played under {rules}, not {other}").format(
-            source=source, rules=record.shape.rules.describe(), other=rules.describe()))
+            source=source, rules=rules_text(record.shape.rules), other=rules_text(rules)))
     return Record(record.shape.with_rules(rules), record.start, record.steps)
 
 
@@ -237,7 +238,7 @@ def render(r, source: str, explain: bool = False, problem=None) -> list[str]:
     shape = r.shape
     n = len(r.cells)
     rules = "" if shape.rules.classic and shape.rules.target == "dark" else (
-        f" ({shape.rules.describe()})")
+        f" ({rules_text(shape.rules)})")
     out = [ngettext("{source}: {shape} board{rules}, starting count {count}, {n} click",
                     "{source}: {shape} board{rules}, starting count {count}, {n} clicks", n).format(
         source=source, shape=shape, rules=rules, count=r.counts[0], n=n)]

@@ -11,6 +11,7 @@ from countlo.cli import options
 from countlo.hidden.result import engine_names
 from countlo.i18n import N_, _, ljust, ngettext, width
 from countlo.play.names import strategy_names
+from countlo.ui.rulewords import rules_text
 
 MAX_GAMES = 1_000_000
 MAX_TIMEOUT = 86400.0
@@ -195,7 +196,7 @@ def _reconstructed(record) -> tuple[int | None, str]:
 
 def _board(shape) -> str:
     return str(shape) if shape.rules.classic and shape.rules.target == "dark" else (
-        f"{shape} ({shape.rules.describe()})")
+        f"{shape} ({rules_text(shape.rules)})")
 
 
 def _r(x):

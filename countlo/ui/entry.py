@@ -127,10 +127,10 @@ def parse_entry(line: str, shape: Shape) -> Entry:
     m = _CELL_COUNT.match(text)
     if m:
         cell = shape.parse_cell(m.group(1))
-        typed = _number(m.group(2), "the count", text) if m.group(2) is not None else None
+        typed = _number(m.group(2), _("the count"), text) if m.group(2) is not None else None
         return Click(cell, typed, force and typed is not None)
     if _NUMBERS.match(text):
-        numbers = [_number(n, "each number", text) for n in re.split(r"\s*[,\s]\s*", text)]
+        numbers = [_number(n, _("each number"), text) for n in re.split(r"\s*[,\s]\s*", text)]
         if len(numbers) == 1:
             return Count(numbers[0], force)
         if len(numbers) in (2, 3):

@@ -10,6 +10,10 @@ MIN_WIDTH columns the layout cannot hold the board picture: `narrow_note` says s
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+
+from countlo.i18n import NO_BREAK_BEFORE, _
+from countlo.i18n import width as columns
 
 Fragments = list[tuple[str, str]]
 
@@ -19,8 +23,30 @@ MIN_WIDTH = 40
 _TOKEN = re.compile(r"\S+|[ ]+")
 
 
+def _tokens(piece: str) -> Iterator[str]:
+    """Runs of spaces and the words between them; Chinese, written without spaces, may break
+    between any two characters, except before closing punctuation (i18n.NO_BREAK_BEFORE)."""
+    for token in _TOKEN.findall(piece):
+        if token.isascii():
+            yield token
+            continue
+        cur, ended = "", False
+        for ch in token:
+            if ch in NO_BREAK_BEFORE:
+                cur, ended = cur + ch, True
+                continue
+            wide = columns(ch) == 2
+            if cur and (wide or ended):
+                yield cur
+                cur = ""
+            cur, ended = cur + ch, wide
+        if cur:
+            yield cur
+
+
 def fit(fragments: Fragments, width: int) -> Fragments:
-    """`fragments` with every line longer than `width` broken at spaces (words stay whole)."""
+    """`fragments` with every line longer than `width` terminal columns broken at spaces (words
+    stay whole) or between Chinese characters."""
     if width <= 0:
         return list(fragments)
     out: Fragments = []
@@ -36,22 +62,22 @@ def fit(fragments: Fragments, width: int) -> Fragments:
                 indent = " " * (len(piece) - len(piece.lstrip(" ")))
                 indent = indent if len(indent) < width // 2 else ""
             at_edge = False
-            for token in _TOKEN.findall(piece):
+            for token in _tokens(piece):
                 if token.startswith(" "):
-                    if column + len(token) >= width:  # a space at the edge: the break goes here
+                    if column + columns(token) >= width:  # a space at the edge: the break goes here
                         at_edge = True
                         continue
                     out.append((style, token))
-                    column += len(token)
+                    column += columns(token)
                     continue
-                if (at_edge or column + len(token) > width) and column > len(indent):
+                if (at_edge or column + columns(token) > width) and column > len(indent):
                     while out and out[-1][1].strip(" ") == "" and out[-1][1] != "\n":
-                        column -= len(out.pop()[1])  # no trailing spaces before the break
+                        column -= columns(out.pop()[1])  # no trailing spaces before the break
                     out.append((style, "\n" + indent))
                     column = len(indent)
                 at_edge = False
                 out.append((style, token))
-                column += len(token)
+                column += columns(token)
     merged: Fragments = []
     for style, piece in out:
         if merged and merged[-1][0] == style:
@@ -65,7 +91,7 @@ def bar(parts: list[str], width: int, sep: str = " · ") -> str:
     """As many of `parts` (most important first) as fit in `width` columns, joined by `sep`."""
     shown: list[str] = []
     for part in parts:
-        if len(sep.join([*shown, part])) + 2 > width:
+        if columns(sep.join([*shown, part])) + 2 > width:
             break
         shown.append(part)
     return " " + sep.join(shown) + " " if shown else ""
@@ -76,5 +102,5 @@ def narrow_note(width: int, need: int) -> str | None:
     need = max(need, MIN_WIDTH)
     if width >= need:
         return None
-    return (f"This terminal is {width} columns wide; countlo needs {need} to lay out the board: "
-            "lines will wrap.")
+    return _("This terminal is {width} columns wide; countlo needs {need} to lay out the board: lines "
+             "will wrap.").format(width=width, need=need)

@@ -120,24 +120,27 @@ def _odd(shape: Shape) -> str:
     """The parity that proves it: odd for the dark goal; for a lit goal, the overlap's parity
     differs from the pattern's size (all lit would meet every one of its cells)."""
     if shape.goal:
-        return "a number of cells whose parity differs from the pattern's size (all lit)"
-    return "an odd number of cells"
+        return _("a number of cells whose parity differs from the pattern's size (all lit)")
+    return _("an odd number of cells")
 
 
 def unclearable(shape: Shape, advice: Unclearable) -> str:
     """Why no press set clears the lights, with the quiet pattern that proves it."""
     if advice.listed:
-        n = f"{advice.boards:,} boards" if advice.boards > 1 else "board"
         if advice.witness is None:
-            why = (f"each meets one of the {advice.quiet} independent quiet patterns in "
-                   f"{_odd(shape)}")
+            why = _("each meets one of the {n} independent quiet patterns in {odd}").format(
+                n=advice.quiet, odd=_odd(shape))
         else:
-            why = f"each meets the quiet pattern {cells(shape, advice.witness)} in {_odd(shape)}"
-        return f"None of the {n} still possible can be cleared: {why}"
-    lead = (f"{advice.boards:,} boards fit and no click tells them apart; for one of them"
-            if advice.guessed else "Board known")
-    return (f"{lead}, but these lights cannot be cleared: they meet the quiet pattern "
-            f"{cells(shape, advice.witness or 0)} in {_odd(shape)}")
+            why = _("each meets the quiet pattern {cells} in {odd}").format(
+                cells=cells(shape, advice.witness), odd=_odd(shape))
+        if advice.boards > 1:
+            return _("None of the {n} boards still possible can be cleared: {why}").format(
+                n=f"{advice.boards:,}", why=why)
+        return _("None of the board still possible can be cleared: {why}").format(why=why)
+    lead = (_("{n} boards fit and no click tells them apart; for one of them").format(n=f"{advice.boards:,}")
+            if advice.guessed else _("Board known"))
+    return _("{lead}, but these lights cannot be cleared: they meet the quiet pattern {cells} in "
+             "{odd}").format(lead=lead, cells=cells(shape, advice.witness or 0), odd=_odd(shape))
 
 
 def contradiction(advice: Contradiction) -> str:

@@ -15,7 +15,7 @@ CJK = re.compile(r"[\u4e00-\u9fff]")
 # words that are the same in every language: names of engines, strategies, options and formats
 KEPT = {"countlo", "play", "resume", "replay", "adaptive", "exact", "linear", "auto", "Ctrl",
         "rows", "restore", "size", "RxC", "start", "false", "lit", "all", "on", "min", "engine",
-        "undo", "fix", "ms"}
+        "undo", "fix", "ms", "plus", "knight", "sigma"}
 ENGLISH_WORD = re.compile(r"(?<![A-Za-z/.$_-])[A-Za-z]{2,}(?![A-Za-z/._-])")
 TRANSCRIPTS = ROOT / "transcripts"
 
@@ -128,3 +128,28 @@ def test_a_game_program_failing_in_worker_processes_is_told_in_chinese(run_cli):
     fails = [ln for ln in r.stdout.splitlines() if ln.strip().startswith("种子")]
     assert len(fails) == 2 and all("开始时，程序退出了（退出码 1）" in ln for ln in fails), r.stdout
     assert english_left(r.stdout, "'false'") == [], r.stdout
+
+
+@pytest.mark.parametrize("args", [
+    ["--all-on", "--size", "4x4", "--topology", "torus", "--rule", "x", "--states", "3", "--quiet"],
+    ["--all-on", "--size", "5x5", "--topology", "cylinder", "--all", "--limit", "3"],
+    ["--lit", "1", "--size", "4x4", "--states", "3"],
+    ["--lit", "1", "--size", "5x5", "--rule", "knight"],
+    ["--all-on", "--size", "3x3", "--topology", "klein", "--classes"],
+])
+def test_solve_under_other_rules_speaks_chinese(run_cli, args):
+    en, zh = run_cli(["solve", *args]), run_cli(["--lang", "zh", "solve", *args])
+    assert en.returncode == zh.returncode and zh.stderr == ""
+    assert english_left(zh.stdout, "knight", "x 规则") == [], zh.stdout
+    assert sorted(re.findall(r"\d+", zh.stdout)) == sorted(re.findall(r"\d+", en.stdout))
+
+
+def test_solve_on_a_graph_speaks_chinese(run_cli, tmp_path):
+    graph = tmp_path / "g.txt"
+    graph.write_text("nodes: a b c\na b\nb c\n", encoding="utf-8")
+    en = run_cli(["solve", "--graph", str(graph), "-"], input="a\n")
+    zh = run_cli(["--lang", "zh", "solve", "--graph", str(graph), "-"], input="a\n")
+    assert en.returncode == zh.returncode == 0
+    assert en.stdout.startswith("graph of 3 nodes and 2 edges, sigma+: solvable")
+    assert zh.stdout.startswith("3 个节点、2 条边的图，sigma+：有解")
+    assert english_left(zh.stdout, "sigma+") == [], zh.stdout
