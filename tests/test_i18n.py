@@ -126,3 +126,23 @@ def test_fill_never_starts_a_line_with_closing_punctuation():
     for columns in range(6, 30):
         for line in i18n.fill("CountLightsOut（数灯版点灯游戏）的助手，以及完整的求解器。", columns)[1:]:
             assert line[:1] not in i18n.NO_BREAK_BEFORE, (columns, line)
+
+
+def test_english_loads_no_catalogue_and_chinese_no_heavy_module():
+    """The language costs `countlo solve` nothing in English (no catalogue read) and nothing heavy
+    in Chinese: the stdlib gettext reads the compiled .mo, Babel is never imported."""
+    import os
+    import subprocess
+    import sys
+
+    probe = ("import sys, io; from countlo.cli import main; from countlo import i18n;"
+             "sys.stdout = io.StringIO(); main({argv!r}); sys.stdout = sys.__stdout__;"
+             "print(i18n._translation is None, ' '.join(sorted(sys.modules)))")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
+    for argv, english in ((["solve", "--all-on", "--size", "6x6"], True),
+                          (["--lang", "zh", "solve", "--all-on", "--size", "6x6"], False)):
+        out = subprocess.run([sys.executable, "-c", probe.format(argv=argv)], env=env, text=True,
+                             capture_output=True, check=True).stdout.split()
+        modules = {m.split(".")[0] for m in out[1:]}
+        assert out[0] == str(english)
+        assert "babel" not in modules and not modules & {"typing", "dataclasses", "inspect", "json"}

@@ -12,13 +12,16 @@ import argparse
 import importlib
 import os
 import sys
-from collections.abc import Callable
-from typing import TextIO
 
 from countlo import __version__, i18n
 from countlo.cli import speech
 from countlo.errors import CountloError
 from countlo.i18n import N_, _
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up; mypy knows it)
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import TextIO
 
 COMMANDS: dict[str, str] = {  # translated where shown
     "play": N_("guided session: type the counts the game shows, get the next click (--sim to try "
