@@ -153,3 +153,15 @@ def test_solve_on_a_graph_speaks_chinese(run_cli, tmp_path):
     assert en.stdout.startswith("graph of 3 nodes and 2 edges, sigma+: solvable")
     assert zh.stdout.startswith("3 个节点、2 条边的图，sigma+：有解")
     assert english_left(zh.stdout, "sigma+") == [], zh.stdout
+
+
+def test_rule_errors_in_one_chinese_line(run_cli, tmp_path):
+    rule = tmp_path / "rule.txt"
+    rule.write_text("#.#\n.#.\n", encoding="utf-8")
+    for args, said in ((["--topology", "donut"], "未知拓扑 'donut'"),
+                       (["--rule", "foo"], "未知的点击规则 'foo'"),
+                       (["--rule", str(rule)], "没有标出中心"),
+                       (["--states", "300"], "状态数必须在 2..255 之间")):
+        r = run_cli(["--lang", "zh", "solve", "--all-on", "--size", "3x3", *args])
+        assert r.returncode == 2 and len(r.stderr.splitlines()) == 1, r.stderr
+        assert r.stderr.startswith("countlo solve: ") and said in r.stderr, r.stderr
