@@ -9,17 +9,14 @@ import re
 import sys
 from pathlib import Path
 
-import pytest
+import pexpect  # the test extras: a real pseudo-terminal
+import pyte  # the test extras: a terminal emulator giving Chinese characters their two columns
+from conftest import ROOT
 
-pexpect = pytest.importorskip("pexpect")
-pyte = pytest.importorskip("pyte")
-
-from conftest import ROOT  # noqa: E402
-
-from countlo import i18n  # noqa: E402
-from countlo.board import Shape  # noqa: E402
-from countlo.formats.transcript import load  # noqa: E402
-from countlo.play.oracle import SimulatedOracle  # noqa: E402
+from countlo import i18n
+from countlo.board import Shape
+from countlo.formats.transcript import load
+from countlo.play.oracle import SimulatedOracle
 
 COLS, LINES = 80, 24
 SIX = Shape(6, 6)
