@@ -84,7 +84,9 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         prog="countlo",
         description=_("Companion for CountLightsOut and a complete Lights Out solver."),
     )
-    parser.add_argument("--version", action="version", version=f"countlo {__version__}")
+    # argparse's own help for --version is not looked up in a catalogue: say it through ours
+    parser.add_argument("--version", action="version", version=f"countlo {__version__}",
+                        help=_("show program's version number and exit"))
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name, message in COMMANDS.items():
         if only and name != only:

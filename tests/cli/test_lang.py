@@ -21,6 +21,7 @@ def test_help_in_english_and_in_chinese(run_cli, command):
     assert "show this help message and exit" in en.stdout
     assert zh.stdout.startswith("用法：countlo") and "显示此帮助信息并退出" in zh.stdout
     assert "usage" not in zh.stdout and "show this help" not in zh.stdout
+    assert "show program's version" not in zh.stdout
     # the same options in the same order: only the words around them change
     options = re.compile(r"^\s+(-[-\w, ]+?)(?:\s|$)", re.M)
     assert options.findall(zh.stdout) == options.findall(en.stdout)
