@@ -120,6 +120,23 @@ def N_(message: str) -> str:
     return message
 
 
+# The C library's words for the file errors people meet, marked here so they are translated
+# (Python gives them in English whatever the locale); any other error keeps the system's words.
+_ERRNO = {2: N_("No such file or directory"), 13: N_("Permission denied"), 17: N_("File exists"),
+          20: N_("Not a directory"), 21: N_("Is a directory"), 28: N_("No space left on device"),
+          30: N_("Read-only file system")}
+
+
+def reason(error: BaseException) -> str:
+    """Why a file could not be read or written, in the language spoken: an OSError's strerror
+    (ENOENT, EACCES, ... translated), else the error's own text."""
+    strerror = getattr(error, "strerror", None)
+    if not strerror:
+        return str(error)
+    known = _ERRNO.get(getattr(error, "errno", None) or 0)
+    return _(known) if known is not None and strerror == known else strerror
+
+
 def width(text: str) -> int:
     """The columns `text` takes in a terminal: two for a wide (Chinese) character, none for a
     combining mark, one otherwise (the same widths prompt_toolkit's get_cwidth gives them)."""
@@ -175,4 +192,4 @@ def fill(text: str, columns: int) -> list[str]:
 
 
 __all__ = ["DOMAIN", "LANGUAGES", "LOCALE_DIR", "N_", "_", "fill", "from_environment", "language",
-           "ljust", "ngettext", "rjust", "speaking", "use", "width"]
+           "ljust", "ngettext", "reason", "rjust", "speaking", "use", "width"]

@@ -146,3 +146,16 @@ def test_english_loads_no_catalogue_and_chinese_no_heavy_module():
         modules = {m.split(".")[0] for m in out[1:]}
         assert out[0] == str(english)
         assert "babel" not in modules and not modules & {"typing", "dataclasses", "inspect", "json"}
+
+
+def test_file_errors_say_why_in_the_language_spoken(tmp_path):
+    missing = tmp_path / "nope.txt"
+    try:
+        missing.read_text()
+    except OSError as e:
+        error = e
+    assert i18n.reason(error) == "No such file or directory"
+    with i18n.speaking("zh"):
+        assert i18n.reason(error) == "没有这个文件或目录"
+        assert i18n.reason(OSError(99, "Something else")) == "Something else"
+        assert i18n.reason(ValueError("bad")) == "bad"

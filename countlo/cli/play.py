@@ -12,7 +12,7 @@ from pathlib import Path
 from countlo.cli import options
 from countlo.errors import CountloError
 from countlo.hidden.result import engine_names
-from countlo.i18n import _
+from countlo.i18n import _, reason
 from countlo.play.names import strategy_names
 from countlo.ui.rulewords import rules_text
 
@@ -77,7 +77,7 @@ def default_path(shape, sim: bool, now: datetime | None = None,
     except OSError as e:
         raise PlayOptionError(_("cannot create {folder} for the transcript: {reason}; choose a "
                                 "file with --transcript").format(folder=folder,
-                                                                  reason=e.strerror)) from None
+                                                                  reason=reason(e))) from None
     stamp = (now or datetime.now()).strftime("%Y-%m-%d-%H%M%S")
     name = f"{stamp}-{shape}{'-sim' if sim else ''}"
     path, n = folder / f"{name}.txt", 1

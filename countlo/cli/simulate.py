@@ -9,7 +9,7 @@ from typing import Any
 
 from countlo.cli import options
 from countlo.hidden.result import engine_names
-from countlo.i18n import N_, _, ljust, ngettext, width
+from countlo.i18n import N_, _, ljust, ngettext, reason, width
 from countlo.play.names import strategy_names
 from countlo.ui.rulewords import rules_text
 
@@ -112,7 +112,7 @@ def _play_all(args, shape, seeds, jobs: int) -> tuple[dict[int, tuple], bool]:
             stream = open(args.records, "w", encoding="utf-8")  # noqa: SIM115 (closed below)
         except OSError as e:
             raise CountloError(_("cannot write --records {path}: {reason}").format(
-                path=args.records, reason=e.strerror)) from None
+                path=args.records, reason=reason(e))) from None
     games = _games(args, shape, seeds, jobs)
     try:
         for seed, result, hidden in games:

@@ -6,7 +6,7 @@ import argparse
 import sys
 import time
 
-from countlo.i18n import N_, _, ngettext
+from countlo.i18n import N_, _, ngettext, reason
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up; mypy knows it)
 if TYPE_CHECKING:
@@ -352,7 +352,7 @@ def _read(path: str | None) -> str:
             return f.read()
     except (OSError, UnicodeDecodeError) as e:
         raise BoardFormatError(_("cannot read {path}: {reason}").format(
-            path=path, reason=getattr(e, "strerror", None) or e)) from None
+            path=path, reason=reason(e))) from None
 
 
 def _check_limits(shape, args) -> None:
@@ -387,7 +387,7 @@ def _write(path: str, rows, cols: int) -> None:
             for row in rows:
                 f.write(format_rows([row], cols))
     except OSError as e:
-        raise CountloError(_("cannot write {path}: {reason}").format(path=path, reason=e.strerror)) from None
+        raise CountloError(_("cannot write {path}: {reason}").format(path=path, reason=reason(e))) from None
 
 
 def _all(shape, bits: int, nullity: int, limit: int | None) -> list[list[int]]:

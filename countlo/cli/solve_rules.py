@@ -16,7 +16,7 @@ from typing import Any
 from countlo.board import Shape
 from countlo.errors import BadRuleError, BadSizeError, BoardFormatError, CountloError
 from countlo.graph import GRAPH_RULES, Graph
-from countlo.i18n import _, ngettext
+from countlo.i18n import _, ngettext, reason
 from countlo.rules import Rule, Rules
 from countlo.ui.rulewords import graph_text, rules_text
 
@@ -130,7 +130,7 @@ def _read(path: str) -> str:
             return f.read()
     except (OSError, UnicodeDecodeError) as e:
         raise BoardFormatError(_("cannot read {path}: {reason}").format(
-            path=path, reason=getattr(e, "strerror", None) or e)) from None
+            path=path, reason=reason(e))) from None
 
 
 def quiet_words(orders: Sequence[int], k: int) -> str:
@@ -229,7 +229,7 @@ class _Answer:
                 f.write(text)
         except OSError as e:
             raise CountloError(_("cannot write {path}: {reason}").format(path=self.args.out,
-                                                                     reason=e.strerror)) from None
+                                                                     reason=reason(e))) from None
 
     def head(self) -> dict[str, Any]:
         b = self.board

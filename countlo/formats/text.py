@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from countlo.errors import TranscriptError, TranscriptFileError
-from countlo.i18n import _
+from countlo.i18n import _, reason
 
 
 def read_text(path: str | Path) -> str:
@@ -13,7 +13,7 @@ def read_text(path: str | Path) -> str:
     try:
         data = Path(path).read_bytes()
     except OSError as e:
-        raise TranscriptFileError(_("cannot read {path}: {reason}").format(path=path, reason=e.strerror or e)) from None
+        raise TranscriptFileError(_("cannot read {path}: {reason}").format(path=path, reason=reason(e))) from None
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as e:

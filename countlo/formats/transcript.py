@@ -22,7 +22,7 @@ from countlo.board import Shape
 from countlo.errors import BadCountError, CountloError, TranscriptError, TranscriptFileError
 from countlo.formats.text import read_text
 from countlo.hidden.record import Record, Step, check_start, check_step
-from countlo.i18n import N_, _
+from countlo.i18n import N_, _, reason
 from countlo.rules import Rule, Rules
 from countlo.tokens import shown
 
@@ -522,7 +522,7 @@ class Writer:
                 _("{path} already exists: resume it or choose another name").format(path=path)) from None
         except OSError as e:
             raise TranscriptFileError(_("cannot create {path}: {reason}").format(
-                path=path, reason=e.strerror)) from None
+                path=path, reason=reason(e))) from None
         w = cls(path, header, [], handle)
         w._append("\n".join(header.lines()) + "\n\n")
         try:
@@ -565,7 +565,7 @@ class Writer:
             handle = open(path, "a", encoding="utf-8", newline="\n")  # noqa: SIM115 (the Writer appends)
         except OSError as e:
             raise TranscriptFileError(_("cannot write {path}: {reason}").format(
-                path=path, reason=e.strerror or e)) from None
+                path=path, reason=reason(e))) from None
         w = cls(path, transcript.header, list(transcript.events), handle)
         if dropped is not None and dropped.strip():
             w.note(f"resumed: set aside an unfinished last line {shown(dropped.strip(), 200)}")

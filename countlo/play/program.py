@@ -19,7 +19,7 @@ from typing import IO
 
 from countlo.board import Shape
 from countlo.errors import CountloError, OracleError
-from countlo.i18n import _
+from countlo.i18n import _, reason
 from countlo.tokens import is_whole, shown
 
 
@@ -65,7 +65,7 @@ class ProgramOracle:
             )
         except OSError as e:
             raise OracleError(_("cannot start game program {name!r}: {reason}").format(
-                name=self.name, reason=e.strerror or e)) from None
+                name=self.name, reason=reason(e))) from None
         self._lines: queue.Queue[bytes | None] = queue.Queue()
         self._stderr: deque[str] = deque(maxlen=5)
         threading.Thread(target=self._pump, args=(self._proc.stdout, self._lines), daemon=True).start()

@@ -165,3 +165,11 @@ def test_rule_errors_in_one_chinese_line(run_cli, tmp_path):
         r = run_cli(["--lang", "zh", "solve", "--all-on", "--size", "3x3", *args])
         assert r.returncode == 2 and len(r.stderr.splitlines()) == 1, r.stderr
         assert r.stderr.startswith("countlo solve: ") and said in r.stderr, r.stderr
+
+
+def test_a_missing_file_is_told_in_chinese(run_cli, tmp_path):
+    missing = str(tmp_path / "nope.txt")
+    for command in (["solve", missing], ["replay", missing], ["play", "--resume", missing]):
+        r = run_cli(["--lang", "zh", *command])
+        assert r.returncode == 2 and len(r.stderr.splitlines()) == 1, r.stderr
+        assert f"无法读取 {missing}：没有这个文件或目录" in r.stderr, r.stderr
