@@ -12,12 +12,22 @@ import re
 from typing import Protocol
 
 from countlo.board import Shape
-from countlo.i18n import _, fill, ljust, width
+from countlo.i18n import _, ljust, width
 from countlo.play.advice import Advice, Contradiction, Finish, Learned, Stuck
 from countlo.play.guide import Guide, Progress
 from countlo.ui.entry import COMMANDS
+from countlo.ui.layout import side_by_side
 from countlo.ui.modes import Mode
-from countlo.ui.picture import Fragments, board_picture, legend, legend_lines, picture, plain
+from countlo.ui.picture import (
+    Fragments,
+    board_picture,
+    legend,
+    legend_lines,
+    legend_width,
+    picture,
+    picture_width,
+    plain,
+)
 from countlo.ui.wording import (
     UNDO_KEYS,
     advice_text,
@@ -69,6 +79,7 @@ class View(Protocol):
     pending: int | None
     where: str | None
     label: str
+    width: int
 
     @property
     def started(self) -> bool: ...
@@ -127,8 +138,10 @@ class Screen:
         advice = v.advice()
         out: Fragments = [("", "\n")]
         if v.progress().possible > 0:  # no picture of boards when none fits the counts
-            side = legend_lines() if self.shape.cols <= 12 else ()
-            out += picture(self.shape, v.marginals(), v.target(), side)
+            beside = side_by_side(picture_width(self.shape), legend_width(), v.width)
+            out += picture(self.shape, v.marginals(), v.target(), legend_lines() if beside else ())
+            if not beside:  # too narrow for both: the legend below the board
+                out += legend(v.width)
         if status:
             out += line(("class:note", plain(self.toolbar(keys=False)).strip()))
         if advice.phase == "stuck":
@@ -154,8 +167,7 @@ class Screen:
         """Why no click can be advised, and the fixes that would let the game go on."""
         fixes = advice.fixes if isinstance(advice, Contradiction) else ()
         if not fixes:
-            text = "\n".join(fill(advice_text(self.shape, advice), 78)) + "\n"
-            return [("class:warn", text)] + \
+            return wrap(advice_text(self.shape, advice).split(), "", self.view.width - 2, "class:warn", " ") + \
                 line(("class:note", _("If the last count was a typo, undo ({keys}) and type it "
                                       "again.").format(keys=undo_keys()))) + \
                 [("class:warn", _("Type undo, fix STEP COUNT, history or quit: "))]
@@ -192,7 +204,8 @@ class Screen:
                            cell=("class:cellname", self.shape.name(advice.cell)),
                            count=("class:count", str(advice.expected))))
         if left > 1:
-            out += wrap([f"{self.shape.name(c)} ({n})" for c, n in advice.plan[1:]], _("Then: "))
+            out += wrap([f"{self.shape.name(c)} ({n})" for c, n in advice.plan[1:]], _("Then: "),
+                        self.view.width - 2)
         return out
 
     def toolbar(self, keys: bool = True) -> Fragments:
@@ -286,7 +299,7 @@ class Screen:
         if not v.started:
             return line(("", _("No count yet: every board is possible.")))
         p = v.progress()
-        out = [("", "\n"), *picture(self.shape, v.marginals(), v.target()), *legend()]
+        out = [("", "\n"), *picture(self.shape, v.marginals(), v.target()), *legend(v.width)]
         return out + line(("class:note", _("{boards} possible, {bits} of {cells} bits known").format(
             boards=boards(p.possible), bits=f"{p.bits_known:.1f}", cells=self.shape.cells)))
 
