@@ -21,6 +21,8 @@ from countlo.rules import Rule, Rules
 from countlo.ui.rulewords import graph_text, rules_text
 
 GRID_LIMIT = 64
+MIN_TIME = 60.0  # as for the classic game (countlo.cli.solve)
+MOST_TIME = 10.0
 ALL_LIMIT = 4096
 QUIET_LIMIT = 64  # --quiet lists at most this many generators
 Board = Shape | Graph
@@ -61,8 +63,6 @@ def board_of(args: argparse.Namespace) -> tuple[Board, str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    if getattr(args, "most", False):
-        raise CountloError(_("--most is for the classic game (plane, plus rule, two states)"))
     board, kind = board_of(args)
     sized = kind == "graph" or args.size is not None
     sources = [name for name, given in (("FILE", args.file is not None),
@@ -70,6 +70,13 @@ def run(args: argparse.Namespace) -> int:
                                         ("--all-on", args.all_on)) if given]
     if len(sources) > 1:
         raise CountloError(_("give one start, not {sources}").format(sources=_(" and ").join(sources)))
+    if getattr(args, "most", False):
+        if sources or args.to is not None or args.target == "lit":
+            raise CountloError(_("--most is about every start of one board: give only --size RxC or "
+                                 "--graph FILE"))
+        if not sized:
+            raise BadSizeError(_("--most needs --size RxC or --graph FILE"))
+        return _most(board, args)
     if args.limit is not None and not args.all:
         raise CountloError(_("--limit only applies with --all"))
     if args.lit is not None or args.all_on:
@@ -197,9 +204,20 @@ class _Answer:
         extra: dict[str, Any] = {}
         a = self.args
         if a.min:
-            found = general.fewest(self.board, self.start, self.target)
+            import time
+
+            from countlo.classic.anymin import fewest
+
+            limit = MIN_TIME if a.time_limit is None else a.time_limit
+            began = time.monotonic()
+            found = fewest(self.board, self.start, self.target, time_limit=limit,
+                           progress=_status_line(sol.solutions))
+            _clear_status()
             assert found is not None
-            presses, exact = found
+            presses, exact = found.presses, found.exact
+            extra["lower_bound"] = found.lower_bound
+            if found.stopped and not found.exact:
+                extra["stopped"] = _("best found in {s} s").format(s=f"{time.monotonic() - began:.0f}")
         elif a.all:
             if a.limit is None and sol.solutions > ALL_LIMIT:
                 raise CountloError(_("the start has {n} solutions; pass --limit N to list N of them").format(
@@ -280,6 +298,7 @@ class _Answer:
                        count=count)
             if exact is not None:
                 out["exact"] = exact
+                out["lower_bound"] = extra["lower_bound"]
             if "solutions" in extra:
                 out["all"] = [self.pairs(x) for x in extra["solutions"]]
             if "classes" in extra:
@@ -295,8 +314,9 @@ class _Answer:
             kind = ngettext("{n} fewest press", "{n} fewest presses", count).format(n=count)
         else:
             kind = ngettext("{n} press", "{n} presses", count).format(n=count)
-        note = "" if exact is None else (
-            _(" (exact minimum)") if exact else _(" (best found; not proven minimal)"))
+        note = "" if exact is None else _(" (exact minimum)") if exact else _(
+            " ({why}; the minimum is at least {low})").format(why=extra.get("stopped") or _("best found"),
+                                                             low=extra["lower_bound"])
         mult = _(" counted with multiplicity") if self.k > 2 else ""
         many = _("the only solution") if sol.solutions == 1 else ngettext(
             "{n} solution", "{n} solutions", sol.solutions).format(n=sol.solutions) if (
@@ -349,3 +369,85 @@ class _Answer:
             order = _(" (order {o})").format(o=o) if self.k > 2 else ""
             n = sum(1 for v in q if v)
             print(f"{i:>4}. " + ngettext("{n} cell", "{n} cells", n).format(n=n) + order + names)
+
+
+def _status_line(solutions: int) -> Any:
+    """A progress callback writing one self-overwriting line to stderr, when it is a terminal."""
+    import sys
+
+    if not sys.stderr.isatty():
+        return None
+    many = str(solutions) if solutions < 10 ** 12 else "more than 10^12"
+
+    def show(st: Any) -> None:
+        frac = st.done / st.total
+        left = st.elapsed * (1 - frac) / frac if frac else 0.0
+        sys.stderr.write(f"\r\x1b[Ksearching {many} solutions: {100 * frac:.1f}% done, best "
+                         f"{st.best} presses, {st.elapsed:.0f} s, about {left:.0f} s left "
+                         "(Ctrl-C stops with the best so far)")
+        sys.stderr.flush()
+
+    return show
+
+
+def _clear_status() -> None:
+    import sys
+
+    if sys.stderr.isatty():
+        sys.stderr.write("\r\x1b[K")
+        sys.stderr.flush()
+
+
+def _most(board: Board, args: argparse.Namespace) -> int:
+    """`--most`: the most presses any solvable start of this board needs (the covering radius
+    of the quiet patterns, docs/MATH.md §17 and §23), and a start needing it."""
+    from countlo.classic import general
+    from countlo.classic.anymin import hardest
+
+    limit = MOST_TIME if args.time_limit is None else args.time_limit
+    h = hardest(board, time_limit=limit)
+    answer = _Answer(board, [0] * board.cells, None, args)
+    k = answer.k
+    start = None
+    if h.presses is not None:
+        start = [(-v) % k for v in general.apply(board, [0] * board.cells, h.presses)]
+    if args.out and start is not None:
+        from countlo.formats.states import format_grid
+
+        if isinstance(board, Shape):
+            text = format_grid(board, start)
+        else:
+            text = "\n".join(f"{n}={v}" if v != 1 else n
+                             for n, v in zip(board.nodes, start) if v) + "\n"
+        try:
+            with open(args.out, "w", encoding="utf-8") as f:
+                f.write(text)
+        except OSError as e:
+            raise CountloError(_("cannot write {path}: {reason}").format(path=args.out, reason=reason(e))) from None
+    if args.json:
+        print(json.dumps(dict(answer.head(), most=h.lower if h.exact else None, exact=h.exact,
+                              lower_bound=h.lower, upper_bound=h.upper, method=h.method,
+                              start=None if start is None else answer.pairs(start),
+                              presses=None if h.presses is None else answer.pairs(h.presses),
+                              count=None if h.presses is None else h.lower)))
+        return 0
+    mult = _(" counted with multiplicity") if k > 2 else ""
+    if h.exact:
+        print(_("{title}: the hardest solvable starts need {n} presses{mult} (exact; {method}).").format(
+            title=answer.title(), n=h.lower, mult=mult, method=h.method))
+    elif start is None:
+        print(_("{title}: the hardest solvable starts need between {low} and {high} presses{mult} "
+                "({method}); no start is shown: none had its fewest presses proven in time.").format(
+                    title=answer.title(), low=h.lower, high=h.upper, mult=mult, method=h.method))
+    else:
+        print(_("{title}: the hardest solvable starts need between {low} and {high} presses{mult} "
+                "({method}); this start needs {low}:").format(
+                    title=answer.title(), low=h.lower, high=h.upper, mult=mult, method=h.method))
+    if start is None or h.presses is None:
+        return 0
+    answer.grids([(_("start"), start), (_("fewest presses"), h.presses)])
+    if not answer.big:
+        if isinstance(board, Graph):
+            print(_("start: {cells}").format(cells=answer.listing(start)))
+        print(_("presses: {cells}").format(cells=answer.listing(h.presses)))
+    return 0
