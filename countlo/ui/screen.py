@@ -11,17 +11,21 @@ from __future__ import annotations
 from typing import Protocol
 
 from countlo.board import Shape
-from countlo.play.advice import Advice, Contradiction, Finish, Learned, Stuck
+from countlo.play.advice import Advice, Contradiction, Finish, Learned, Probe, Stuck
 from countlo.play.guide import Guide, Progress
+from countlo.play.outlook import Outlook
 from countlo.ui.entry import COMMANDS
 from countlo.ui.modes import Mode
-from countlo.ui.picture import Fragments, board_picture, legend, legend_lines, picture, plain
+from countlo.ui.picture import NEEDED, SPARED, Fragments, board_picture, legend, legend_lines, picture, plain
 from countlo.ui.wording import (
+    NEEDED_CLICK,
     UNDO_KEYS,
     advice_text,
     boards,
     finish_lead,
+    marks_explained,
     plural,
+    to_go,
     typo_found,
     where,
 )
@@ -59,6 +63,7 @@ class View(Protocol):
     def advice(self) -> Advice: ...
     def progress(self) -> Progress: ...
     def marginals(self) -> list[float]: ...
+    def outlook(self) -> Outlook | None: ...
     def target(self) -> int | None: ...
     def accepted(self, cell: int) -> tuple[int, ...]: ...
 
@@ -106,8 +111,9 @@ class Screen:
         advice = v.advice()
         out: Fragments = [("", "\n")]
         if v.progress().possible > 0:  # no picture of boards when none fits the counts
-            side = legend_lines() if self.shape.cols <= 12 else ()
-            out += picture(self.shape, v.marginals(), v.target(), side)
+            marks = self.marks()
+            side = legend_lines(set(marks.values())) if self.shape.cols <= 12 else ()
+            out += picture(self.shape, v.marginals(), v.target(), side, marks)
         if status:
             out += line(("class:note", plain(self.toolbar(keys=False)).strip()))
         if advice.phase == "stuck":
@@ -154,6 +160,8 @@ class Screen:
             instead = " instead." if advice.cell not in (None, v.pending) else "."
             return line(("", "You clicked "), ("class:cellname", self.shape.name(v.pending)),
                         ("", instead))
+        if isinstance(advice, Probe):
+            return self._probe(advice)
         if not isinstance(advice, Finish):
             return line(("class:advice", advice_text(self.shape, advice, v.guide.strategy)))
         left = len(advice.plan)
@@ -164,6 +172,39 @@ class Screen:
         if left > 1:
             out += wrap([f"{self.shape.name(c)} ({n})" for c, n in advice.plan[1:]], "Then: ")
         return out
+
+    def _outlook(self) -> Outlook | None:
+        """The outlook while probing (None otherwise: a known board has its plan instead)."""
+        v = self.view
+        if not v.started or v.advice().phase != "probe":
+            return None
+        return v.outlook()
+
+    def marks(self) -> dict[int, str]:
+        """Cell -> NEEDED or SPARED for the cells the counts settle in or out of the press set,
+        but the suggested one (its brackets are drawn instead; the advice says if it is needed)."""
+        found = self._outlook()
+        if found is None:
+            return {}
+        marks = {**{k: SPARED for k in found.spared}, **{k: NEEDED for k in found.needed}}
+        target = self.view.target()
+        if target is not None:
+            marks.pop(target, None)
+        return marks
+
+    def _probe(self, advice: Probe) -> Fragments:
+        """The probe advice, whether its cell is needed anyway, and the clicks still to come."""
+        v = self.view
+        text = advice_text(self.shape, advice, v.guide.strategy)
+        found = self._outlook()
+        if found is None:
+            return line(("class:advice", text))
+        if advice.cell is not None and advice.cell in found.needed:
+            text += f", {NEEDED_CLICK}"
+        ahead = to_go(found)
+        if len(text) + len(ahead) + 3 > 78:  # one line at 80 columns, else two
+            return line(("class:advice", text + ".")) + line(("class:note", ahead[0].upper() + ahead[1:] + "."))
+        return line(("class:advice", text), ("class:note", f"; {ahead}."))
 
     def toolbar(self, keys: bool = True) -> Fragments:
         """The status bar: clicks so far, boards still possible, bits known, strategy."""
@@ -250,9 +291,18 @@ class Screen:
         if not v.started:
             return line(("", "No count yet: every board is possible."))
         p = v.progress()
-        out = [("", "\n"), *picture(self.shape, v.marginals(), v.target()), *legend()]
-        return out + line(("class:note", f"{boards(p.possible)} possible, "
-                                          f"{p.bits_known:.1f} of {self.shape.cells} bits known"))
+        marks = self.marks()
+        out = [("", "\n"), *picture(self.shape, v.marginals(), v.target(), marks=marks),
+               *legend(set(marks.values()))]
+        if marks:
+            out += wrap(marks_explained(set(marks.values())).split(), "", gap=" ")
+        out += line(("class:note", f"{boards(p.possible)} possible, "
+                                   f"{p.bits_known:.1f} of {self.shape.cells} bits known"))
+        found = self._outlook()
+        if found is not None:
+            ahead = to_go(found)
+            out += line(("class:note", ahead[0].upper() + ahead[1:] + "."))
+        return out
 
     def history(self) -> Fragments:
         record = self.view.guide.record

@@ -17,6 +17,7 @@ from countlo.play.advice import (
     Unclearable,
 )
 from countlo.play.game import Ending, Mismatch, ProgramFailed, Refused
+from countlo.play.outlook import Outlook
 
 UNDO_KEYS = "F2 or Esc u"
 
@@ -171,3 +172,25 @@ def ending_text(shape: Shape, ending: Ending, strategy: str = "") -> str:
     if isinstance(ending, ProgramFailed):
         return ending.error
     return advice_text(shape, ending, strategy)
+
+
+def to_go(outlook: Outlook) -> str:
+    """The clicks still to come while probing, said to be an estimate: 'about 27 clicks to go
+    (an estimate)'."""
+    return f"about {plural(outlook.rounded, 'click')} to go (an estimate)"
+
+
+NEEDED_CLICK = "needed whatever the board, so it costs nothing extra"
+
+
+
+def marks_explained(kinds: set[str]) -> str:
+    """What the marks of the picture mean ('+' needed, '-' never needed), for those shown."""
+    out = []
+    if "+" in kinds:
+        out.append("+ after a cell: clearing the lights needs a click on it whatever the hidden "
+                   "board is (the counts already settle it).")
+    if "-" in kinds:
+        out.append("- after a cell: clearing the lights never needs it (a click there would "
+                   "have to be undone), whatever the hidden board is.")
+    return " ".join(out)
