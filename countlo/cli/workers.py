@@ -49,10 +49,10 @@ def play_one(args: argparse.Namespace, shape: Any, seed: int) -> tuple[Any, Any]
     from countlo.play.program import ProgramOracle
 
     if args.oracle_cmd:
-        with ProgramOracle(args.oracle_cmd, shape, args.timeout, env={"COUNTLO_SEED": str(seed)}) as o:
-            return play_game(o, args.strategy, args.engine, seed), None
-    o = SimulatedOracle(shape, seed, args.density)
-    return play_game(o, args.strategy, args.engine, seed), o.board
+        with ProgramOracle(args.oracle_cmd, shape, args.timeout, env={"COUNTLO_SEED": str(seed)}) as program:
+            return play_game(program, args.strategy, args.engine, seed), None
+    simulated = SimulatedOracle(shape, seed, args.density)
+    return play_game(simulated, args.strategy, args.engine, seed), simulated.board
 
 
 def _shape(args: argparse.Namespace) -> Any:
