@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 
 from countlo.board import Shape, column_letters
+from countlo.ui.layout import pack
 
 Fragments = list[tuple[str, str]]
 
@@ -120,6 +121,7 @@ def legend_lines(marks: Collection[str] = ()) -> list[Fragments]:
     return out
 
 
+<<<<<<< HEAD
 def legend(marks: Collection[str] = ()) -> Fragments:
     """The legend on one line, the marks (if any) on a second."""
     out: Fragments = []
@@ -127,6 +129,26 @@ def legend(marks: Collection[str] = ()) -> Fragments:
     for i, line in enumerate(lines):
         out += line + [("", "\n" if i in (3, len(lines) - 1) else "   ")]
     return out
+=======
+def legend(width: int | None = None) -> Fragments:
+    """The legend on one line, or on as few lines as fit in `width` columns (entries whole)."""
+    if width is None:
+        out: Fragments = []
+        for line in legend_lines():
+            out += line + [("", "   ")]
+        return out[:-1] + [("", "\n")]
+    return pack(legend_lines(), width)
+
+
+def legend_width() -> int:
+    """Columns the legend takes when set beside the board (its widest line)."""
+    return max(len(plain(line)) for line in legend_lines())
+
+
+def picture_width(shape: Shape) -> int:
+    """Columns the board picture takes: row numbers, then four columns a cell."""
+    return len(str(shape.rows)) + 1 + 4 * shape.cols
+>>>>>>> main
 
 
 def plain(fragments: Fragments) -> str:

@@ -15,8 +15,22 @@ from countlo.play.advice import Advice, Contradiction, Finish, Learned, Probe, S
 from countlo.play.guide import Guide, Progress
 from countlo.play.outlook import Outlook
 from countlo.ui.entry import COMMANDS
+from countlo.ui.layout import side_by_side
 from countlo.ui.modes import Mode
+<<<<<<< HEAD
 from countlo.ui.picture import NEEDED, SPARED, Fragments, board_picture, legend, legend_lines, picture, plain
+=======
+from countlo.ui.picture import (
+    Fragments,
+    board_picture,
+    legend,
+    legend_lines,
+    legend_width,
+    picture,
+    picture_width,
+    plain,
+)
+>>>>>>> main
 from countlo.ui.wording import (
     NEEDED_CLICK,
     UNDO_KEYS,
@@ -57,6 +71,7 @@ class View(Protocol):
     pending: int | None
     where: str | None
     label: str
+    width: int
 
     @property
     def started(self) -> bool: ...
@@ -111,9 +126,16 @@ class Screen:
         advice = v.advice()
         out: Fragments = [("", "\n")]
         if v.progress().possible > 0:  # no picture of boards when none fits the counts
+<<<<<<< HEAD
             marks = self.marks()
             side = legend_lines(set(marks.values())) if self.shape.cols <= 12 else ()
             out += picture(self.shape, v.marginals(), v.target(), side, marks)
+=======
+            beside = side_by_side(picture_width(self.shape), legend_width(), v.width)
+            out += picture(self.shape, v.marginals(), v.target(), legend_lines() if beside else ())
+            if not beside:  # too narrow for both: the legend below the board
+                out += legend(v.width)
+>>>>>>> main
         if status:
             out += line(("class:note", plain(self.toolbar(keys=False)).strip()))
         if advice.phase == "stuck":
@@ -138,7 +160,7 @@ class Screen:
         """Why no click can be advised, and the fixes that would let the game go on."""
         fixes = advice.fixes if isinstance(advice, Contradiction) else ()
         if not fixes:
-            return wrap(advice_text(self.shape, advice).split(), "", style="class:warn", gap=" ") + \
+            return wrap(advice_text(self.shape, advice).split(), "", self.view.width - 2, "class:warn", " ") + \
                 line(("class:note", f"If the last count was a typo, undo ({UNDO_KEYS}) and type it "
                                      "again.")) + \
                 [("class:warn", "Type undo, fix STEP COUNT, history or quit: ")]
@@ -170,7 +192,8 @@ class Screen:
                    ("class:advice", "; the count should become "),
                    ("class:count", str(advice.expected)), ("class:advice", "."))
         if left > 1:
-            out += wrap([f"{self.shape.name(c)} ({n})" for c, n in advice.plan[1:]], "Then: ")
+            out += wrap([f"{self.shape.name(c)} ({n})" for c, n in advice.plan[1:]], "Then: ",
+                        self.view.width - 2)
         return out
 
     def _outlook(self) -> Outlook | None:
@@ -291,6 +314,7 @@ class Screen:
         if not v.started:
             return line(("", "No count yet: every board is possible."))
         p = v.progress()
+<<<<<<< HEAD
         marks = self.marks()
         out = [("", "\n"), *picture(self.shape, v.marginals(), v.target(), marks=marks),
                *legend(set(marks.values()))]
@@ -303,6 +327,11 @@ class Screen:
             ahead = to_go(found)
             out += line(("class:note", ahead[0].upper() + ahead[1:] + "."))
         return out
+=======
+        out = [("", "\n"), *picture(self.shape, v.marginals(), v.target()), *legend(v.width)]
+        return out + line(("class:note", f"{boards(p.possible)} possible, "
+                                          f"{p.bits_known:.1f} of {self.shape.cells} bits known"))
+>>>>>>> main
 
     def history(self) -> Fragments:
         record = self.view.guide.record
