@@ -121,34 +121,26 @@ def legend_lines(marks: Collection[str] = ()) -> list[Fragments]:
     return out
 
 
-<<<<<<< HEAD
-def legend(marks: Collection[str] = ()) -> Fragments:
-    """The legend on one line, the marks (if any) on a second."""
-    out: Fragments = []
+def legend(marks: Collection[str] = (), width: int | None = None) -> Fragments:
+    """The legend on one line and the marks (if any) on a second, or on as few lines as fit in
+    `width` columns (entries whole)."""
     lines = legend_lines(marks)
-    for i, line in enumerate(lines):
-        out += line + [("", "\n" if i in (3, len(lines) - 1) else "   ")]
-    return out
-=======
-def legend(width: int | None = None) -> Fragments:
-    """The legend on one line, or on as few lines as fit in `width` columns (entries whole)."""
     if width is None:
         out: Fragments = []
-        for line in legend_lines():
-            out += line + [("", "   ")]
-        return out[:-1] + [("", "\n")]
-    return pack(legend_lines(), width)
+        for i, line in enumerate(lines):
+            out += line + [("", "\n" if i in (3, len(lines) - 1) else "   ")]
+        return out
+    return pack(lines, width)
 
 
-def legend_width() -> int:
+def legend_width(marks: Collection[str] = ()) -> int:
     """Columns the legend takes when set beside the board (its widest line)."""
-    return max(len(plain(line)) for line in legend_lines())
+    return max(len(plain(line)) for line in legend_lines(marks))
 
 
 def picture_width(shape: Shape) -> int:
     """Columns the board picture takes: row numbers, then four columns a cell."""
     return len(str(shape.rows)) + 1 + 4 * shape.cols
->>>>>>> main
 
 
 def plain(fragments: Fragments) -> str:

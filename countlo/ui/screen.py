@@ -17,10 +17,9 @@ from countlo.play.outlook import Outlook
 from countlo.ui.entry import COMMANDS
 from countlo.ui.layout import side_by_side
 from countlo.ui.modes import Mode
-<<<<<<< HEAD
-from countlo.ui.picture import NEEDED, SPARED, Fragments, board_picture, legend, legend_lines, picture, plain
-=======
 from countlo.ui.picture import (
+    NEEDED,
+    SPARED,
     Fragments,
     board_picture,
     legend,
@@ -30,7 +29,6 @@ from countlo.ui.picture import (
     picture_width,
     plain,
 )
->>>>>>> main
 from countlo.ui.wording import (
     NEEDED_CLICK,
     UNDO_KEYS,
@@ -126,16 +124,12 @@ class Screen:
         advice = v.advice()
         out: Fragments = [("", "\n")]
         if v.progress().possible > 0:  # no picture of boards when none fits the counts
-<<<<<<< HEAD
             marks = self.marks()
-            side = legend_lines(set(marks.values())) if self.shape.cols <= 12 else ()
-            out += picture(self.shape, v.marginals(), v.target(), side, marks)
-=======
-            beside = side_by_side(picture_width(self.shape), legend_width(), v.width)
-            out += picture(self.shape, v.marginals(), v.target(), legend_lines() if beside else ())
+            kinds = set(marks.values())
+            beside = side_by_side(picture_width(self.shape), legend_width(kinds), v.width)
+            out += picture(self.shape, v.marginals(), v.target(), legend_lines(kinds) if beside else (), marks)
             if not beside:  # too narrow for both: the legend below the board
-                out += legend(v.width)
->>>>>>> main
+                out += legend(kinds, v.width)
         if status:
             out += line(("class:note", plain(self.toolbar(keys=False)).strip()))
         if advice.phase == "stuck":
@@ -225,8 +219,8 @@ class Screen:
         if advice.cell is not None and advice.cell in found.needed:
             text += f", {NEEDED_CLICK}"
         ahead = to_go(found)
-        if len(text) + len(ahead) + 3 > 78:  # one line at 80 columns, else two
-            return line(("class:advice", text + ".")) + line(("class:note", ahead[0].upper() + ahead[1:] + "."))
+        if len(text) + len(ahead) + 3 > v.width - 2:  # one line if it fits, else two
+            return line(("class:advice", text)) + line(("class:note", ahead[0].upper() + ahead[1:] + "."))
         return line(("class:advice", text), ("class:note", f"; {ahead}."))
 
     def toolbar(self, keys: bool = True) -> Fragments:
@@ -314,12 +308,11 @@ class Screen:
         if not v.started:
             return line(("", "No count yet: every board is possible."))
         p = v.progress()
-<<<<<<< HEAD
         marks = self.marks()
         out = [("", "\n"), *picture(self.shape, v.marginals(), v.target(), marks=marks),
-               *legend(set(marks.values()))]
+               *legend(set(marks.values()), v.width)]
         if marks:
-            out += wrap(marks_explained(set(marks.values())).split(), "", gap=" ")
+            out += wrap(marks_explained(set(marks.values())).split(), "", v.width - 2, gap=" ")
         out += line(("class:note", f"{boards(p.possible)} possible, "
                                    f"{p.bits_known:.1f} of {self.shape.cells} bits known"))
         found = self._outlook()
@@ -327,11 +320,6 @@ class Screen:
             ahead = to_go(found)
             out += line(("class:note", ahead[0].upper() + ahead[1:] + "."))
         return out
-=======
-        out = [("", "\n"), *picture(self.shape, v.marginals(), v.target()), *legend(v.width)]
-        return out + line(("class:note", f"{boards(p.possible)} possible, "
-                                          f"{p.bits_known:.1f} of {self.shape.cells} bits known"))
->>>>>>> main
 
     def history(self) -> Fragments:
         record = self.view.guide.record
