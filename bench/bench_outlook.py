@@ -1,4 +1,4 @@
-"""Benchmark: the session's estimate of the clicks still to come (countlo.play.outlook, docs/MATH.md §24).
+"""Benchmark: the session's estimate of the clicks still to come (countlo.play.outlook, docs/MATH.md §25).
 
 Plays seeded games with a strategy (default adaptive) and, at every probe, records the bits still
 unknown (log2 of the boards possible) and the clicks still to be made outside the press set then

@@ -4,7 +4,7 @@ which cells the finish needs (or never needs) whatever the hidden board turns ou
 A game ending at the goal takes |X| + 2 W more clicks, X the press set clearing the lights now and
 W the clicks still to be made outside the press set then needed (docs/MATH.md §14). `to_go`
 estimates that as the mean |X| over the consistent boards plus 2 x WASTE_PER_BIT per bit still
-unknown (docs/MATH.md §24; the rate c is measured by bench/bench_outlook.py). It is an estimate and
+unknown (docs/MATH.md §25; the rate c is measured by bench/bench_outlook.py). It is an estimate and
 the session says so.
 
 `needed` / `spared` are cells whose membership of X is the same for every consistent board, so
@@ -24,7 +24,7 @@ from countlo.play.knowledge import Knowledge, press_set
 from countlo.play.pins import pins
 
 LIST_LIMIT = 4096  # at most this many boards left: list them all, every mark is exact
-WASTE_PER_BIT = 0.21  # clicks outside the press set still to come per bit unknown (§24, measured)
+WASTE_PER_BIT = 0.21  # clicks outside the press set still to come per bit unknown (§25, measured)
 
 
 @dataclass(frozen=True)
