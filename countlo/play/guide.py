@@ -37,6 +37,7 @@ from countlo.play.advice import (
 )
 from countlo.play.finish import Plan, finish_plan
 from countlo.play.knowledge import Knowledge, press_set
+from countlo.play.outlook import Outlook, outlook
 from countlo.play.registry import make_strategy
 from countlo.play.strategy import best_informative
 
@@ -164,6 +165,13 @@ class Guide:
             lights = board ^ k.record.flips()
             return [float(lights >> j & 1) for j in range(self.shape.cells)]
         return list(k.posterior.light_marginals())
+
+    def outlook(self) -> Outlook | None:
+        """Clicks still to come (estimated) and the cells settled in or out of the press set;
+        None before the starting count or when no board fits the counts."""
+        if self.record is None or self.knowledge().possible == 0:
+            return None
+        return outlook(self.knowledge())
 
     def plan(self) -> list[tuple[int, int]]:
         """The finishing clicks with the count each should show, when the board is known."""

@@ -13,12 +13,15 @@ from typing import Protocol
 
 from countlo.board import Shape
 from countlo.i18n import _, ljust, width
-from countlo.play.advice import Advice, Contradiction, Finish, Learned, Stuck
+from countlo.play.advice import Advice, Contradiction, Finish, Learned, Probe, Stuck
 from countlo.play.guide import Guide, Progress
+from countlo.play.outlook import Outlook
 from countlo.ui.entry import COMMANDS
 from countlo.ui.layout import side_by_side
 from countlo.ui.modes import Mode
 from countlo.ui.picture import (
+    NEEDED,
+    SPARED,
     Fragments,
     board_picture,
     legend,
@@ -29,12 +32,15 @@ from countlo.ui.picture import (
     plain,
 )
 from countlo.ui.wording import (
+    NEEDED_CLICK,
     UNDO_KEYS,
     advice_text,
     boards,
     clicks,
     finish_lead,
+    marks_explained,
     must_have_been,
+    to_go,
     typo_found,
     undo_keys,
 )
@@ -86,6 +92,7 @@ class View(Protocol):
     def advice(self) -> Advice: ...
     def progress(self) -> Progress: ...
     def marginals(self) -> list[float]: ...
+    def outlook(self) -> Outlook | None: ...
     def target(self) -> int | None: ...
     def accepted(self, cell: int) -> tuple[int, ...]: ...
 
@@ -138,10 +145,12 @@ class Screen:
         advice = v.advice()
         out: Fragments = [("", "\n")]
         if v.progress().possible > 0:  # no picture of boards when none fits the counts
-            beside = side_by_side(picture_width(self.shape), legend_width(), v.width)
-            out += picture(self.shape, v.marginals(), v.target(), legend_lines() if beside else ())
+            marks = self.marks()
+            kinds = set(marks.values())
+            beside = side_by_side(picture_width(self.shape), legend_width(kinds), v.width)
+            out += picture(self.shape, v.marginals(), v.target(), legend_lines(kinds) if beside else (), marks)
             if not beside:  # too narrow for both: the legend below the board
-                out += legend(v.width)
+                out += legend(kinds, v.width)
         if status:
             out += line(("class:note", plain(self.toolbar(keys=False)).strip()))
         if advice.phase == "stuck":
@@ -195,6 +204,8 @@ class Screen:
                 said = _("You clicked {cell}.")
             return styled(said, "", cell=("class:cellname", self.shape.name(v.pending))) + \
                 line()
+        if isinstance(advice, Probe):
+            return self._probe(advice)
         if not isinstance(advice, Finish):
             return line(("class:advice", advice_text(self.shape, advice, v.guide.strategy)))
         left = len(advice.plan)
@@ -207,6 +218,39 @@ class Screen:
             out += wrap([f"{self.shape.name(c)} ({n})" for c, n in advice.plan[1:]], _("Then: "),
                         self.view.width - 2)
         return out
+
+    def _outlook(self) -> Outlook | None:
+        """The outlook while probing (None otherwise: a known board has its plan instead)."""
+        v = self.view
+        if not v.started or v.advice().phase != "probe":
+            return None
+        return v.outlook()
+
+    def marks(self) -> dict[int, str]:
+        """Cell -> NEEDED or SPARED for the cells the counts settle in or out of the press set,
+        but the suggested one (its brackets are drawn instead; the advice says if it is needed)."""
+        found = self._outlook()
+        if found is None:
+            return {}
+        marks = {**{k: SPARED for k in found.spared}, **{k: NEEDED for k in found.needed}}
+        target = self.view.target()
+        if target is not None:
+            marks.pop(target, None)
+        return marks
+
+    def _probe(self, advice: Probe) -> Fragments:
+        """The probe advice, whether its cell is needed anyway, and the clicks still to come."""
+        v = self.view
+        text = advice_text(self.shape, advice, v.guide.strategy)
+        found = self._outlook()
+        if found is None:
+            return line(("class:advice", text))
+        if advice.cell is not None and advice.cell in found.needed:
+            text += ", " + _(NEEDED_CLICK)
+        ahead = to_go(found)
+        if width(text) + width(ahead) + 3 > v.width - 2:  # one line if it fits, else two
+            return line(("class:advice", text)) + line(("class:note", ahead[0].upper() + ahead[1:] + "."))
+        return line(("class:advice", text), ("class:note", f"; {ahead}."))
 
     def toolbar(self, keys: bool = True) -> Fragments:
         """The status bar: clicks so far, boards still possible, bits known, strategy."""
@@ -299,9 +343,18 @@ class Screen:
         if not v.started:
             return line(("", _("No count yet: every board is possible.")))
         p = v.progress()
-        out = [("", "\n"), *picture(self.shape, v.marginals(), v.target()), *legend(v.width)]
-        return out + line(("class:note", _("{boards} possible, {bits} of {cells} bits known").format(
+        marks = self.marks()
+        out = [("", "\n"), *picture(self.shape, v.marginals(), v.target(), marks=marks),
+               *legend(set(marks.values()), v.width)]
+        if marks:
+            out += wrap(marks_explained(set(marks.values())).split(), "", v.width - 2, gap=" ")
+        out += line(("class:note", _("{boards} possible, {bits} of {cells} bits known").format(
             boards=boards(p.possible), bits=f"{p.bits_known:.1f}", cells=self.shape.cells)))
+        found = self._outlook()
+        if found is not None:
+            ahead = to_go(found)
+            out += line(("class:note", ahead[0].upper() + ahead[1:] + "."))
+        return out
 
     def history(self) -> Fragments:
         record = self.view.guide.record

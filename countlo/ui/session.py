@@ -20,6 +20,7 @@ from countlo.i18n import _, speaking
 from countlo.play.advice import Advice, Finish
 from countlo.play.guide import Guide, Progress
 from countlo.play.oracle import SimulatedOracle
+from countlo.play.outlook import Outlook
 from countlo.ui.entry import Click, Command, Count, Entry, EntryError, FixCount, Verb, parse_entry
 from countlo.ui.modes import Mode, RealGame, SimulatedGame
 from countlo.ui.picture import Fragments
@@ -87,6 +88,9 @@ class Session:
 
     def marginals(self) -> list[float]:
         return cast(list[float], self._ask("marginals"))
+
+    def outlook(self) -> Outlook | None:
+        return cast("Outlook | None", self._ask("outlook"))
 
     @property
     def hidden(self) -> int | None:

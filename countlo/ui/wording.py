@@ -18,6 +18,7 @@ from countlo.play.advice import (
     Unclearable,
 )
 from countlo.play.game import Ending, Mismatch, ProgramFailed, Refused
+from countlo.play.outlook import Outlook
 
 UNDO_KEYS = N_("F2 or Esc u")  # the toolbar shows its first word, the key itself
 
@@ -206,3 +207,27 @@ def ending_text(shape: Shape, ending: Ending, strategy: str = "") -> str:
     if isinstance(ending, ProgramFailed):
         return ending.error
     return advice_text(shape, ending, strategy)
+
+
+def to_go(outlook: Outlook) -> str:
+    """The clicks still to come while probing, said to be an estimate: 'about 27 clicks to go
+    (an estimate)'."""
+    n = outlook.rounded
+    return ngettext("about {n} click to go (an estimate)", "about {n} clicks to go (an estimate)",
+                    n).format(n=n)
+
+
+NEEDED_CLICK = N_("needed whatever the board, so it costs nothing extra")
+
+
+
+def marks_explained(kinds: set[str]) -> str:
+    """What the marks of the picture mean ('+' needed, '-' never needed), for those shown."""
+    out = []
+    if "+" in kinds:
+        out.append(_("+ after a cell: clearing the lights needs a click on it whatever the hidden "
+                     "board is (the counts already settle it)."))
+    if "-" in kinds:
+        out.append(_("- after a cell: clearing the lights never needs it (a click there would "
+                     "have to be undone), whatever the hidden board is."))
+    return " ".join(out)
