@@ -72,6 +72,11 @@ def styled(message: str, style: str, **parts: tuple[str, str]) -> Fragments:
     return out
 
 
+def sentence(words: str) -> str:
+    """Words said on their own as a sentence: capital first letter, full stop."""
+    return _("{words}.").format(words=words[:1].upper() + words[1:])
+
+
 def line(*parts: tuple[str, str]) -> Fragments:
     return [*parts, ("", "\n")]
 
@@ -249,8 +254,8 @@ class Screen:
             text += ", " + _(NEEDED_CLICK)
         ahead = to_go(found)
         if width(text) + width(ahead) + 3 > v.width - 2:  # one line if it fits, else two
-            return line(("class:advice", text)) + line(("class:note", ahead[0].upper() + ahead[1:] + "."))
-        return line(("class:advice", text), ("class:note", f"; {ahead}."))
+            return line(("class:advice", text)) + line(("class:note", sentence(ahead)))
+        return line(("class:advice", text), ("class:note", _("; {ahead}.").format(ahead=ahead)))
 
     def toolbar(self, keys: bool = True) -> Fragments:
         """The status bar: clicks so far, boards still possible, bits known, strategy."""
@@ -353,7 +358,7 @@ class Screen:
         found = self._outlook()
         if found is not None:
             ahead = to_go(found)
-            out += line(("class:note", ahead[0].upper() + ahead[1:] + "."))
+            out += line(("class:note", sentence(ahead)))
         return out
 
     def history(self) -> Fragments:

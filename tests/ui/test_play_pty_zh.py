@@ -86,7 +86,7 @@ def check_layout(term: Terminal, cell: str) -> None:
         for c in range(6):
             glyph = term.cell(y, 3 + 4 * c) + term.cell(y, 4 + 4 * c)
             assert re.fullmatch(r"##|\.\.|[ 1-9][0-9]", glyph), (r, c, term.text(y))
-            assert term.cell(y, 2 + 4 * c) in " [" and term.cell(y, 5 + 4 * c) in " ]"
+            assert term.cell(y, 2 + 4 * c) in " [" and term.cell(y, 5 + 4 * c) in " ]+-"  # +/- marks
         if r < len(legend):  # the legend starts in the same column on every line
             assert term.text(y, 30).rstrip() == legend[r], term.text(y)
     y, x = top + int(cell[1]), 2 + 4 * "ABCDEF".index(cell[0])  # the asked cell is bracketed
