@@ -14,6 +14,7 @@ import re
 from functools import lru_cache
 
 from countlo.errors import BadCellError, BadSizeError
+from countlo.i18n import _
 from countlo.rules import CLASSIC, Rules
 from countlo.tokens import shown
 from countlo.value import Value
@@ -72,7 +73,7 @@ class Cell(Value):
     def parse(cls, text: str, shape: Shape | None = None) -> Cell:
         """The cell named by `text`: A1-style ("C4") or 1-based "row col" ("4 3")."""
         if len(text) > _LONGEST_NAME:  # bounded before int(): no cell name is this long
-            raise BadCellError(f"bad cell name {shown(text.strip())}: too long")
+            raise BadCellError(_("bad cell name {text}: too long").format(text=shown(text.strip())))
         m = _A1.match(text)
         if m:
             cell = cls(int(m.group(2)) - 1, column_index(m.group(1)))
@@ -80,12 +81,13 @@ class Cell(Value):
             m = _ROWCOL.match(text)
             if not m:
                 raise BadCellError(
-                    f"bad cell name {shown(text.strip())}: expected a column letter and a row "
-                    "number like C4, or 1-based 'row col' like '4 3'"
+                    _("bad cell name {text}: expected a column letter and a row number like C4, "
+                      "or 1-based 'row col' like '4 3'").format(text=shown(text.strip()))
                 )
             cell = cls(int(m.group(1)) - 1, int(m.group(2)) - 1)
         if cell.row < 0 or cell.col < 0:
-            raise BadCellError(f"bad cell name {shown(text.strip())}: rows and columns count from 1")
+            raise BadCellError(_("bad cell name {text}: rows and columns count from 1").format(
+                text=shown(text.strip())))
         if shape is not None:
             shape.check_cell(cell, text)
         return cell
@@ -107,23 +109,25 @@ class Shape(Value):
         self._check()
 
     def _check(self) -> None:
-        for side, value in (("rows", self.rows), ("columns", self.cols)):
+        for side, value in ((_("board rows"), self.rows), (_("board columns"), self.cols)):
             if not isinstance(value, int) or isinstance(value, bool):
-                raise BadSizeError(f"board {side} must be a whole number, not {value!r}")
+                raise BadSizeError(_("{side} must be a whole number, not {value!r}").format(
+                    side=side, value=value))
             if not 1 <= value <= MAX_SIDE:
-                raise BadSizeError(f"board {side} must be 1..{MAX_SIDE}, not {value}")
+                raise BadSizeError(_("{side} must be 1..{most}, not {value}").format(
+                    side=side, most=MAX_SIDE, value=value))
 
     @classmethod
     def parse(cls, text: str) -> Shape:
         """The shape written as "RxC" (rows by columns) or "N" for N x N."""
         m = _SIZE.match(text) if len(text) <= _LONGEST_NAME else None
         if not m:
-            raise BadSizeError(f"bad board size {shown(text.strip())}: expected ROWSxCOLS like "
-                               "6x6, or N")
+            raise BadSizeError(_("bad board size {text}: expected ROWSxCOLS like 6x6, or N").format(
+                text=shown(text.strip())))
         sides = [g for g in m.groups() if g]
         if any(len(g) > 9 for g in sides):  # bounded before int()
-            raise BadSizeError(f"bad board size {shown(text.strip())}: each side must be "
-                               f"1..{MAX_SIDE}")
+            raise BadSizeError(_("bad board size {text}: each side must be 1..{most}").format(
+                text=shown(text.strip()), most=MAX_SIDE))
         rows = int(sides[0])
         cols = int(sides[1]) if len(sides) > 1 else rows
         return cls(rows, cols)
@@ -182,8 +186,8 @@ class Shape(Value):
         if not (0 <= cell.row < self.rows and 0 <= cell.col < self.cols):
             name = text.strip()[:_LONGEST_NAME] if text is not None else cell.name
             raise BadCellError(
-                f"cell {name} is off the {self} board (columns A-{column_letters(self.cols - 1)}, "
-                f"rows 1-{self.rows})"
+                _("cell {cell} is off the {shape} board (columns A-{last}, rows 1-{rows})").format(
+                    cell=name, shape=self, last=column_letters(self.cols - 1), rows=self.rows)
             )
 
     def index(self, cell: Cell) -> int:
@@ -194,7 +198,8 @@ class Shape(Value):
     def cell(self, k: int) -> Cell:
         """The cell at reading-order index k."""
         if not 0 <= k < self.cells:
-            raise BadCellError(f"cell number {k + 1} is off the {self} board (1-{self.cells})")
+            raise BadCellError(_("cell number {n} is off the {shape} board (1-{cells})").format(
+                n=k + 1, shape=self, cells=self.cells))
         return Cell(*divmod(k, self.cols))
 
     def name(self, k: int) -> str:
@@ -278,7 +283,8 @@ class Shape(Value):
 def press_masks(shape: Shape) -> tuple[int, ...]:
     """Press mask of every cell (bitset of N(k)), precomputed once per shape."""
     if shape.cells > 1 << 20:
-        raise BadSizeError(f"{shape} is too large for per-cell press masks; use the row solver")
+        raise BadSizeError(_("{shape} is too large for per-cell press masks; use the row solver").format(
+            shape=shape))
     out = []
     for k in range(shape.cells):
         m = 0

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from countlo.i18n import _, ngettext
+
 
 class CountloError(Exception):
     """A user's mistake or an impossible request: printed as one line, never a traceback."""
@@ -39,9 +41,10 @@ class TranscriptError(CountloError, ValueError):
     def __init__(self, problems: list[tuple[int, str]], source: str = "transcript"):
         self.problems = list(problems)
         self.source = source
-        first = self.problems[0] if self.problems else (0, "empty")
+        first = self.problems[0] if self.problems else (0, _("empty"))
         extra = len(self.problems) - 1
-        more = f" (and {extra} more problem{'s' if extra != 1 else ''})" if extra else ""
+        more = ngettext(" (and {n} more problem)", " (and {n} more problems)", extra).format(n=extra) \
+            if extra else ""
         super().__init__(f"{source}:{first[0]}: {first[1]}{more}")
 
 

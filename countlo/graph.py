@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from countlo.errors import BadRuleError
+from countlo.i18n import _
 from countlo.rules import MAX_STATES
 
 GRAPH_RULES = ("sigma", "sigma+")
@@ -23,12 +24,13 @@ class Graph:
 
     def __post_init__(self) -> None:
         if self.rule not in GRAPH_RULES:
-            raise BadRuleError(f"unknown graph rule {self.rule!r}: expected sigma (neighbours "
-                               "only) or sigma+ (neighbours and the node)")
+            raise BadRuleError(_("unknown graph rule {rule!r}: expected sigma (neighbours only) or sigma+ "
+                                 "(neighbours and the node)").format(rule=self.rule))
         if isinstance(self.states, bool) or not 2 <= self.states <= MAX_STATES:
-            raise BadRuleError(f"the number of states must be 2..{MAX_STATES}, not {self.states}")
+            raise BadRuleError(_("the number of states must be 2..{most}, not {n}").format(
+                most=MAX_STATES, n=self.states))
         if not self.nodes:
-            raise BadRuleError("a graph needs at least one node")
+            raise BadRuleError(_("a graph needs at least one node"))
 
     def with_rule(self, rule: str, states: int) -> Graph:
         return Graph(self.nodes, self.edges, rule, states)

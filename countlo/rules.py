@@ -11,6 +11,7 @@ already hit adds again (tiny tori), so a click is a multiset of cells.
 from __future__ import annotations
 
 from countlo.errors import BadRuleError
+from countlo.i18n import _
 from countlo.value import Value
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up; mypy knows it)
@@ -76,8 +77,8 @@ class Rule(Value):
             return cls(ROWCOL)
         if key not in NAMED:
             known = ", ".join([*NAMED, ROWCOL])
-            raise BadRuleError(f"unknown click rule {name!r}: expected one of {known}, or a file "
-                               "with the rule drawn as a small grid")
+            raise BadRuleError(_("unknown click rule {name!r}: expected one of {known}, or a file with the "
+                                 "rule drawn as a small grid").format(name=name, known=known))
         return cls(key, NAMED[key])
 
     @classmethod
@@ -92,25 +93,26 @@ class Rule(Value):
                 continue
             bad = [ch for ch in body if ch not in "#xX1.0-Oo"]
             if bad:
-                raise BadRuleError(f"{where}:{n}: unexpected {bad[0]!r} in a rule grid (use # for "
-                                   "a changed cell, . for unchanged, O/o for the centre)")
+                raise BadRuleError(f"{where}:{n}: " + _("unexpected {char!r} in a rule grid (use # for a "
+                                                          "changed cell, . for unchanged, O/o for the "
+                                                          "centre)").format(char=bad[0]))
             rows.append((n, body))
         if not rows:
-            raise BadRuleError(f"{where}: empty rule grid")
+            raise BadRuleError(f"{where}: " + _("empty rule grid"))
         if len(rows) > MAX_MASK_SIDE or max(len(b) for _, b in rows) > MAX_MASK_SIDE:
-            raise BadRuleError(f"{where}: rule grids are at most {MAX_MASK_SIDE}x{MAX_MASK_SIDE}")
+            raise BadRuleError(f"{where}: " + _("rule grids are at most {n}x{n}").format(n=MAX_MASK_SIDE))
         centres = [(i, j, n) for i, (n, b) in enumerate(rows) for j, ch in enumerate(b)
                    if ch in "Oo"]
         if not centres:
-            raise BadRuleError(f"{where}: no centre marked (write O for a centre the click "
-                               "changes, o for one it does not)")
+            raise BadRuleError(f"{where}: " + _("no centre marked (write O for a centre the click changes, "
+                                                 "o for one it does not)"))
         if len(centres) > 1:
-            raise BadRuleError(f"{where}:{centres[1][2]}: a second centre (one O or o only)")
-        ci, cj, _ = centres[0]
+            raise BadRuleError(f"{where}:{centres[1][2]}: " + _("a second centre (one O or o only)"))
+        ci, cj, _line = centres[0]
         offsets = sorted((i - ci, j - cj) for i, (_, b) in enumerate(rows)
                          for j, ch in enumerate(b) if ch in "#xX1O")
         if not offsets:
-            raise BadRuleError(f"{where}: the rule changes no cell")
+            raise BadRuleError(f"{where}: " + _("the rule changes no cell"))
         name = next((k for k, v in NAMED.items() if tuple(offsets) == v), "mask")
         return cls(name, tuple(offsets))
 
@@ -152,11 +154,12 @@ class Rule(Value):
             try:
                 offsets.append((int(dr), int(dc)))
             except ValueError:
-                raise BadRuleError(f"bad rule offset {item!r}: expected ROW:COL like -1:0") from None
+                raise BadRuleError(_("bad rule offset {item!r}: expected ROW:COL like -1:0").format(
+                    item=item)) from None
             if not sep or max(abs(offsets[-1][0]), abs(offsets[-1][1])) > MAX_MASK_SIDE:
-                raise BadRuleError(f"bad rule offset {item!r}: expected ROW:COL like -1:0")
+                raise BadRuleError(_("bad rule offset {item!r}: expected ROW:COL like -1:0").format(item=item))
         if not offsets:
-            raise BadRuleError("the rule changes no cell")
+            raise BadRuleError(_("the rule changes no cell"))
         offsets = sorted(set(offsets))
         name = next((k for k, v in NAMED.items() if tuple(offsets) == v), "mask")
         return cls(name, tuple(offsets))
@@ -184,16 +187,17 @@ class Rules(Value):
 
     def _check(self) -> None:
         if self.topology not in TOPOLOGIES:
-            raise BadRuleError(f"unknown topology {self.topology!r}: expected one of "
-                               f"{', '.join(TOPOLOGIES)}")
+            raise BadRuleError(_("unknown topology {name!r}: expected one of {known}").format(
+                name=self.topology, known=", ".join(TOPOLOGIES)))
         if isinstance(self.states, bool) or not isinstance(self.states, int) or not (
                 2 <= self.states <= MAX_STATES):
-            raise BadRuleError(f"the number of states must be 2..{MAX_STATES}, not {self.states}")
+            raise BadRuleError(_("the number of states must be 2..{most}, not {n}").format(
+                most=MAX_STATES, n=self.states))
         if self.target not in TARGETS:
-            raise BadRuleError(f"unknown target {self.target!r}: expected dark or lit")
+            raise BadRuleError(_("unknown target {name!r}: expected dark or lit").format(name=self.target))
         if self.rule.name == ROWCOL and self.topology != "plane":
-            raise BadRuleError("the rowcol rule changes whole rows and columns: a topology other "
-                               "than plane would change nothing, so it is refused")
+            raise BadRuleError(_("the rowcol rule changes whole rows and columns: a topology other than "
+                                 "plane would change nothing, so it is refused"))
 
     @classmethod
     def make(cls, topology: str = "plane", rule: str | Rule = "plus", states: int = 2,
@@ -211,7 +215,8 @@ class Rules(Value):
     def transposed(self) -> Rules:
         """The rules of the board turned over its diagonal (offsets (dr, dc) become (dc, dr))."""
         if not self.transposable:
-            raise BadRuleError(f"a {self.topology} board cannot be turned over its diagonal")
+            raise BadRuleError(_("a {topology} board cannot be turned over its diagonal").format(
+                topology=self.topology))
         rule = self.rule
         if rule.name != ROWCOL:
             offsets = tuple(sorted((dc, dr) for dr, dc in rule.offsets))

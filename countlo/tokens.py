@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from countlo.errors import CountloError
+from countlo.i18n import _
 
 ASCII_DIGITS = re.compile(r"[0-9]+\Z")
 MAX_DIGITS = 18
@@ -32,10 +33,11 @@ def is_whole(text: str, max_digits: int = MAX_DIGITS) -> bool:
 def whole_number(text: str, what: str = "a number", max_digits: int = MAX_DIGITS) -> int:
     """The value of `text` as ASCII digits; BadNumberError (one line, token cut) otherwise."""
     if ASCII_DIGITS.match(text) is None:
-        raise BadNumberError(f"{what} must be a whole number written with the digits 0-9, "
-                             f"not {shown(text)}")
+        raise BadNumberError(_("{what} must be a whole number written with the digits 0-9, not {text}").format(
+            what=what, text=shown(text)))
     if len(text) > max_digits:
-        raise BadNumberError(f"{what} has {len(text)} digits; at most {max_digits} are accepted")
+        raise BadNumberError(_("{what} has {n} digits; at most {most} are accepted").format(
+            what=what, n=len(text), most=max_digits))
     return int(text)
 
 

@@ -21,6 +21,19 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data"
 
+# The tests read countlo's English whatever the developer's locale; the ones about Chinese ask
+# for it (--lang zh, countlo.i18n.speaking, or their own environment).
+os.environ["LANGUAGE"] = "en"
+
+
+@pytest.fixture(autouse=True)
+def _english_after_each_test():
+    """A test that ran `countlo --lang zh` in-process leaves the next one in English."""
+    yield
+    from countlo import i18n
+
+    i18n.use("en")
+
 
 def _run(args: list[str], input: str | None = None, timeout: float = 120, cwd: Path | None = None):
     env = dict(os.environ)

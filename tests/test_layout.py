@@ -70,3 +70,29 @@ def test_pack_sets_whole_items_on_as_few_lines_as_fit():
     assert text(pack(items, 80)) == "## lit   .. dark   nn % chance lit   [  ] click this\n"
     assert text(pack(items, 40)) == "## lit   .. dark   nn % chance lit\n[  ] click this\n"
     assert text(pack(items, 20)) == "## lit   .. dark\nnn % chance lit\n[  ] click this\n"
+
+
+@settings(max_examples=200, deadline=None)
+@given(words=st.lists(st.sampled_from(["亮灯数", "点击", "盘面，", "格子。", "（C4）", "ab", "12", " ", "· "]),
+                     max_size=40),
+       width=st.integers(20, 80))
+def test_fit_measures_chinese_in_terminal_columns_and_breaks_between_characters(words, width):
+    from countlo.i18n import NO_BREAK_BEFORE
+    from countlo.i18n import width as columns
+
+    source = "".join(words)
+    got = text(fit([("s", source + "\n")], width))
+    lines = got.split("\n")
+    assert all(columns(line) <= width for line in lines)  # a Chinese character takes two columns
+    assert got.replace("\n", "").replace(" ", "") == source.replace(" ", "")  # nothing lost
+    assert not any(line[:1] in NO_BREAK_BEFORE for line in lines[1:] if line)
+
+
+def test_the_status_bar_keeps_whole_chinese_parts_in_columns():
+    from countlo.i18n import width as columns
+
+    parts = ["3 次点击", "剩 7.1亿 种盘面", "36 位中已知 6.6 位", "adaptive", "F2 撤销"]
+    for width in range(12, 70):
+        shown = bar(parts, width)
+        assert columns(shown) <= width
+        assert all(p in parts for p in shown.strip().split(" · ") if p)

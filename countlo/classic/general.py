@@ -31,6 +31,7 @@ from countlo.board import Shape
 from countlo.classic import zk
 from countlo.errors import BadSizeError
 from countlo.graph import Graph
+from countlo.i18n import _
 
 Board = Shape | Graph
 Vector = list[int]
@@ -81,8 +82,8 @@ def columns(board: Board) -> list[dict[int, int]]:
 
 def _check_size(board: Board) -> None:
     if board.cells > MAX_CELLS:
-        raise BadSizeError(f"boards under other rules are limited to {MAX_CELLS} cells; {board} "
-                           f"has {board.cells}")
+        raise BadSizeError(_("boards under other rules are limited to {most} cells; {board} has {cells}").format(
+            most=MAX_CELLS, board=board, cells=board.cells))
 
 
 @lru_cache(maxsize=16)
@@ -103,7 +104,8 @@ def _rows(board: Board) -> tuple[dict[int, int], ...]:
 def check_vector(board: Board, v: Sequence[int], what: str) -> None:
     k = states(board)
     if len(v) != board.cells or any(not 0 <= x < k for x in v):
-        raise BadSizeError(f"{what} must hold {board.cells} values 0..{k - 1}")
+        raise BadSizeError(_("{what} must hold {cells} values 0..{last}").format(what=what, cells=board.cells,
+                                                                                last=k - 1))
 
 
 # --- the chase --------------------------------------------------------------------------------
@@ -193,7 +195,7 @@ def _symbolic(rows: Sequence[dict[int, int]], k: int, steps: list[tuple[int, int
     form in the free variables (homogeneous chase). Forms are dropped after their last use."""
     f = len(free)
     last: dict[int, int] = {}
-    for t, (e, _) in enumerate(steps):
+    for t, (e, _p) in enumerate(steps):
         for v in rows[e]:
             last[v] = t
     out: list[tuple[int, ...]] = []
@@ -218,7 +220,7 @@ def _symbolic(rows: Sequence[dict[int, int]], k: int, steps: list[tuple[int, int
     import numpy as np
 
     if f * len(rows) > MAX_SYMBOLIC and f * 64 * 8 > MAX_SYMBOLIC:
-        raise BadSizeError("this board needs too many free variables for an exact solve")
+        raise BadSizeError(_("this board needs too many free variables for an exact solve"))
     vecs: dict[int, Any] = {}
     for t, (e, p) in enumerate(steps):
         nxt = first_free[t + 1] if t + 1 < len(first_free) else f
@@ -357,7 +359,7 @@ def all_solutions(board: Board, start: Sequence[int], target: Sequence[int] | No
         if limit is not None and i >= limit:
             return
         x = list(sol.presses)
-        for (g, _), c in zip(gens, combo):
+        for (g, _order), c in zip(gens, combo):
             if c:
                 x = [(a + c * t) % k for a, t in zip(x, g)]
         yield x

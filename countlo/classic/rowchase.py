@@ -39,6 +39,7 @@ from numpy.typing import NDArray
 
 from countlo.board import Shape
 from countlo.errors import BadSizeError
+from countlo.i18n import _
 
 Words = NDArray[np.uint64]
 ONE = np.uint64(1)
@@ -710,7 +711,7 @@ def _cells(board: Shape, v: Sequence[int], what: str) -> NDArray[np.uint8]:
     arr = np.asarray(v)
     if arr.shape != (board.cells,) or arr.dtype.kind not in "iub" or (
             len(arr) and (int(arr.min()) < 0 or int(arr.max()) > 1)):
-        raise BadSizeError(f"{what} must hold {board.cells} values 0..1")
+        raise BadSizeError(_("{what} must hold {cells} values 0..{last}").format(what=what, cells=board.cells, last=1))
     return arr.astype(np.uint8)
 
 

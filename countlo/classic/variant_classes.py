@@ -16,6 +16,7 @@ from countlo.board import Shape
 from countlo.classic import general
 from countlo.errors import BadSizeError
 from countlo.graph import Graph
+from countlo.i18n import _
 
 MAX_SOLUTIONS = 1 << 16
 MAX_CELLS = 1 << 12
@@ -43,8 +44,8 @@ def symmetries(board: Shape) -> list[tuple[str, Perm]]:
     """(name, permutation) of every rotation/reflection (times translation where the topology
     has them) that commutes with the rules."""
     if board.cells > MAX_CELLS:
-        raise BadSizeError(f"grouping solutions by symmetry is limited to boards of at most "
-                           f"{MAX_CELLS} cells; {board} has {board.cells}")
+        raise BadSizeError(_("grouping solutions by symmetry is limited to boards of at most {most} cells; "
+                             "{board} has {cells}").format(most=MAX_CELLS, board=board, cells=board.cells))
     top = board.rules.topology
     shifts = [(0, 0)]
     if top == "torus":
@@ -74,8 +75,8 @@ def classes(board: Shape | Graph, start: Sequence[int],
     if not sol.solvable:
         return [], []
     if sol.solutions > limit:
-        raise BadSizeError(f"the start has {sol.solutions} solutions; grouping them is limited "
-                           f"to {limit}")
+        raise BadSizeError(_("the start has {n} solutions; grouping them is limited to {most}").format(
+            n=sol.solutions, most=limit))
     tgt = list(target) if target is not None else [0] * board.cells
     group: list[tuple[str, Perm]] = [("identity", tuple(range(board.cells)))]
     if isinstance(board, Shape):
@@ -88,7 +89,7 @@ def classes(board: Shape | Graph, start: Sequence[int],
         if key in seen:
             continue
         orbit = set()
-        for _, p in group:
+        for _name, p in group:
             y = [0] * len(x)
             for i, v in enumerate(x):
                 y[p[i]] = v

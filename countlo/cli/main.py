@@ -13,33 +13,46 @@ import importlib
 import os
 import sys
 
-from countlo import __version__
+from countlo import __version__, i18n
+from countlo.cli import speech
 from countlo.errors import CountloError
+from countlo.i18n import N_, _
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up; mypy knows it)
 if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import TextIO
 
-COMMANDS: dict[str, str] = {
-    "play": "guided session: type the counts the game shows, get the next click (--sim to try it)",
-    "simulate": "play many seeded games (simulated board or a game program) and report probes, "
-    "clicks and times",
-    "replay": "rebuild the hidden start from a transcript, explain each step, and plan the finish",
-    "solve": "solve a visible Lights Out board: one, all or fewest presses, classes up to "
-    "symmetry, or the presses turning one pattern into another (--to)",
-    "generate": "random solvable boards: uniform, or with a given fewest-press count or "
-    "difficulty",
-    "practice": "classic Lights Out in the terminal with the lights visible: hints, undo, and "
-    "your moves against the fewest",
+COMMANDS: dict[str, str] = {  # translated where shown
+    "play": N_("guided session: type the counts the game shows, get the next click (--sim to try "
+               "it)"),
+    "simulate": N_("play many seeded games (simulated board or a game program) and report probes, "
+                   "clicks and times"),
+    "replay": N_("rebuild the hidden start from a transcript, explain each step, and plan the "
+                 "finish"),
+    "solve": N_("solve a visible Lights Out board: one, all or fewest presses, classes up to "
+                "symmetry, or the presses turning one pattern into another (--to)"),
+    "generate": N_("random solvable boards: uniform, or with a given fewest-press count or "
+                   "difficulty"),
+    "practice": N_("classic Lights Out in the terminal with the lights visible: hints, undo, and "
+                   "your moves against the fewest"),
 }
 
 
 class _Parser(argparse.ArgumentParser):
-    """An argument parser whose errors are one line and exit code 2."""
+    """An argument parser whose errors are one line and exit code 2, speaking the chosen language
+    (see countlo.cli.speech)."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        kwargs.setdefault("formatter_class", speech.HelpFormatter)
+        super().__init__(*args, **kwargs)
+        self.add_argument("--lang", choices=tuple(i18n.LANGUAGES), metavar="zh|en",
+                          help=_("language of the messages: zh (Chinese) or en (English); default: "
+                                 "LANGUAGE, LC_ALL, LC_MESSAGES or LANG, else English"))
 
     def error(self, message: str) -> None:  # type: ignore[override]
-        sys.stderr.write(f"{self.prog}: {message} (see '{self.prog} --help')\n")
+        sys.stderr.write(_("{prog}: {message} (see '{prog} --help')").format(
+            prog=self.prog, message=message) + "\n")
         raise SystemExit(2)
 
     def _get_formatter(self) -> argparse.HelpFormatter:
@@ -69,13 +82,16 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     them are built in full."""
     parser = _Parser(
         prog="countlo",
-        description="Companion for CountLightsOut and a complete Lights Out solver.",
+        description=_("Companion for CountLightsOut and a complete Lights Out solver."),
     )
-    parser.add_argument("--version", action="version", version=f"countlo {__version__}")
+    # argparse's own help for --version is not looked up in a catalogue: say it through ours
+    parser.add_argument("--version", action="version", version=f"countlo {__version__}",
+                        help=_("show program's version number and exit"))
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for name, text in COMMANDS.items():
+    for name, message in COMMANDS.items():
         if only and name != only:
             continue
+        text = _(message)
         p = sub.add_parser(name, help=text, description=text)
         if only is None or name == only:
             module = importlib.import_module(f"countlo.cli.{name}")
@@ -85,10 +101,30 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 
 
 def _asked(argv: list[str]) -> str | None:
-    """The subcommand named on the command line (the first argument that is not an option)."""
+    """The subcommand named on the command line (the first argument that is not an option or
+    the value of --lang)."""
+    after_lang = False
     for a in argv:
-        if not a.startswith("-"):
+        if after_lang:
+            after_lang = False
+            continue
+        if a == "--lang":
+            after_lang = True
+        elif not a.startswith("-"):
             return a if a in COMMANDS else None
+    return None
+
+
+def _lang(argv: list[str]) -> str | None:
+    """The language --lang asks for (before the command or after it), if it names one we speak;
+    argparse reports a bad value later, in the environment's language."""
+    for i, a in enumerate(argv):
+        if a == "--":
+            break
+        value = argv[i + 1] if a == "--lang" and i + 1 < len(argv) else \
+            a.partition("=")[2] if a.startswith("--lang=") else None
+        if value in i18n.LANGUAGES:
+            return value
     return None
 
 
@@ -151,6 +187,8 @@ def main(argv: list[str] | None = None) -> int:
 
 def _main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
+    i18n.use(_lang(argv))
+    speech.speak()
     argv = _help(argv) or argv
     only = _asked(argv)
     parser = build_parser(only) if only else build_parser("")
@@ -168,10 +206,10 @@ def _main(argv: list[str] | None = None) -> int:
         sys.stderr.write(f"countlo {args.command}: {e}\n")
         return e.exit_code
     except MemoryError:  # a last guard: the known large requests are refused before this
-        sys.stderr.write(f"countlo {args.command}: not enough memory for this request\n")
+        sys.stderr.write(f"countlo {args.command}: " + _("not enough memory for this request") + "\n")
         return 2
     except KeyboardInterrupt:
-        sys.stderr.write("\ninterrupted\n")
+        sys.stderr.write("\n" + _("interrupted") + "\n")
         return 130
     except BrokenPipeError:
         return 0

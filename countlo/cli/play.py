@@ -12,7 +12,9 @@ from pathlib import Path
 from countlo.cli import options
 from countlo.errors import CountloError
 from countlo.hidden.result import engine_names
+from countlo.i18n import _, reason
 from countlo.play.names import strategy_names
+from countlo.ui.rulewords import rules_text
 
 
 class PlayOptionError(CountloError, ValueError):
@@ -27,29 +29,33 @@ floating tables, which overflow past 2^1024 boards (a 3x1000 board has 2^3000)."
 def check_size(shape) -> None:
     """Refuse, in one line and before any table is built, a board too large to play."""
     if shape.cells > MAX_CELLS:
-        raise PlayOptionError(f"games are played on boards of at most {MAX_CELLS} cells; "
-                              f"{shape} has {shape.cells}")
+        raise PlayOptionError(_("games are played on boards of at most {most} cells; {shape} has {cells}").format(
+            most=MAX_CELLS, shape=shape, cells=shape.cells))
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.epilog = ("At the prompt: a count; C4 or '4 3' (you clicked another cell); C4 17; "
-                     "17! (insist); undo (F2 or Esc u); fix STEP COUNT; history; board; help; quit. "
-                     "Ctrl-C and Ctrl-D leave too; the transcript is kept and --resume carries on.")
-    parser.add_argument("--size", metavar="RxC", help="board size (default 6x6; a resumed "
-                                                      "transcript keeps its own)")
+    parser.epilog = _("At the prompt: a count; C4 or '4 3' (you clicked another cell); C4 17; "
+                      "17! (insist); undo (F2 or Esc u); fix STEP COUNT; history; board; help; "
+                      "quit. Ctrl-C and Ctrl-D leave too; the transcript is kept and --resume "
+                      "carries on.")
+    parser.add_argument("--size", metavar="RxC", help=_("board size (default 6x6; a resumed "
+                                                        "transcript keeps its own)"))
     parser.add_argument("--strategy", metavar="S", type=str.lower, choices=strategy_names(),
-                        help=f"how to choose clicks: {', '.join(strategy_names())} "
-                        "(default adaptive)")
+                        help=_("how to choose clicks: {names} (default adaptive)").format(
+                            names=", ".join(strategy_names())))
     parser.add_argument("--engine", metavar="E", type=str.lower, choices=engine_names(),
-                        help=f"reconstruction engine: {', '.join(engine_names())} (default exact)")
-    parser.add_argument("--transcript", metavar="FILE", help="write the transcript here (default: a "
-                        "new dated file under $XDG_DATA_HOME/countlo or ~/.local/share/countlo)")
-    parser.add_argument("--resume", metavar="FILE", help="carry on the session saved in FILE")
-    parser.add_argument("--sim", action="store_true", help="play against a simulated hidden board")
-    parser.add_argument("--seed", type=options.integer, metavar="K", help="seed of the simulated board "
-                                                              "(default: a random one, printed)")
+                        help=_("reconstruction engine: {names} (default exact)").format(
+                            names=", ".join(engine_names())))
+    parser.add_argument("--transcript", metavar="FILE", help=_(
+        "write the transcript here (default: a new dated file under $XDG_DATA_HOME/countlo or "
+        "~/.local/share/countlo)"))
+    parser.add_argument("--resume", metavar="FILE", help=_("carry on the session saved in FILE"))
+    parser.add_argument("--sim", action="store_true",
+                        help=_("play against a simulated hidden board"))
+    parser.add_argument("--seed", type=options.integer, metavar="K", help=_(
+        "seed of the simulated board (default: a random one, printed)"))
     parser.add_argument("--plain", action="store_true",
-                        help="plain lines even in a terminal (no full prompt, no colour)")
+                        help=_("plain lines even in a terminal (no full prompt, no colour)"))
     from countlo.cli.rules_args import add_rule_arguments
 
     add_rule_arguments(parser)
@@ -69,8 +75,9 @@ def default_path(shape, sim: bool, now: datetime | None = None,
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as e:
-        raise PlayOptionError(f"cannot create {folder} for the transcript: {e.strerror}; "
-                              "choose a file with --transcript") from None
+        raise PlayOptionError(_("cannot create {folder} for the transcript: {reason}; choose a "
+                                "file with --transcript").format(folder=folder,
+                                                                  reason=reason(e))) from None
     stamp = (now or datetime.now()).strftime("%Y-%m-%d-%H%M%S")
     name = f"{stamp}-{shape}{'-sim' if sim else ''}"
     path, n = folder / f"{name}.txt", 1
@@ -83,13 +90,15 @@ def default_path(shape, sim: bool, now: datetime | None = None,
 def _replay(oracle, record) -> None:
     """Make a resumed simulated game's clicks again, checking each count the transcript holds."""
     if oracle.start() != record.start:
-        raise PlayOptionError(f"the transcript starts with {record.start} lit but the simulated "
-                              f"board of seed {oracle.seed} has {oracle.start()}")
+        raise PlayOptionError(_("the transcript starts with {start} lit but the simulated board "
+                                "of seed {seed} has {count}").format(
+            start=record.start, seed=oracle.seed, count=oracle.start()))
     for i, s in enumerate(record.steps, 1):
         got = oracle.click(s.cell)
         if got != s.count:
-            raise PlayOptionError(f"step {i}: the simulated board of seed {oracle.seed} shows {got} "
-                                  f"after {record.shape.name(s.cell)}, the transcript says {s.count}")
+            raise PlayOptionError(_("step {step}: the simulated board of seed {seed} shows {got} "
+                                    "after {cell}, the transcript says {count}").format(
+                step=i, seed=oracle.seed, got=got, cell=record.shape.name(s.cell), count=s.count))
 
 
 def open_session(args: argparse.Namespace):
@@ -102,9 +111,10 @@ def open_session(args: argparse.Namespace):
     from countlo.ui.session import Session
 
     if args.resume and args.transcript:
-        raise PlayOptionError("--resume FILE already names the transcript; leave out --transcript")
+        raise PlayOptionError(_("--resume FILE already names the transcript; leave out "
+                                "--transcript"))
     if args.seed is not None and not args.sim and not args.resume:
-        raise PlayOptionError("--seed chooses the simulated board; use it with --sim")
+        raise PlayOptionError(_("--seed chooses the simulated board; use it with --sim"))
     from countlo.cli.rules_args import given, rules_of
 
     if args.resume:
@@ -113,10 +123,11 @@ def open_session(args: argparse.Namespace):
         check_supported(header.shape)
         check_size(header.shape)
         if args.size and Shape.parse(args.size) != Shape(header.shape.rows, header.shape.cols):
-            raise PlayOptionError(f"{args.resume} is a {header.shape} game, not {args.size}")
+            raise PlayOptionError(_("{file} is a {shape} game, not {size}").format(
+                file=args.resume, shape=header.shape, size=args.size))
         if given(args) and rules_of(args) != header.shape.rules:
-            raise PlayOptionError(f"{args.resume} is played under {header.shape.rules.describe()}"
-                                  "; leave out the rule options to resume it")
+            raise PlayOptionError(_("{file} is played under {rules}; leave out the rule options to resume "
+                                    "it").format(file=args.resume, rules=rules_text(header.shape.rules)))
         simulated = dict(header.extra).get("game", "").startswith("simulated")
         strategy = args.strategy or header.strategy or "adaptive"
         engine = args.engine or header.engine or "exact"
@@ -128,11 +139,12 @@ def open_session(args: argparse.Namespace):
         if simulated or args.sim:
             seed = header.seed if args.seed is None else args.seed
             if seed is None:
-                raise PlayOptionError(f"{args.resume} names no seed for its simulated board")
+                raise PlayOptionError(_("{file} names no seed for its simulated board").format(
+                    file=args.resume))
             oracle = SimulatedOracle(header.shape, seed)
             if transcript.record is not None:
                 _replay(oracle, transcript.record)
-        label = f"simulated game, seed {oracle.seed}" if oracle else ""
+        label = _("simulated game, seed {seed}").format(seed=oracle.seed) if oracle else ""
         return Session(guide, writer, oracle, where=str(args.resume), label=label), writer
     shape = Shape.parse(args.size or "6x6").with_rules(rules_of(args))
     check_supported(shape)
@@ -148,7 +160,7 @@ def open_session(args: argparse.Namespace):
     path = Path(args.transcript) if args.transcript else default_path(shape, args.sim)
     header = Header.new(shape, strategy, oracle.seed if oracle else None, engine, **extra)
     writer = Writer.create(str(path), header)
-    label = f"simulated game, seed {oracle.seed}" if oracle else ""
+    label = _("simulated game, seed {seed}").format(seed=oracle.seed) if oracle else ""
     return Session(guide, writer, oracle, where=str(path), label=label), writer
 
 

@@ -12,25 +12,30 @@ import sys
 
 from countlo.errors import TranscriptError
 from countlo.hidden.result import engine_names
+from countlo.i18n import _, ljust, ngettext, rjust, width
+from countlo.ui.rulewords import rules_text
 
 
 def add_arguments(parser) -> None:
-    parser.add_argument("file", metavar="FILE", help="a countlo transcript, or counts in the "
-                        "documented 'rows' or 'restore' format ('-' reads standard input)")
+    parser.add_argument("file", metavar="FILE", help=_(
+        "a countlo transcript, or counts in the documented 'rows' or 'restore' format ('-' reads "
+        "standard input)"))
     parser.add_argument("--format", choices=("countlo", "rows", "restore"),
-                        help="the file's format (default: recognised from the text)")
-    parser.add_argument("--size", metavar="RxC", help="the board size, for a 'restore' file of a "
-                        "board that is not square (a '# size: RxC' line in the file works too)")
+                        help=_("the file's format (default: recognised from the text)"))
+    parser.add_argument("--size", metavar="RxC", help=_(
+        "the board size, for a 'restore' file of a board that is not square (a '# size: RxC' line "
+        "in the file works too)"))
     parser.add_argument("--engine", type=str.lower, choices=("auto", *engine_names()), default="auto",
-                        help="reconstruction engine (default auto: exact on boards up to 8 wide "
-                        "and 480 cells, which also gives per-cell chances; linear on larger "
-                        "boards). Limits: exact 480 cells, 10 wide; z3 4096 cells; linear 16384")
+                        help=_("reconstruction engine (default auto: exact on boards up to 8 wide "
+                               "and 480 cells, which also gives per-cell chances; linear on larger "
+                               "boards). Limits: exact 480 cells, 10 wide; z3 4096 cells; linear "
+                               "16384"))
     parser.add_argument("--explain", action="store_true",
-                        help="walk through the steps: what each count implied, boards left")
-    parser.add_argument("--json", action="store_true", help="print the result as JSON")
+                        help=_("walk through the steps: what each count implied, boards left"))
+    parser.add_argument("--json", action="store_true", help=_("print the result as JSON"))
     parser.add_argument("--image", metavar="FILE.png|FILE.svg",
-                        help="also draw the hidden start, the lights now and the clicks that "
-                        "finish (or the quiet pattern proving they cannot)")
+                        help=_("also draw the hidden start, the lights now and the clicks that "
+                               "finish (or the quiet pattern proving they cannot)"))
     from countlo.cli.rules_args import add_rule_arguments
 
     add_rule_arguments(parser)
@@ -63,7 +68,7 @@ def run(args) -> int:
         return _malformed(e, args)
     if t.record is None:
         last = max([1] + [ev.line for ev in t.events])
-        return _malformed(TranscriptError([(last, "no 'start COUNT' line: nothing to replay")],
+        return _malformed(TranscriptError([(last, _("no 'start COUNT' line: nothing to replay"))],
                                           t.source), args)
     check_size(t.shape, args.engine)
     record = _under_rules(t.record, args, t.source)
@@ -83,8 +88,8 @@ def _under_rules(record, args, source: str):
     if rules == record.shape.rules:
         return record
     if not record.shape.rules.classic or record.shape.rules.target != "dark":
-        raise BadRuleError(f"{source} is played under {record.shape.rules.describe()}, not "
-                           f"{rules.describe()}")
+        raise BadRuleError(_("{source} is played under {rules}, not {other}").format(
+            source=source, rules=rules_text(record.shape.rules), other=rules_text(rules)))
     return Record(record.shape.with_rules(rules), record.start, record.steps)
 
 
@@ -101,13 +106,15 @@ def check_size(shape, engine: str) -> None:
 
     chosen = choose_engine(shape, engine)
     limits = {"linear": (LINEAR_CELLS, ""), "z3": (Z3_CELLS, ""),
-              "exact": (EXACT_CELLS, f" and at most {EXACT_SIDE + 2} cells on its shorter side")}
+              "exact": (EXACT_CELLS, _(" and at most {n} cells on its shorter side").format(
+                  n=EXACT_SIDE + 2))}
     cells, more = limits[chosen]
     side = min(shape.rows, shape.cols)
     if shape.cells > cells or (chosen == "exact" and side > EXACT_SIDE + 2):
-        raise BadSizeError(f"the {chosen} engine replays boards of at most {cells} cells{more}; "
-                           f"{shape} is too large" + (" (try --engine linear)"
-                                                       if shape.cells <= LINEAR_CELLS else ""))
+        raise BadSizeError(_("the {engine} engine replays boards of at most {cells} cells{more}; "
+                             "{shape} is too large").format(engine=chosen, cells=cells, more=more,
+                                                            shape=shape)
+                           + (_(" (try --engine linear)") if shape.cells <= LINEAR_CELLS else ""))
 
 
 def _malformed(e: TranscriptError, args) -> int:
@@ -118,9 +125,10 @@ def _malformed(e: TranscriptError, args) -> int:
     elif len(e.problems) > 1:
         print("\n".join(f"{e.source}:{n}: {m}" for n, m in e.problems))
     more = len(e.problems) - 1
-    listed = (f" (and {more} more problem{'s' if more != 1 else ''}, listed on standard output)"
+    listed = (ngettext(" (and {n} more problem, listed on standard output)",
+                       " (and {n} more problems, listed on standard output)", more).format(n=more)
               if more else "")
-    n, m = e.problems[0] if e.problems else (0, "empty")
+    n, m = e.problems[0] if e.problems else (0, _("empty"))
     sys.stderr.write(f"countlo replay: {e.source}:{n}: {m}{listed}\n")
     return 2
 
@@ -168,7 +176,7 @@ def _report(r, args, problem, fmt: str = "countlo") -> int:
         source = "<stdin>" if args.file == "-" else args.file
         lines = render(r, source, args.explain, problem)
         if r.status == "ambiguous" and fmt == "countlo" and args.file != "-":
-            lines.append(f"Carry on with: countlo play --resume {args.file}")
+            lines.append(_("Carry on with: {command}").format(command=f"countlo play --resume {args.file}"))
         print("\n".join(lines))
     code = 1 if r.status == "contradictory" else 0
     if args.image is not None:
@@ -185,21 +193,24 @@ def _draw(r, args) -> int:
     note = ""
     if r.status == "contradictory" and r.corrected is not None:
         t = r.typos[0]
-        note = f" (with line {t.line} read as {t.suggested})"
+        note = _(" (with line {line} read as {count})").format(line=t.line, count=t.suggested)
         r = r.corrected
     if r.status != "determined":
-        why = ("the counts contradict each other" if r.status == "contradictory" else
-               "the hidden start is not known yet")
-        sys.stderr.write(f"countlo replay: --image {args.image}: {why}; no picture written\n")
+        why = (_("the counts contradict each other") if r.status == "contradictory" else
+               _("the hidden start is not known yet"))
+        sys.stderr.write("countlo replay: " + _("--image {path}: {why}; no picture written").format(
+            path=args.image, why=why) + "\n")
         return 1
     finish = sum(1 << f.cell for f in r.finish)
-    when = ("from the starting count alone" if r.determined_after == 0 else
-            f"after step {r.determined_after}")
-    known = f"The hidden start was known {when}{note}."
+    if r.determined_after == 0:
+        known = _("The hidden start was known from the starting count alone{note}.").format(note=note)
+    else:
+        known = _("The hidden start was known after step {step}{note}.").format(
+            step=r.determined_after, note=note)
     save(figures.replayed(r.shape, r.start, r.lights, finish if r.clearable else None,
                           None if r.clearable else r.witness, known, r.finish_exact), args.image)
     if not args.json:
-        print(f"picture: {args.image}")
+        print(_("picture: {path}").format(path=args.image))
     return 0
 
 
@@ -209,8 +220,9 @@ def _step_text(r, step: int) -> str:
     """'step 4 (line 12: C4 -> 17)'; step 0 is the starting count."""
     line = r.count_lines[step] if step < len(r.count_lines) else 0
     if step == 0:
-        return f"the starting count (line {line}: start {r.counts[0]})"
-    return f"step {step} (line {line}: {r.shape.name(r.cells[step - 1])} -> {r.counts[step]})"
+        return _("the starting count (line {line}: start {count})").format(line=line, count=r.counts[0])
+    return _("step {step} (line {line}: {cell} -> {count})").format(
+        step=step, line=line, cell=r.shape.name(r.cells[step - 1]), count=r.counts[step])
 
 
 def _panels(shape, *panels) -> list[str]:
@@ -226,9 +238,10 @@ def render(r, source: str, explain: bool = False, problem=None) -> list[str]:
     shape = r.shape
     n = len(r.cells)
     rules = "" if shape.rules.classic and shape.rules.target == "dark" else (
-        f" ({shape.rules.describe()})")
-    out = [f"{source}: {shape} board{rules}, starting count {r.counts[0]}, "
-           f"{n} click{'s' * (n != 1)}"]
+        f" ({rules_text(shape.rules)})")
+    out = [ngettext("{source}: {shape} board{rules}, starting count {count}, {n} click",
+                    "{source}: {shape} board{rules}, starting count {count}, {n} clicks", n).format(
+        source=source, shape=shape, rules=rules, count=r.counts[0], n=n)]
     if explain and r.record is not None:
         out += [""] + _walk(r)
     out.append("")
@@ -236,7 +249,8 @@ def render(r, source: str, explain: bool = False, problem=None) -> list[str]:
         out += _contradiction(r, problem)
         if r.corrected is not None:
             t = r.typos[0]
-            out += ["", f"If line {t.line} should read {t.suggested}:"] + _outcome(r.corrected)
+            out += ["", _("If line {line} should read {count}:").format(line=t.line, count=t.suggested)]
+            out += _outcome(r.corrected)
         return out
     return out + _outcome(r)
 
@@ -247,68 +261,80 @@ def _outcome(r) -> list[str]:
 
     shape, out = r.shape, []
     if r.status == "ambiguous":
-        many = f"{r.possible} boards fit" if r.possible_exact else f"at least {r.possible} boards fit"
-        out.append(f"Not determined yet: {many} these counts.")
+        if r.possible_exact:
+            out.append(ngettext("Not determined yet: {n} board fits these counts.",
+                                "Not determined yet: {n} boards fit these counts.",
+                                r.possible).format(n=r.possible))
+        else:
+            out.append(_("Not determined yet: at least {n} boards fit these counts.").format(n=r.possible))
         if r.marginals is not None:
-            out.append("Chance that each cell started lit, in percent:")
+            out.append(_("Chance that each cell started lit, in percent:"))
             out += percent_grid(shape, r.marginals)
         else:
-            out.append("(--engine exact gives each cell's chance of having started lit; slow on "
-                       "wide boards)")
-        out.append("Click more cells to pin it down (the finishing plan needs the board).")
+            out.append(_("(--engine exact gives each cell's chance of having started lit; slow on "
+                         "wide boards)"))
+        out.append(_("Click more cells to pin it down (the finishing plan needs the board)."))
         return out
-    known = ("known from the starting count alone" if r.determined_after == 0 else
-             f"known after {_step_text(r, r.determined_after)}")
-    out.append(f"The hidden start was {known}.")
+    if r.determined_after == 0:
+        out.append(_("The hidden start was known from the starting count alone."))
+    else:
+        out.append(_("The hidden start was known after {step}.").format(
+            step=_step_text(r, r.determined_after)))
     lit = bin(r.lights).count("1")
-    panels = [("hidden start", r.start, "#", "."), (f"now ({lit} lit)", r.lights, "#", ".")]
+    panels = [(_("hidden start"), r.start, "#", "."),
+              (_("now ({lit} lit)").format(lit=lit), r.lights, "#", ".")]
     if r.lights == shape.goal:
-        what = "on" if shape.goal else "out"
-        return out + _panels(shape, *panels) + ["", f"The lights are all {what}: this game is won."]
+        won = _("The lights are all on: this game is won.") if shape.goal else \
+            _("The lights are all out: this game is won.")
+        return out + _panels(shape, *panels) + ["", won]
     if not r.clearable:
-        return out + _panels(shape, *panels, ("quiet pattern", r.witness, "Q", ".")) + \
+        return out + _panels(shape, *panels, (_("quiet pattern"), r.witness, "Q", ".")) + \
             [""] + _unclearable(r)
     presses = sum(1 << f.cell for f in r.finish)
-    out += _panels(shape, *panels, ("to click", presses, "X", "."))
+    out += _panels(shape, *panels, (_("to click"), presses, "X", "."))
     n, done = len(r.finish), len(r.cells)
     out.append("")
-    fewest = "the fewest possible" if r.finish_exact else "fewest not proven"
-    out.append(f"Finish in {n} click{'s' if n != 1 else ''} ({fewest}; {done} so far, "
-               f"{done + n} in all), each with the count it should show:")
+    fewest = _("the fewest possible") if r.finish_exact else _("fewest not proven")
+    out.append(ngettext("Finish in {n} click ({fewest}; {done} so far, {total} in all), each with the "
+                        "count it should show:",
+                        "Finish in {n} clicks ({fewest}; {done} so far, {total} in all), each with the "
+                        "count it should show:", n).format(n=n, fewest=fewest, done=done, total=done + n))
     per_line = 6
     items = [f"{shape.name(f.cell)} -> {f.count}" for f in r.finish]
-    width = max(len(x) for x in items)
+    item_width = max(len(x) for x in items)
     for i in range(0, n, per_line):
-        out.append("  " + "   ".join(x.ljust(width) for x in items[i:i + per_line]).rstrip())
+        out.append("  " + "   ".join(x.ljust(item_width) for x in items[i:i + per_line]).rstrip())
     return out
 
 
 def _contradiction(r, problem) -> list[str]:
-    out = [f"Contradictory: no {r.shape} board shows these counts."]
+    out = [_("Contradictory: no {shape} board shows these counts.").format(shape=r.shape)]
     if problem is not None:
-        out.append(f"Line {problem[0]}: {problem[1]}.")
+        out.append(_("Line {line}: {problem}.").format(line=problem[0], problem=problem[1]))
     else:
-        out.append(f"The counts stop fitting one board at {_step_text(r, r.stops_at)}: "
-                   "look at that line or an earlier one.")
+        out.append(_("The counts stop fitting one board at {step}: look at that line or an earlier "
+                     "one.").format(step=_step_text(r, r.stops_at)))
     if not r.typos and not r.typos_searched:
         from countlo.hidden.diagnose import MAX_COUNTS
 
-        out.append(f"(No search for a single mistyped count: it is limited to records of "
-                   f"{MAX_COUNTS} counts, and this one has {len(r.counts)}.)")
+        out.append(_("(No search for a single mistyped count: it is limited to records of {most} "
+                     "counts, and this one has {n}.)").format(most=MAX_COUNTS, n=len(r.counts)))
         return out
     if not r.typos:
-        out.append("No single corrected count makes them fit: more than one count is wrong.")
+        out.append(_("No single corrected count makes them fit: more than one count is wrong."))
         return out
     from countlo.ui.wording import where
 
     best = r.typos[0]
     what = where(best.step)
-    out.append(f"Most likely typo: line {best.line} ({what}): written {best.written}, "
-               f"probably {best.suggested}.")
+    out.append(_("Most likely typo: line {line} ({where}): written {written}, probably "
+                 "{suggested}.").format(line=best.line, where=what, written=best.written,
+                                        suggested=best.suggested))
     if len(r.typos) > 1:
-        others = "; ".join(f"line {t.line}: {t.written} -> {t.suggested}" for t in r.typos[1:8])
-        more = f" and {len(r.typos) - 8} more" if len(r.typos) > 8 else ""
-        out.append(f"Other single corrections that fit: {others}{more}.")
+        others = "; ".join(_("line {line}: {written} -> {suggested}").format(
+            line=t.line, written=t.written, suggested=t.suggested) for t in r.typos[1:8])
+        more = _(" and {n} more").format(n=len(r.typos) - 8) if len(r.typos) > 8 else ""
+        out.append(_("Other single corrections that fit: {others}{more}.").format(others=others, more=more))
     return out
 
 
@@ -316,19 +342,19 @@ def _unclearable(r) -> list[str]:
     overlap = bin(r.lights & r.witness).count("1")
     if not r.shape.rules.classic or r.shape.goal:
         goal = bin(r.shape.goal & r.witness).count("1")
-        what = "all lit" if r.shape.goal else "all dark"
-        return [
-            "These lights can never reach the goal. Proof: every click toggles an even number "
-            "of the cells marked Q,",
-            f"so the number of lit cells among them never changes parity: {overlap} are lit now, "
-            f"{goal} would be {what}.",
-        ]
-    return [
-        "These lights can never all be turned off. Proof: every click toggles an even number",
-        "(0, 2 or 4) of the cells marked Q (a quiet pattern), so the number of lit cells among",
-        f"them never changes parity. {overlap} of them are lit now, an odd number, so they can",
-        "never all be dark.",
-    ]
+        if r.shape.goal:
+            text = _("These lights can never reach the goal. Proof: every click toggles an even number "
+                     "of the cells marked Q,\nso the number of lit cells among them never changes "
+                     "parity: {overlap} are lit now, {goal} would be all lit.")
+        else:
+            text = _("These lights can never reach the goal. Proof: every click toggles an even number "
+                     "of the cells marked Q,\nso the number of lit cells among them never changes "
+                     "parity: {overlap} are lit now, {goal} would be all dark.")
+        return text.format(overlap=overlap, goal=goal).split("\n")
+    return _("These lights can never all be turned off. Proof: every click toggles an even number\n"
+             "(0, 2 or 4) of the cells marked Q (a quiet pattern), so the number of lit cells among\n"
+             "them never changes parity. {overlap} of them are lit now, an odd number, so they can\n"
+             "never all be dark.").format(overlap=overlap).split("\n")
 
 
 def _left(note) -> str:
@@ -340,27 +366,35 @@ def _walk(r) -> list[str]:
     from countlo.play.review import step_notes
 
     exact = r.engine == "exact"
-    rows = ["step  line  click  count  change  lit in N(k) before  " +
-            ("cells known  " if exact else "") + "boards left"]
+    # the column titles in the language spoken, each column as wide as its title or its numbers
+    # (in terminal columns: a Chinese title's characters take two)
+    titles = [_("step"), _("line"), _("click"), _("count"), _("change"), _("lit in N(k) before")]
+    wide = [max(w, width(t)) for w, t in zip((4, 4, 5, 5, 6, 18), titles)]
+    known_title = _("cells known")
+    known_wide = max(11, width(known_title))
+    rows = ["  ".join(ljust(t, w) if i == 2 else rjust(t, w) for i, (t, w) in enumerate(zip(titles, wide)))
+            + "  " + (rjust(known_title, known_wide) + "  " if exact else "") + _("boards left")]
     became = broke = None
     for note in step_notes(r.record, r.engine):
         line = r.count_lines[note.step] if note.step < len(r.count_lines) else 0
         flag = ""
         if note.possible == 1 and became is None and note.step:
-            became, flag = note.step, "  <- known"
+            became, flag = note.step, "  " + _("<- known")
         elif note.possible == 0 and broke is None:
-            broke, flag = note.step, "  <- no board fits from here"
+            broke, flag = note.step, "  " + _("<- no board fits from here")
         if note.step == 0:
-            click, change, implied = "start", "", ""
+            click, change, implied = _("start"), "", ""
         else:
             click, change = r.shape.name(note.cell), f"{note.change:+}"
-            implied = f"{note.lit_before} of {note.around}"
-        known = (f"{'' if note.known is None else note.known:>11}  " if exact else "")
-        rows.append(f"{note.step:>4}  {line:>4}  {click:<5}  {note.count:>5}  {change:>6}  "
-                    f"{implied:>18}  {known}{_left(note)}{flag}")
+            implied = _("{lit} of {around}").format(lit=note.lit_before, around=note.around)
+        known = (rjust(f"{'' if note.known is None else note.known}", known_wide) + "  " if exact else "")
+        rows.append(f"{note.step:>{wide[0]}}  {line:>{wide[1]}}  {ljust(click, wide[2])}  "
+                    f"{note.count:>{wide[3]}}  {change:>{wide[4]}}  "
+                    f"{rjust(implied, wide[5])}  {known}{_left(note)}{flag}")
     if r.impossible and r.stops_at < len(r.counts):
         i = r.stops_at
         line = r.count_lines[i] if i < len(r.count_lines) else 0
-        click = "start" if i == 0 else r.shape.name(r.cells[i - 1])
-        rows.append(f"{i:>4}  {line:>4}  {click:<5}  {r.counts[i]:>5}  <- no click can show this")
+        click = _("start") if i == 0 else r.shape.name(r.cells[i - 1])
+        rows.append(f"{i:>{wide[0]}}  {line:>{wide[1]}}  {ljust(click, wide[2])}  "
+                    f"{r.counts[i]:>{wide[3]}}  " + _("<- no click can show this"))
     return rows

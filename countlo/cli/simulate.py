@@ -9,10 +9,14 @@ from typing import Any
 
 from countlo.cli import options
 from countlo.hidden.result import engine_names
+from countlo.i18n import N_, _, ljust, ngettext, reason, width
 from countlo.play.names import strategy_names
+from countlo.ui.rulewords import rules_text
 
 MAX_GAMES = 1_000_000
 MAX_TIMEOUT = 86400.0
+# how the table names a failed game's outcome (the JSON keeps the outcome's own value)
+OUTCOMES = {"contradiction": N_("contradiction"), "gave up": N_("gave up"), "oracle error": N_("oracle error")}
 
 
 def _positive(text: str) -> int:
@@ -20,34 +24,36 @@ def _positive(text: str) -> int:
 
 
 def _density(text: str) -> float:
-    return options.decimal(text, "a probability like 0.5", 0.0, 1.0)
+    return options.decimal(text, _("a probability like 0.5"), 0.0, 1.0)
 
 
 def _seconds(text: str) -> float:
-    return options.decimal(text, "seconds like 5 or 0.5", 0.0, MAX_TIMEOUT, open_low=True)
+    return options.decimal(text, _("seconds like 5 or 0.5"), 0.0, MAX_TIMEOUT, open_low=True)
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--games", type=_positive, default=100, metavar="N", help="games to play (default 100)")
+    p.add_argument("--games", type=_positive, default=100, metavar="N", help=_("games to play (default 100)"))
     p.add_argument("--strategy", default="adaptive", metavar="S", type=str.lower,
                    choices=strategy_names(),
-                   help=f"{', '.join(strategy_names())} (default adaptive; manual: a random player)")
+                   help=_("{names} (default adaptive; manual: a random player)").format(
+                       names=", ".join(strategy_names())))
     p.add_argument("--engine", default="exact", metavar="E", type=str.lower, choices=engine_names(),
-                   help=f"{', '.join(engine_names())} (default exact)")
-    p.add_argument("--size", default="6x6", metavar="RxC", help="board size (default 6x6)")
-    p.add_argument("--seed", type=options.integer, default=0, metavar="K", help="first seed; games use K, K+1, ...")
+                   help=_("{names} (default exact)").format(names=", ".join(engine_names())))
+    p.add_argument("--size", default="6x6", metavar="RxC", help=_("board size (default 6x6)"))
+    p.add_argument("--seed", type=options.integer, default=0, metavar="K",
+                   help=_("first seed; games use K, K+1, ..."))
     p.add_argument("--density", type=_density, default=0.5, metavar="P",
-                   help="chance each hidden light starts on (default 0.5)")
+                   help=_("chance each hidden light starts on (default 0.5)"))
     p.add_argument("--oracle-cmd", metavar="'PROGRAM ARGS'",
-                   help="play against this game program (line protocol; COUNTLO_SEED is set per game)")
+                   help=_("play against this game program (line protocol; COUNTLO_SEED is set per game)"))
     p.add_argument("--timeout", type=_seconds, default=5.0, metavar="SECONDS",
-                   help="how long to wait for each answer of the game program (default 5)")
-    p.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
+                   help=_("how long to wait for each answer of the game program (default 5)"))
+    p.add_argument("--json", action="store_true", help=_("print one JSON object instead of a table"))
     p.add_argument("--jobs", type=_positive, metavar="N",
-                   help="play games in N worker processes (default: the cores available; the same "
-                        "games and summary as one process)")
+                   help=_("play games in N worker processes (default: the cores available; the same "
+                          "games and summary as one process)"))
     p.add_argument("--records", metavar="FILE",
-                   help="write one JSON line per game to FILE as soon as it finishes")
+                   help=_("write one JSON line per game to FILE as soon as it finishes"))
     from countlo.cli.rules_args import add_rule_arguments
 
     add_rule_arguments(p)
@@ -105,7 +111,8 @@ def _play_all(args, shape, seeds, jobs: int) -> tuple[dict[int, tuple], bool]:
         try:
             stream = open(args.records, "w", encoding="utf-8")  # noqa: SIM115 (closed below)
         except OSError as e:
-            raise CountloError(f"cannot write --records {args.records}: {e.strerror}") from None
+            raise CountloError(_("cannot write --records {path}: {reason}").format(
+                path=args.records, reason=reason(e))) from None
     games = _games(args, shape, seeds, jobs)
     try:
         for seed, result, hidden in games:
@@ -138,7 +145,7 @@ def _games(args, shape, seeds, jobs: int):
             from prompt_toolkit.output import create_output
             from prompt_toolkit.shortcuts import ProgressBar
 
-            with ProgressBar(title=f"{args.strategy} on {shape}",
+            with ProgressBar(title=_("{strategy} on {shape}").format(strategy=args.strategy, shape=shape),
                              output=create_output(stdout=sys.stderr)) as bar:
                 counter: Any = bar(total=len(seeds))
                 for game in source:
@@ -178,18 +185,18 @@ def _reconstructed(record) -> tuple[int | None, str]:
     from countlo.hidden.reconstruct import reconstruct
     from countlo.hidden.result import Status
 
-    unknown = "not revealed by the game program, and its counts do not determine it"
+    unknown = _("not revealed by the game program, and its counts do not determine it")
     if record is None:
         return None, unknown
     r = reconstruct(record, "linear", limit=2)
     if r.status is Status.DETERMINED:
-        return r.board, "reconstructed from the game program's counts"
+        return r.board, _("reconstructed from the game program's counts")
     return None, unknown
 
 
 def _board(shape) -> str:
     return str(shape) if shape.rules.classic and shape.rules.target == "dark" else (
-        f"{shape} ({shape.rules.describe()})")
+        f"{shape} ({rules_text(shape.rules)})")
 
 
 def _r(x):
@@ -200,28 +207,48 @@ def _table(args, shape, s, records, interrupted: bool = False) -> str:
     def num(x, digits=1):
         return "-" if x is None else (f"{x:.{digits}f}" if isinstance(x, float) else str(x))
 
-    against = f"program {args.oracle_cmd!r}" if args.oracle_cmd is not None else f"density {args.density:g}"
+    if args.oracle_cmd is not None:
+        against = _("program {command!r}").format(command=args.oracle_cmd)
+    else:
+        against = _("density {p}").format(p=f"{args.density:g}")
     last = args.seed + s.games - 1
-    seeds = f"seeds {args.seed}-{last}"
+    seeds = _("seeds {first}-{last}").format(first=args.seed, last=last)
     if interrupted:
-        seeds = f"interrupted: {s.games} of {args.games} games finished (partial), seeds from {args.seed}"
+        seeds = _("interrupted: {n} of {asked} games finished (partial), seeds from {first}").format(
+            n=s.games, asked=args.games, first=args.seed)
+    # the table's labels are padded by terminal columns, so Chinese labels line up too
+    label = max(width(t) for t in (_("games"), _("solved"), _("cannot be cleared"), _("failed"),
+                                   _("probes"), _("total clicks"), _("time per decision")))
+    label = max(label, 17)
+
+    def row(title: str, text: object) -> str:
+        return f"  {ljust(title, label)}  {text}"
+
+    stats = _("mean {mean}  median {median}  max {most}")
     lines = [
-        f"{s.games} games on {_board(shape)}, strategy {args.strategy}, engine {args.engine}, "
-        f"{seeds}, {against}",
-        f"  games              {s.games}",
-        f"  solved             {s.solved}",
+        ngettext("{n} game on {board}, strategy {strategy}, engine {engine}, {seeds}, {against}",
+                 "{n} games on {board}, strategy {strategy}, engine {engine}, {seeds}, {against}",
+                 s.games).format(n=s.games, board=_board(shape), strategy=args.strategy,
+                                 engine=args.engine, seeds=seeds, against=against),
+        row(_("games"), s.games),
+        row(_("solved"), s.solved),
     ]
     if s.unsolvable:
-        lines.append(f"  cannot be cleared  {s.unsolvable}  (proved by a quiet pattern)")
+        lines.append(row(_("cannot be cleared"), f"{s.unsolvable}  " + _("(proved by a quiet pattern)")))
     lines += [
-        f"  failed             {s.failed}",
-        f"  probes             mean {num(s.probes_mean)}  median {num(s.probes_median)}  max {num(s.probes_max)}",
-        f"  total clicks       mean {num(s.clicks_mean)}  median {num(s.clicks_median)}  max {num(s.clicks_max)}",
-        f"  time per decision  mean {num(s.decision_ms_mean)} ms  max {num(s.decision_ms_max)} ms",
+        row(_("failed"), s.failed),
+        row(_("probes"), stats.format(mean=num(s.probes_mean), median=num(s.probes_median),
+                                      most=num(s.probes_max))),
+        row(_("total clicks"), stats.format(mean=num(s.clicks_mean), median=num(s.clicks_median),
+                                            most=num(s.clicks_max))),
+        row(_("time per decision"), _("mean {mean} ms  max {most} ms").format(
+            mean=num(s.decision_ms_mean), most=num(s.decision_ms_max))),
     ]
     bad = [r for r in records if r["outcome"] not in ("solved", "unsolvable")]
     for r in bad[:5]:
-        lines.append(f"  seed {r['seed']}: {r['outcome']}: {r['reason']}")
+        lines.append("  " + _("seed {seed}: {outcome}: {reason}").format(
+            seed=r["seed"], outcome=_(OUTCOMES.get(r["outcome"], r["outcome"])), reason=r["reason"]))
     if len(bad) > 5:
-        lines.append(f"  ... and {len(bad) - 5} more failed games")
+        lines.append("  " + ngettext("... and {n} more failed game", "... and {n} more failed games",
+                                     len(bad) - 5).format(n=len(bad) - 5))
     return "\n".join(lines)

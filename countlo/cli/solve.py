@@ -6,6 +6,8 @@ import argparse
 import sys
 import time
 
+from countlo.i18n import N_, _, ngettext, reason
+
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up; mypy knows it)
 if TYPE_CHECKING:
     from countlo.board import Shape
@@ -18,9 +20,19 @@ MIN_TIME = 60.0  # --min stops after this many seconds unless --time-limit says 
 FULL_LIMIT = 1 << 22  # --full prints boards of at most this many cells (2048x2048)
 BITSET_LIMIT = 1 << 24  # --min and --all work on one bitset of the board: at most 4096x4096
 MOST_TIME = 10.0  # --most searches this long for bounds beyond the exact cases
+# how countlo.classic.most found its bounds, as the text output words them (JSON keeps its words)
+METHODS = (N_("nullity 0: the only solution of the all-pressed start"), N_("nullity 1: closed form"),
+           N_("nullity 2: class counts"),
+           N_("sphere covering (lower), average solution and two-pattern subcode (upper)"),
+           N_("local search (lower), average solution and two-pattern subcode (upper)"))
+# the symmetries' names as the text output shows them (JSON keeps countlo.board's own names)
+SYMMETRIES = {"identity": N_("identity"), "rotate 90": N_("rotate 90"), "rotate 180": N_("rotate 180"),
+              "rotate 270": N_("rotate 270"), "mirror left-right": N_("mirror left-right"),
+              "mirror top-bottom": N_("mirror top-bottom"), "transpose": N_("transpose"),
+              "anti-transpose": N_("anti-transpose")}
 
 
-EPILOG = """\
+EPILOG = N_("""\
 grid files: one line per row; lit 1 # * O, dark 0 . -; spaces between cells optional.
 A line made only of those characters is a row (so '# . #' is a row); any other line starting
 with '#' is a comment; blank lines are skipped.
@@ -38,55 +50,56 @@ digits 0..K-1, or spaced numbers above 10), --graph FILE (one edge 'a b' per lin
 'nodes: a b c' first; rule sigma+ (node and neighbours, the default) or sigma (neighbours only);
 the start is a list of node names, name=value for other states). With K > 2, presses count with
 multiplicity: a cell pressed 3 times counts 3.
-"""
+""")
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    import textwrap
+    from countlo.cli.speech import RawDescriptionHelpFormatter, wrapped
 
-    p.epilog = "\n".join(textwrap.fill(ln, 79) if len(ln) > 79 else ln for ln in EPILOG.split("\n"))
-    p.formatter_class = argparse.RawDescriptionHelpFormatter  # keeps the epilog's lines
-    p.description = textwrap.fill(p.description or "", 79)
+    p.epilog = wrapped(_(EPILOG), 79)
+    p.formatter_class = RawDescriptionHelpFormatter  # keeps the epilog's lines
+    p.description = wrapped(p.description or "", 79)
     p.add_argument("file", nargs="?", metavar="FILE|-",
-                   help="the start as a text grid (1 # * O lit, 0 . - dark); '-' for stdin")
-    p.add_argument("--size", metavar="RxC", help="board size, e.g. 6x6 (needed by --lit, --all-on)")
-    p.add_argument("--all-on", action="store_true", help="start with every light on")
+                   help=_("the start as a text grid (1 # * O lit, 0 . - dark); '-' for stdin"))
+    p.add_argument("--size", metavar="RxC", help=_("board size, e.g. 6x6 (needed by --lit, --all-on)"))
+    p.add_argument("--all-on", action="store_true", help=_("start with every light on"))
     p.add_argument("--lit", metavar="LIST",
-                   help="lit cells as 1-based numbers in reading order, e.g. 1,7,13")
-    p.add_argument("--to", metavar="FILE", help="target pattern (default all dark): presses "
-                   "turning the start into it")
+                   help=_("lit cells as 1-based numbers in reading order, e.g. 1,7,13"))
+    p.add_argument("--to", metavar="FILE", help=_("target pattern (default all dark): presses "
+                                                  "turning the start into it"))
     p.add_argument("--target", choices=("dark", "lit"),
-                   help="target every cell dark (default) or lit (state 1)")
+                   help=_("target every cell dark (default) or lit (state 1)"))
     p.add_argument("--topology", default="plane", metavar="NAME",
-                   help="plane (default), cylinder, torus, moebius, klein or projective")
+                   help=_("plane (default), cylinder, torus, moebius, klein or projective"))
     p.add_argument("--rule", metavar="NAME|FILE",
-                   help="click rule: plus (default), x, star, ring, knight, rowcol, a FILE with "
-                   "the rule drawn as a grid; sigma or sigma+ on a --graph")
+                   help=_("click rule: plus (default), x, star, ring, knight, rowcol, a FILE with "
+                          "the rule drawn as a grid; sigma or sigma+ on a --graph"))
     p.add_argument("--states", type=_positive, default=2, metavar="K",
-                   help="light states 2..255 (a click adds 1 mod K; default 2)")
-    p.add_argument("--graph", metavar="FILE", help="play on the graph in FILE instead of a grid")
+                   help=_("light states 2..255 (a click adds 1 mod K; default 2)"))
+    p.add_argument("--graph", metavar="FILE", help=_("play on the graph in FILE instead of a grid"))
     p.add_argument("--quiet", action="store_true",
-                   help="list a basis of the quiet patterns (presses that change nothing)")
+                   help=_("list a basis of the quiet patterns (presses that change nothing)"))
     what = p.add_mutually_exclusive_group()
-    what.add_argument("--all", action="store_true", help="list every solution")
-    what.add_argument("--min", action="store_true", help="a solution with the fewest presses")
+    what.add_argument("--all", action="store_true", help=_("list every solution"))
+    what.add_argument("--min", action="store_true", help=_("a solution with the fewest presses"))
     what.add_argument("--most", action="store_true",
-                      help="the most presses any solvable start of this size needs, and one such "
-                      "start (needs only --size)")
+                      help=_("the most presses any solvable start of this size needs, and one such "
+                             "start (needs only --size)"))
     what.add_argument("--classes", action="store_true",
-                      help="solutions grouped up to the rotations/reflections fixing the start")
-    p.add_argument("--limit", type=_positive, metavar="N", help="with --all: list at most N")
+                      help=_("solutions grouped up to the rotations/reflections fixing the start"))
+    p.add_argument("--limit", type=_positive, metavar="N", help=_("with --all: list at most N"))
     p.add_argument("--time-limit", type=_seconds, metavar="SECONDS",
-                   help=f"with --min (default {MIN_TIME:g}) or --most (default {MOST_TIME:g}): "
-                   "stop after this long with the best found and a proven bound")
+                   help=_("with --min (default {min:g}) or --most (default {most:g}): stop after "
+                          "this long with the best found and a proven bound").format(
+                              min=MIN_TIME, most=MOST_TIME))
     p.add_argument("--full", action="store_true",
-                   help=f"print grids and press lists even above {GRID_LIMIT}x{GRID_LIMIT}")
-    p.add_argument("--out", metavar="FILE", help="write the press pattern as a 1/0 grid (with --most: the start that "
-                   "needs the most presses)")
-    p.add_argument("--json", action="store_true", help="machine-readable output")
+                   help=_("print grids and press lists even above {n}x{n}").format(n=GRID_LIMIT))
+    p.add_argument("--out", metavar="FILE", help=_("write the press pattern as a 1/0 grid (with --most: the start "
+                                                   "that needs the most presses)"))
+    p.add_argument("--json", action="store_true", help=_("machine-readable output"))
     p.add_argument("--image", metavar="FILE.png|FILE.svg",
-                   help="also draw the start, the presses (or the quiet pattern proving it "
-                   "unsolvable) and a legend; with --quiet, the quiet patterns")
+                   help=_("also draw the start, the presses (or the quiet pattern proving it "
+                          "unsolvable) and a legend; with --quiet, the quiet patterns"))
 
 
 def _positive(text: str) -> int:
@@ -94,7 +107,7 @@ def _positive(text: str) -> int:
 
     n = integer(text)
     if n < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive whole number, not {n}")
+        raise argparse.ArgumentTypeError(_("expected a positive whole number, not {n}").format(n=n))
     return n
 
 
@@ -104,7 +117,8 @@ def _seconds(text: str) -> float:
     except ValueError:
         value = -1.0
     if not value > 0 or value == float("inf"):
-        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, not {text!r}")
+        raise argparse.ArgumentTypeError(_("expected a positive number of seconds, not {text!r}").format(
+            text=text))
     return value
 
 
@@ -118,20 +132,20 @@ def run(args: argparse.Namespace) -> int:
                                         ("--lit", args.lit is not None),
                                         ("--all-on", args.all_on)) if given]
     if len(sources) > 1:
-        raise CountloError(f"give one start, not {' and '.join(sources)}")
+        raise CountloError(_("give one start, not {sources}").format(sources=_(" and ").join(sources)))
     if args.limit is not None and not args.all:
-        raise CountloError("--limit only applies with --all")
+        raise CountloError(_("--limit only applies with --all"))
     if args.time_limit is not None and not (args.min or args.most):
-        raise CountloError("--time-limit only applies with --min or --most")
+        raise CountloError(_("--time-limit only applies with --min or --most"))
     if args.to is not None and args.target is not None:
-        raise CountloError("give one target, not --to and --target")
+        raise CountloError(_("give one target, not --to and --target"))
     if args.image is not None:
         from countlo.formats.image import check_path
 
         check_path(args.image)
     if args.graph is not None or not _classic_rules(args):
         if args.image is not None:
-            raise CountloError("--image draws boards under the classic rules only")
+            raise CountloError(_("--image draws boards under the classic rules only"))
         from countlo.cli import solve_rules
 
         return solve_rules.run(args)
@@ -140,32 +154,35 @@ def run(args: argparse.Namespace) -> int:
         _check_limits(size, args)  # before any board is built
     if args.most:
         if sources or args.to is not None:
-            raise CountloError("--most is about every start of one size: give only --size RxC")
+            raise CountloError(_("--most is about every start of one size: give only --size RxC"))
         if size is None:
-            raise BadSizeError("--most needs --size RxC")
+            raise BadSizeError(_("{option} needs --size RxC").format(option="--most"))
         return _most(size, args)
 
     if args.lit is not None or args.all_on:
         if size is None:
-            raise BadSizeError(f"{'--lit' if args.lit is not None else '--all-on'} needs --size RxC")
+            raise BadSizeError(_("{option} needs --size RxC").format(
+                option="--lit" if args.lit is not None else "--all-on"))
         shape = size
         rows = (textgrid.parse_lit(args.lit, shape) if args.lit is not None
                 else [shape.row_mask] * shape.rows)
         where = "--lit" if args.lit is not None else "--all-on"
     else:
         if args.file is None and sys.stdin.isatty():
-            raise CountloError("no start given: pass FILE, '-' for stdin, --lit or --all-on")
+            raise CountloError(_("no start given: pass FILE, '-' for stdin, --lit or --all-on"))
         where = "stdin" if args.file in (None, "-") else args.file
         shape, rows = textgrid.parse_grid(_read(args.file), where)
         if size is not None and size != shape:
-            raise BoardFormatError(f"{where} holds a {shape} board but --size says {size}")
+            raise BoardFormatError(_("{where} holds a {shape} board but --size says {size}").format(
+                where=where, shape=shape, size=size))
         _check_limits(shape, args)
     start: list[int] = rows
     target: list[int] | None = None
     if args.to is not None:
         tshape, target = textgrid.parse_grid(_read(args.to), args.to)
         if tshape != shape:
-            raise BoardFormatError(f"--to {args.to} holds a {tshape} board, the start is {shape}")
+            raise BoardFormatError(_("--to {file} holds a {target} board, the start is {shape}").format(
+                file=args.to, target=tshape, shape=shape))
         rows = [a ^ b for a, b in zip(rows, target)]
     elif args.target == "lit":
         rows = [a ^ shape.row_mask for a in rows]
@@ -201,7 +218,7 @@ def run(args: argparse.Namespace) -> int:
             presses, exact = shape.to_rows(found.presses), found.exact
             extra["lower_bound"] = found.lower_bound
             spent = time.monotonic() - began
-            extra["stopped"] = f"best found in {spent:.0f} s" if found.stopped else ""
+            extra["stopped"] = _("best found in {s} s").format(s=f"{spent:.0f}") if found.stopped else ""
         elif args.all:
             extra["solutions"] = _all(shape, bits, sol.nullity, args.limit)
         else:
@@ -234,7 +251,7 @@ def _draw(picture, path: str, quiet: bool) -> None:
 
     save(picture, path)
     if not quiet:  # JSON output stays one object
-        print(f"picture: {path}")
+        print(_("picture: {path}").format(path=path))
 
 
 def _classic_rules(args: argparse.Namespace) -> bool:
@@ -250,9 +267,11 @@ def _status_line(nullity: int) -> Progress | None:
     def show(st: Status) -> None:
         frac = st.done / st.total
         left = st.elapsed * (1 - frac) / frac if frac else 0.0
-        sys.stderr.write(f"\r\x1b[Ksearching 2^{nullity} solutions: {100 * frac:.1f}% done, "
-                         f"best {st.best} presses, {st.elapsed:.0f} s, about {left:.0f} s left "
-                         "(Ctrl-C stops with the best so far)")
+        sys.stderr.write("\r\x1b[K" + _(
+            "searching 2^{nullity} solutions: {done}% done, best {best} presses, {spent} s, about "
+            "{left} s left (Ctrl-C stops with the best so far)").format(
+                nullity=nullity, done=f"{100 * frac:.1f}", best=st.best, spent=f"{st.elapsed:.0f}",
+                left=f"{left:.0f}"))
         sys.stderr.flush()
 
     return show
@@ -294,23 +313,33 @@ def _most(shape: Shape, args: argparse.Namespace) -> int:
         return 0
     report = _Report(shape, start_rows, start_rows, args)
     if h.exact:
-        print(f"{shape} board: the hardest solvable starts need {h.need} presses "
-              f"(exact; {h.method}).")
+        print(ngettext("{shape} board: the hardest solvable starts need {n} press (exact; {method}).",
+                       "{shape} board: the hardest solvable starts need {n} presses (exact; {method}).",
+                       h.need).format(shape=shape, n=h.need, method=_method(h.method)))
     elif h.presses is None:
-        print(f"{shape} board: the hardest solvable starts need between {h.need} and {h.upper} "
-              f"presses ({h.method}); no start is shown: none had its fewest presses proven "
-              "in time.")
+        print(_("{shape} board: the hardest solvable starts need between {low} and {high} presses "
+                "({method}); no start is shown: none had its fewest presses proven in time.").format(
+                    shape=shape, low=h.need, high=h.upper, method=_method(h.method)))
         return 0
     else:
-        print(f"{shape} board: the hardest solvable starts need between {h.need} and {h.upper} "
-              f"presses ({h.method}); this start needs {h.need}:")
+        print(_("{shape} board: the hardest solvable starts need between {low} and {high} presses "
+                "({method}); this start needs {low}:").format(
+                    shape=shape, low=h.need, high=h.upper, method=_method(h.method)))
     if report.big:
-        print(f"(board larger than {GRID_LIMIT}x{GRID_LIMIT}: pass --full to print it, or --out "
-              "FILE to save the start)")
+        print(_("(board larger than {n}x{n}: pass --full to print it, or --out FILE to save the "
+                "start)").format(n=GRID_LIMIT))
     else:
-        print(report._grids("fewest presses", press_rows, "X"), end="")
-        print(f"presses: {report._names(press_rows)}")
+        print(report._grids(_("fewest presses"), press_rows, "X"), end="")
+        print(_("presses: {cells}").format(cells=report._names(press_rows)))
     return 0
+
+
+def _method(text: str) -> str:
+    """The method of a --most result in the language spoken."""
+    import re
+
+    m = re.fullmatch(r"all 2\^(\d+) cosets", text)
+    return _("all 2^{n} cosets").format(n=m.group(1)) if m else _(text)
 
 
 def _read(path: str | None) -> str:
@@ -322,7 +351,8 @@ def _read(path: str | None) -> str:
         with open(path, encoding="utf-8") as f:
             return f.read()
     except (OSError, UnicodeDecodeError) as e:
-        raise BoardFormatError(f"cannot read {path}: {getattr(e, 'strerror', None) or e}") from None
+        raise BoardFormatError(_("cannot read {path}: {reason}").format(
+            path=path, reason=reason(e))) from None
 
 
 def _check_limits(shape, args) -> None:
@@ -332,16 +362,19 @@ def _check_limits(shape, args) -> None:
 
     def side(cells: int) -> str:
         n = int(cells ** 0.5)
-        return f"{cells} cells ({n}x{n})" if n * n == cells else f"{cells} cells"
+        if n * n == cells:
+            return _("{cells} cells ({n}x{n})").format(cells=cells, n=n)
+        return _("{cells} cells").format(cells=cells)
 
     if args.full and shape.cells > FULL_LIMIT:
-        raise BadSizeError(f"--full prints boards of at most {side(FULL_LIMIT)}; {shape} has "
-                           f"{shape.cells}: leave out --full, or save the presses with --out FILE")
+        raise BadSizeError(_("--full prints boards of at most {most}; {shape} has {cells}: leave out "
+                             "--full, or save the presses with --out FILE").format(
+                                 most=side(FULL_LIMIT), shape=shape, cells=shape.cells))
     for flag, on, limit in (("--min", args.min, BITSET_LIMIT), ("--all", args.all, BITSET_LIMIT),
                             ("--classes", args.classes, MAX_CELLS)):
         if on and shape.cells > limit:
-            raise BadSizeError(f"{flag} works on boards of at most {side(limit)}; {shape} has "
-                               f"{shape.cells}")
+            raise BadSizeError(_("{option} works on boards of at most {most}; {shape} has {cells}").format(
+                option=flag, most=side(limit), shape=shape, cells=shape.cells))
 
 
 def _write(path: str, rows, cols: int) -> None:
@@ -354,7 +387,7 @@ def _write(path: str, rows, cols: int) -> None:
             for row in rows:
                 f.write(format_rows([row], cols))
     except OSError as e:
-        raise CountloError(f"cannot write {path}: {e.strerror}") from None
+        raise CountloError(_("cannot write {path}: {reason}").format(path=path, reason=reason(e))) from None
 
 
 def _all(shape, bits: int, nullity: int, limit: int | None) -> list[list[int]]:
@@ -363,8 +396,8 @@ def _all(shape, bits: int, nullity: int, limit: int | None) -> list[list[int]]:
 
     total = 1 << nullity
     if limit is None and total > ALL_LIMIT:
-        raise CountloError(f"the {shape} start has 2^{nullity} = {total} solutions; "
-                           f"pass --limit N to list N of them")
+        raise CountloError(_("the {shape} start has 2^{nullity} = {total} solutions; pass --limit N "
+                             "to list N of them").format(shape=shape, nullity=nullity, total=total))
     return [shape.to_rows(x) for x in all_solutions(shape, bits, limit)]
 
 
@@ -378,12 +411,12 @@ class _Report:
     def _names(self, rows) -> str:
         from countlo.formats.textgrid import cell_names
 
-        return " ".join(cell_names(self.shape, rows)) or "(none)"
+        return " ".join(cell_names(self.shape, rows)) or _("(none)")
 
     def _grids(self, title: str, rows, on: str) -> str:
         from countlo.formats.textgrid import side_by_side
 
-        return side_by_side(self.shape, [("start", self.start, "#", "."), (title, rows, on, ".")])
+        return side_by_side(self.shape, [(_("start"), self.start, "#", "."), (title, rows, on, ".")])
 
     def unsolvable(self, sol) -> None:
         from countlo.formats.textgrid import cell_pairs
@@ -394,19 +427,21 @@ class _Report:
             return
         w = sol.witness
         lit = sum((a & b).bit_count() for a, b in zip(w, self.target_rows))
-        print(f"{self.shape} board: unsolvable (nullity {sol.nullity}).")
+        print(_("{shape} board: unsolvable (nullity {nullity}).").format(shape=self.shape,
+                                                                          nullity=sol.nullity))
         if self.args.to is None:
-            print(f"Proof: every press toggles an even number of the cells marked Q, so the number "
-                  f"of lit Q cells never changes parity; it is {lit} now, odd, so it never reaches 0.")
+            print(_("Proof: every press toggles an even number of the cells marked Q, so the number "
+                    "of lit Q cells never changes parity; it is {lit} now, odd, so it never reaches "
+                    "0.").format(lit=lit))
         else:
-            print(f"Proof: every press toggles an even number of the cells marked Q, so the number "
-                  f"of Q cells differing from the target never changes parity; it is {lit} now, "
-                  "odd, so it never reaches 0.")
+            print(_("Proof: every press toggles an even number of the cells marked Q, so the number "
+                    "of Q cells differing from the target never changes parity; it is {lit} now, "
+                    "odd, so it never reaches 0.").format(lit=lit))
         if not self.big:
-            print(self._grids("quiet pattern", w, "Q"), end="")
-            print(f"quiet pattern: {self._names(w)}")
+            print(self._grids(_("quiet pattern"), w, "Q"), end="")
+            print(_("quiet pattern: {cells}").format(cells=self._names(w)))
         else:
-            print(f"(board larger than {GRID_LIMIT}x{GRID_LIMIT}: pass --full to print it)")
+            print(_("(board larger than {n}x{n}: pass --full to print it)").format(n=GRID_LIMIT))
         if self.args.quiet:
             self.quiet()
 
@@ -417,11 +452,16 @@ class _Report:
         if self.args.json:
             return
         basis = quiet_rows(self.shape, None if not self.big else 16)
-        print(f"quiet patterns: a basis of {len(basis)}" + ("" if basis else " (none)") +
-              (" (the first 16)" if self.big and len(basis) == 16 else "") + ":" * bool(basis))
+        if not basis:
+            print(_("quiet patterns: a basis of 0 (none)"))
+        elif self.big and len(basis) == 16:
+            print(_("quiet patterns: a basis of {n} (the first 16):").format(n=len(basis)))
+        else:
+            print(_("quiet patterns: a basis of {n}:").format(n=len(basis)))
         for i, q in enumerate(basis, 1):
             names = "" if self.big else f": {self._names(q)}"
-            print(f"{i:>4}. {sum(r.bit_count() for r in q)} cells{names}")
+            n = sum(r.bit_count() for r in q)
+            print(f"{i:>4}. " + ngettext("{n} cell", "{n} cells", n).format(n=n) + names)
 
     def solved(self, presses, nullity: int, exact, extra: dict) -> None:
         from countlo.formats.textgrid import cell_pairs
@@ -448,33 +488,47 @@ class _Report:
             self._json(**out)
             return
         sols = 1 << min(nullity, 20)
-        kind = "fewest presses" if exact is not None else "presses"
+        if exact is not None:
+            kind = ngettext("{n} fewest press", "{n} fewest presses", count).format(n=count)
+        else:
+            kind = ngettext("{n} press", "{n} presses", count).format(n=count)
         if exact is False:
-            why = extra.get("stopped") or "best found"
-            note = f" ({why}; the minimum is at least {extra['lower_bound']})"
+            why = extra.get("stopped") or _("best found")
+            note = _(" ({why}; the minimum is at least {low})").format(why=why, low=extra["lower_bound"])
         else:
-            note = " (exact minimum)" if exact else ""
-        many = ("the only solution" if nullity == 0 else
-                f"{sols} solutions" if nullity <= 20 else f"2^{nullity} solutions")
-        print(f"{self.shape} board: solvable, {count} {kind}{note}; nullity {nullity} ({many}).")
+            note = _(" (exact minimum)") if exact else ""
+        many = (_("the only solution") if nullity == 0 else
+                ngettext("{n} solution", "{n} solutions", sols).format(n=sols) if nullity <= 20 else
+                _("2^{nullity} solutions").format(nullity=nullity))
+        print(_("{shape} board: solvable, {presses}{note}; nullity {nullity} ({many}).").format(
+            shape=self.shape, presses=kind, note=note, nullity=nullity, many=many))
         if self.big:
-            print(f"(board larger than {GRID_LIMIT}x{GRID_LIMIT}: pass --full to print the grid "
-                  "and press list, or --out FILE to save the press grid)")
+            print(_("(board larger than {n}x{n}: pass --full to print the grid and press list, or "
+                    "--out FILE to save the press grid)").format(n=GRID_LIMIT))
         else:
-            print(self._grids("presses", presses, "X"), end="")
-            print(f"presses: {self._names(presses)}")
+            print(self._grids(_("presses"), presses, "X"), end="")
+            print(_("presses: {cells}").format(cells=self._names(presses)))
         if "solutions" in extra:
             n = len(extra["solutions"])
-            print(f"{'all' if nullity < 63 and n == 1 << nullity else 'the first'} {n} solutions:")
+            if nullity < 63 and n == 1 << nullity:
+                print(ngettext("all {n} solution:", "all {n} solutions:", n).format(n=n))
+            else:
+                print(ngettext("the first {n} solution:", "the first {n} solutions:", n).format(n=n))
             for i, x in enumerate(extra["solutions"], 1):
                 names = "" if self.big else f": {self._names(x)}"
-                print(f"{i:>4}. {sum(r.bit_count() for r in x)} presses{names}")
+                k = sum(r.bit_count() for r in x)
+                print(f"{i:>4}. " + ngettext("{n} press", "{n} presses", k).format(n=k) + names)
         if "classes" in extra:
-            print(f"{len(extra['classes'])} classes under the {len(extra['group'])} symmetries "
-                  f"fixing the start ({', '.join(extra['group'])}):")
+            classes, group = len(extra["classes"]), len(extra["group"])
+            print(ngettext("{n} class under the {g} symmetries fixing the start ({names}):",
+                           "{n} classes under the {g} symmetries fixing the start ({names}):",
+                           classes).format(n=classes, g=group,
+                                           names=_(", ").join(_(SYMMETRIES.get(n, n)) for n in extra["group"])))
             for i, (rep, size) in enumerate(extra["classes"], 1):
                 names = "" if self.big else f": {self._names(rep)}"
-                print(f"{i:>4}. class of {size}, {sum(r.bit_count() for r in rep)} presses{names}")
+                k = sum(r.bit_count() for r in rep)
+                print(f"{i:>4}. " + ngettext("class of {size}, {n} press", "class of {size}, {n} presses",
+                                             k).format(size=size, n=k) + names)
 
     def _json(self, **fields) -> None:
         import json  # only --json pays for it (start-up: bench/bench_startup.py)

@@ -16,7 +16,9 @@ from typing import Any
 from countlo.board import Shape
 from countlo.errors import BadRuleError, BadSizeError, BoardFormatError, CountloError
 from countlo.graph import GRAPH_RULES, Graph
+from countlo.i18n import _, ngettext, reason
 from countlo.rules import Rule, Rules
+from countlo.ui.rulewords import graph_text, rules_text
 
 GRID_LIMIT = 64
 MIN_TIME = 60.0  # as for the classic game (countlo.cli.solve)
@@ -32,7 +34,7 @@ def rule_of(text: str | None) -> Rule:
         return Rule.named("plus")
     key = text.strip().lower()
     if key in GRAPH_RULES:
-        raise BadRuleError(f"rule {text!r} is for graphs: pass --graph FILE")
+        raise BadRuleError(_("rule {text!r} is for graphs: pass --graph FILE").format(text=text))
     try:
         return Rule.named(key)
     except BadRuleError:
@@ -47,13 +49,13 @@ def board_of(args: argparse.Namespace) -> tuple[Board, str]:
         from countlo.formats.states import parse_graph
 
         if args.topology.strip().lower() != "plane":
-            raise BadRuleError("--topology is for grids, not --graph")
+            raise BadRuleError(_("{option} is for grids, not --graph").format(option="--topology"))
         if args.size is not None:
-            raise BadRuleError("--size is for grids, not --graph")
+            raise BadRuleError(_("{option} is for grids, not --graph").format(option="--size"))
         rule = (args.rule or "sigma+").strip().lower()
         if rule not in GRAPH_RULES:
-            raise BadRuleError(f"unknown graph rule {args.rule!r}: expected sigma (neighbours "
-                               "only) or sigma+ (neighbours and the node)")
+            raise BadRuleError(_("unknown graph rule {rule!r}: expected sigma (neighbours only) or sigma+ "
+                                 "(neighbours and the node)").format(rule=args.rule))
         return parse_graph(_read(args.graph), args.graph).with_rule(rule, args.states), "graph"
     rules = Rules.make(args.topology, rule_of(args.rule), args.states)
     size = Shape.parse(args.size) if args.size is not None else None
@@ -67,28 +69,29 @@ def run(args: argparse.Namespace) -> int:
                                         ("--lit", args.lit is not None),
                                         ("--all-on", args.all_on)) if given]
     if len(sources) > 1:
-        raise CountloError(f"give one start, not {' and '.join(sources)}")
+        raise CountloError(_("give one start, not {sources}").format(sources=_(" and ").join(sources)))
     if getattr(args, "most", False):
         if sources or args.to is not None or args.target == "lit":
-            raise CountloError("--most is about every start of one board: give only --size RxC "
-                               "or --graph FILE")
+            raise CountloError(_("--most is about every start of one board: give only --size RxC or "
+                                 "--graph FILE"))
         if not sized:
-            raise BadSizeError("--most needs --size RxC or --graph FILE")
+            raise BadSizeError(_("--most needs --size RxC or --graph FILE"))
         return _most(board, args)
     if args.limit is not None and not args.all:
-        raise CountloError("--limit only applies with --all")
+        raise CountloError(_("--limit only applies with --all"))
     if args.lit is not None or args.all_on:
         if not sized:
-            raise BadSizeError(f"{'--lit' if args.lit is not None else '--all-on'} needs --size RxC")
+            raise BadSizeError(_("{option} needs --size RxC").format(
+                option="--lit" if args.lit is not None else "--all-on"))
         start = _lit(args.lit, board) if args.lit is not None else [1] * board.cells
     else:
         if args.file is None:
-            raise CountloError("no start given: pass FILE, '-' for stdin, --lit or --all-on")
+            raise CountloError(_("no start given: pass FILE, '-' for stdin, --lit or --all-on"))
         where = "stdin" if args.file == "-" else args.file
         board, start = _values(board, _read(args.file), where, args.size is not None)
     target: list[int] | None = None
     if args.to is not None:
-        _, target = _values(board, _read(args.to), args.to, True)
+        _board, target = _values(board, _read(args.to), args.to, True)
     elif args.target == "lit":
         target = [1] * board.cells
     return _Answer(board, start, target, args).run()
@@ -101,7 +104,8 @@ def _values(board: Board, text: str, where: str, sized: bool) -> tuple[Board, li
         return board, parse_graph_state(text, board, where)
     rows, cols, values = parse_grid(text, board.rules.states, where)
     if sized and (rows, cols) != (board.rows, board.cols):
-        raise BoardFormatError(f"{where} holds a {rows}x{cols} board, the board is {board}")
+        raise BoardFormatError(_("{where} holds a {rows}x{cols} board, the board is {board}").format(
+            where=where, rows=rows, cols=cols, board=board))
     return Shape(rows, cols, board.rules), values
 
 
@@ -111,7 +115,7 @@ def _lit(text: str, board: Board) -> list[int]:
         index = {n: i for i, n in enumerate(board.nodes)}
         for item in text.replace(",", " ").split():
             if item not in index:
-                raise BoardFormatError(f"--lit: unknown node {item!r}")
+                raise BoardFormatError(_("--lit: unknown node {node!r}").format(node=item))
             out[index[item]] = 1
         return out
     from countlo.formats.textgrid import parse_lit
@@ -132,7 +136,8 @@ def _read(path: str) -> str:
         with open(path, encoding="utf-8") as f:
             return f.read()
     except (OSError, UnicodeDecodeError) as e:
-        raise BoardFormatError(f"cannot read {path}: {getattr(e, 'strerror', None) or e}") from None
+        raise BoardFormatError(_("cannot read {path}: {reason}").format(
+            path=path, reason=reason(e))) from None
 
 
 def quiet_words(orders: Sequence[int], k: int) -> str:
@@ -141,10 +146,13 @@ def quiet_words(orders: Sequence[int], k: int) -> str:
     if all(o == k for o in orders):
         many = f"{k}^{len(orders)} = {size}" if len(orders) > 1 and size < 10 ** 12 else (
             str(size) if size < 10 ** 12 else f"{k}^{len(orders)}")
-        return f"nullity {len(orders)} ({many} quiet pattern{'s' * (size != 1)})"
+        return ngettext("nullity {n} ({many} quiet pattern)", "nullity {n} ({many} quiet patterns)",
+                        size).format(n=len(orders), many=many)
     parts = " x ".join(f"Z{o}" for o in orders)
-    shown = str(size) if size < 10 ** 12 else "many"
-    return f"{shown} quiet patterns (the group {parts})"
+    if size < 10 ** 12:
+        return ngettext("{n} quiet pattern (the group {parts})", "{n} quiet patterns (the group {parts})",
+                        size).format(n=size, parts=parts)
+    return _("many quiet patterns (the group {parts})").format(parts=parts)
 
 
 class _Answer:
@@ -160,8 +168,8 @@ class _Answer:
     def title(self) -> str:
         b = self.board
         if isinstance(b, Shape):
-            return f"{b} board ({b.rules.describe()})"
-        return b.describe()
+            return _("{shape} board ({rules})").format(shape=b, rules=rules_text(b.rules))
+        return graph_text(b)
 
     def names(self) -> list[str]:
         return [self.board.name(i) for i in range(self.board.cells)]
@@ -209,11 +217,11 @@ class _Answer:
             presses, exact = found.presses, found.exact
             extra["lower_bound"] = found.lower_bound
             if found.stopped and not found.exact:
-                extra["stopped"] = f"best found in {time.monotonic() - began:.0f} s"
+                extra["stopped"] = _("best found in {s} s").format(s=f"{time.monotonic() - began:.0f}")
         elif a.all:
             if a.limit is None and sol.solutions > ALL_LIMIT:
-                raise CountloError(f"the start has {sol.solutions} solutions; pass --limit N to "
-                                   "list N of them")
+                raise CountloError(_("the start has {n} solutions; pass --limit N to list N of them").format(
+                    n=sol.solutions))
             extra["solutions"] = list(general.all_solutions(self.board, self.start, self.target,
                                                             a.limit))
         elif a.classes:
@@ -238,7 +246,8 @@ class _Answer:
             with open(self.args.out, "w", encoding="utf-8") as f:
                 f.write(text)
         except OSError as e:
-            raise CountloError(f"cannot write {self.args.out}: {e.strerror}") from None
+            raise CountloError(_("cannot write {path}: {reason}").format(path=self.args.out,
+                                                                     reason=reason(e))) from None
 
     def head(self) -> dict[str, Any]:
         b = self.board
@@ -265,18 +274,18 @@ class _Answer:
                                 for q, o in self.quiet_list()]
             print(json.dumps(out))
             return
-        print(f"{self.title()}: unsolvable; {quiet_words(sol.orders, self.k)}.")
+        print(_("{title}: unsolvable; {quiet}.").format(title=self.title(), quiet=quiet_words(sol.orders, self.k)))
         if self.k == 2:
-            print("Proof: every click changes an even number of the cells marked W, so the "
-                  f"number of lit W cells keeps its parity: it is {'odd' if before else 'even'} "
-                  f"now and {'odd' if after else 'even'} for the target.")
+            print(_("Proof: every click changes an even number of the cells marked W, so the number of lit "
+                    "W cells keeps its parity: it is {now} now and {target} for the target.").format(
+                        now=_("odd") if before else _("even"), target=_("odd") if after else _("even")))
         else:
-            print(f"Proof: weigh each cell by the number shown under W; every click adds a "
-                  f"multiple of {self.k} to the weighted sum of the states, so that sum mod "
-                  f"{self.k} never changes: it is {before} now and {after} for the target.")
-        self.grids([("start", self.start), ("weights W", w)])
+            print(_("Proof: weigh each cell by the number shown under W; every click adds a multiple of "
+                    "{k} to the weighted sum of the states, so that sum mod {k} never changes: it is "
+                    "{now} now and {target} for the target.").format(k=self.k, now=before, target=after))
+        self.grids([(_("start"), self.start), (_("weights W"), w)])
         if not self.big:
-            print(f"weights: {self.listing(w)}")
+            print(_("weights: {cells}").format(cells=self.listing(w)))
         if self.args.quiet:
             self.print_quiet()
 
@@ -301,50 +310,65 @@ class _Answer:
                                 for q, o in self.quiet_list()]
             print(json.dumps(out))
             return
-        kind = "fewest presses" if exact is not None else "presses"
-        note = "" if exact is None else " (exact minimum)" if exact else (
-            f" ({extra.get('stopped') or 'best found'}; the minimum is at least "
-            f"{extra['lower_bound']})")
-        mult = " counted with multiplicity" if self.k > 2 else ""
-        many = "the only solution" if sol.solutions == 1 else f"{sol.solutions} solutions" if (
-            sol.solutions < 10 ** 12) else "more than 10^12 solutions"
-        print(f"{self.title()}: solvable, {count} {kind}{mult}{note}; "
-              f"{quiet_words(sol.orders, self.k)}, {many}.")
-        if self.big:
-            print(f"(board larger than {GRID_LIMIT}x{GRID_LIMIT}: pass --full to print the grid "
-                  "and press list, or --out FILE to save the press grid)")
+        if exact is not None:
+            kind = ngettext("{n} fewest press", "{n} fewest presses", count).format(n=count)
         else:
-            items: list[tuple[str, Sequence[int]]] = [("start", self.start)]
+            kind = ngettext("{n} press", "{n} presses", count).format(n=count)
+        note = "" if exact is None else _(" (exact minimum)") if exact else _(
+            " ({why}; the minimum is at least {low})").format(why=extra.get("stopped") or _("best found"),
+                                                             low=extra["lower_bound"])
+        mult = _(" counted with multiplicity") if self.k > 2 else ""
+        many = _("the only solution") if sol.solutions == 1 else ngettext(
+            "{n} solution", "{n} solutions", sol.solutions).format(n=sol.solutions) if (
+            sol.solutions < 10 ** 12) else _("more than 10^12 solutions")
+        print(_("{title}: solvable, {presses}{mult}{note}; {quiet}, {many}.").format(
+            title=self.title(), presses=kind, mult=mult, note=note, quiet=quiet_words(sol.orders, self.k),
+            many=many))
+        if self.big:
+            print(_("(board larger than {n}x{n}: pass --full to print the grid and press list, or "
+                    "--out FILE to save the press grid)").format(n=GRID_LIMIT))
+        else:
+            items: list[tuple[str, Sequence[int]]] = [(_("start"), self.start)]
             if self.target is not None:
-                items.append(("target", self.target))
-            self.grids(items + [("presses", presses)])
-            print(f"presses: {self.listing(presses)}")
+                items.append((_("target"), self.target))
+            self.grids(items + [(_("presses"), presses)])
+            print(_("presses: {cells}").format(cells=self.listing(presses)))
         if "solutions" in extra:
             n = len(extra["solutions"])
-            print(f"{'all' if n == sol.solutions else 'the first'} {n} solutions:")
+            if n == sol.solutions:
+                print(ngettext("all {n} solution:", "all {n} solutions:", n).format(n=n))
+            else:
+                print(ngettext("the first {n} solution:", "the first {n} solutions:", n).format(n=n))
             for i, x in enumerate(extra["solutions"], 1):
                 names = "" if self.big else f": {self.listing(x)}"
-                print(f"{i:>4}. {sum(x)} presses{names}")
+                print(f"{i:>4}. " + ngettext("{n} press", "{n} presses", sum(x)).format(n=sum(x)) + names)
         if "classes" in extra:
-            print(f"{len(extra['classes'])} classes under the {len(extra['group'])} symmetries "
-                  f"of the rules fixing start and target:")
+            classes, group = len(extra["classes"]), len(extra["group"])
+            print(ngettext("{n} class under the {g} symmetries of the rules fixing start and target:",
+                           "{n} classes under the {g} symmetries of the rules fixing start and target:",
+                           classes).format(n=classes, g=group))
             for i, (rep, size) in enumerate(extra["classes"], 1):
                 names = "" if self.big else f": {self.listing(rep)}"
-                print(f"{i:>4}. class of {size}, {sum(rep)} presses{names}")
+                print(f"{i:>4}. " + ngettext("class of {size}, {n} press", "class of {size}, {n} presses",
+                                             sum(rep)).format(size=size, n=sum(rep)) + names)
         if self.args.quiet:
             self.print_quiet()
 
     def print_quiet(self) -> None:
         gens = self.quiet_list()
         if not gens:
-            print("quiet patterns: none (every click pattern changes something)")
+            print(_("quiet patterns: none (every click pattern changes something)"))
             return
-        print(f"quiet patterns: {len(gens)} generator{'s' * (len(gens) != 1)}"
-              f"{' (the first ' + str(QUIET_LIMIT) + ')' if len(gens) == QUIET_LIMIT else ''}:")
+        if len(gens) == QUIET_LIMIT:
+            print(_("quiet patterns: {n} generators (the first {n}):").format(n=QUIET_LIMIT))
+        else:
+            print(ngettext("quiet patterns: {n} generator:", "quiet patterns: {n} generators:",
+                           len(gens)).format(n=len(gens)))
         for i, (q, o) in enumerate(gens, 1):
             names = "" if self.big else f": {self.listing(q)}"
-            order = f" (order {o})" if self.k > 2 else ""
-            print(f"{i:>4}. {sum(1 for v in q if v)} cells{order}{names}")
+            order = _(" (order {o})").format(o=o) if self.k > 2 else ""
+            n = sum(1 for v in q if v)
+            print(f"{i:>4}. " + ngettext("{n} cell", "{n} cells", n).format(n=n) + order + names)
 
 
 def _status_line(solutions: int) -> Any:
@@ -399,7 +423,7 @@ def _most(board: Board, args: argparse.Namespace) -> int:
             with open(args.out, "w", encoding="utf-8") as f:
                 f.write(text)
         except OSError as e:
-            raise CountloError(f"cannot write {args.out}: {e.strerror}") from None
+            raise CountloError(_("cannot write {path}: {reason}").format(path=args.out, reason=reason(e))) from None
     if args.json:
         print(json.dumps(dict(answer.head(), most=h.lower if h.exact else None, exact=h.exact,
                               lower_bound=h.lower, upper_bound=h.upper, method=h.method,
@@ -407,20 +431,23 @@ def _most(board: Board, args: argparse.Namespace) -> int:
                               presses=None if h.presses is None else answer.pairs(h.presses),
                               count=None if h.presses is None else h.lower)))
         return 0
-    mult = " counted with multiplicity" if k > 2 else ""
+    mult = _(" counted with multiplicity") if k > 2 else ""
     if h.exact:
-        print(f"{answer.title()}: the hardest solvable starts need {h.lower} presses{mult} "
-              f"(exact; {h.method}).")
+        print(_("{title}: the hardest solvable starts need {n} presses{mult} (exact; {method}).").format(
+            title=answer.title(), n=h.lower, mult=mult, method=h.method))
+    elif start is None:
+        print(_("{title}: the hardest solvable starts need between {low} and {high} presses{mult} "
+                "({method}); no start is shown: none had its fewest presses proven in time.").format(
+                    title=answer.title(), low=h.lower, high=h.upper, mult=mult, method=h.method))
     else:
-        print(f"{answer.title()}: the hardest solvable starts need between {h.lower} and "
-              f"{h.upper} presses{mult} ({h.method})" + (
-                  "; no start is shown: none had its fewest presses proven in time."
-                  if start is None else f"; this start needs {h.lower}:"))
+        print(_("{title}: the hardest solvable starts need between {low} and {high} presses{mult} "
+                "({method}); this start needs {low}:").format(
+                    title=answer.title(), low=h.lower, high=h.upper, mult=mult, method=h.method))
     if start is None or h.presses is None:
         return 0
-    answer.grids([("start", start), ("fewest presses", h.presses)])
+    answer.grids([(_("start"), start), (_("fewest presses"), h.presses)])
     if not answer.big:
         if isinstance(board, Graph):
-            print(f"start: {answer.listing(start)}")
-        print(f"presses: {answer.listing(h.presses)}")
+            print(_("start: {cells}").format(cells=answer.listing(start)))
+        print(_("presses: {cells}").format(cells=answer.listing(h.presses)))
     return 0

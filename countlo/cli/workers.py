@@ -14,6 +14,8 @@ import signal
 from collections.abc import Callable, Generator, Iterable
 from typing import Any
 
+from countlo import i18n
+
 Game = tuple[int, Any, Any]  # (seed, GameResult, hidden start or None)
 
 
@@ -65,10 +67,11 @@ def _shape(args: argparse.Namespace) -> Any:
 _ARGS: argparse.Namespace | None = None
 
 
-def _start_worker(args: argparse.Namespace) -> None:
+def _start_worker(args: argparse.Namespace, lang: str = "en") -> None:
     global _ARGS
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
     _ARGS = args
+    i18n.use(lang)  # a spawned worker speaks what the parent was asked to (--lang is not inherited)
 
     warm_up(_shape(args), args)
 
@@ -92,7 +95,8 @@ def play_in_workers(args: argparse.Namespace, seeds: Iterable[int],
 
     # spawn: a fresh interpreter per worker, safe beside the progress bar's thread
     context = multiprocessing.get_context("spawn")
-    pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=_start_worker, initargs=(args,))
+    pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=_start_worker,
+                               initargs=(args, i18n.language()))
     pending: set[Future] = set()
     todo = iter(seeds)
     try:

@@ -36,6 +36,7 @@ from countlo.formats.transcript import (
     from_tape,
     read,
 )
+from countlo.i18n import _, ngettext
 from countlo.tokens import shown
 
 FORMATS = ("countlo", "rows", "restore")
@@ -76,8 +77,8 @@ def detect(text: str, source: str = "transcript") -> str:
     if any(_LETTER.search(" ".join(t)) for _, t in rows):
         return "countlo"
     if not rows:
-        raise TranscriptError([(1, "nothing to read: expected a transcript, or counts in the "
-                                   "'rows' or 'restore' format")], source)
+        raise TranscriptError([(1, _("nothing to read: expected a transcript, or counts in the "
+                                     "'rows' or 'restore' format"))], source)
     body = rows[1:]
     if not body or any(len(t) != 2 for _, t in body):
         return "rows"
@@ -92,7 +93,7 @@ def detect(text: str, source: str = "transcript") -> str:
         return "restore"
     if rows[0][1][0] not in seconds:
         return "rows"
-    raise TranscriptError([(rows[1][0], (
+    raise TranscriptError([(rows[1][0], _(
         "cannot tell the format: lines of two counts are either 'restore' (after the click, "
         "after clicking back) or 'rows' of a board two columns wide; say which with "
         "--format restore or --format rows, or add a '# size: RxC' line"))], source)
@@ -105,7 +106,7 @@ def _size_from_comment(sizes, problems, source) -> Shape | None:
     try:
         return Shape.parse(text)
     except (CountloError, ValueError):
-        problems.append((n, f"bad board size {shown(text)}: expected ROWSxCOLS like 6x6"))
+        problems.append((n, _("bad board size {text}: expected ROWSxCOLS like 6x6").format(text=shown(text))))
         return None
 
 
@@ -117,7 +118,7 @@ def _numbers(rows, problems) -> list[tuple[int, list[int | None]]]:
             if _NUMBER.match(t):
                 values.append(int(t))
             else:
-                problems.append((n, f"expected counts (whole numbers), found {shown(t)}"))
+                problems.append((n, _("expected counts (whole numbers), found {text}").format(text=shown(t))))
                 values.append(None)
         out.append((n, values))
     return out
@@ -142,8 +143,9 @@ def _finish(shape: Shape, steps: list[tuple[int, int | None, int]], start: int |
 def _start(table, problems) -> tuple[int | None, int]:
     n, values = table[0]
     if len(values) != 1:
-        problems.append((n, f"expected the starting count alone on the first line, found "
-                            f"{len(values)} numbers"))
+        problems.append((n, ngettext("expected the starting count alone on the first line, found {n} number",
+                                     "expected the starting count alone on the first line, found {n} numbers",
+                                     len(values)).format(n=len(values))))
     return (values[0] if values else None), n
 
 
@@ -152,26 +154,27 @@ def read_rows(text: str, source: str = "transcript") -> Transcript:
     problems: list[tuple[int, str]] = []
     rows, sizes = _data_lines(text)
     if not rows:
-        raise TranscriptError([(1, "no counts: expected the starting count, then one line "
-                                   "of counts per board row")], source)
+        raise TranscriptError([(1, _("no counts: expected the starting count, then one line of counts "
+                                     "per board row"))], source)
     table = _numbers(rows, problems)
     start, start_line = _start(table, problems)
     body = table[1:]
     if not body:
-        raise TranscriptError([(start_line, "expected lines of counts after the starting "
-                                            "count, one line per board row")], source)
+        raise TranscriptError([(start_line, _("expected lines of counts after the starting count, one "
+                                              "line per board row"))], source)
     cols = len(body[0][1])
     for n, values in body[1:]:
         if len(values) != cols:
-            problems.append((n, f"expected {cols} counts like the first row (line "
-                                f"{body[0][0]}), found {len(values)}"))
+            problems.append((n, _("expected {cols} counts like the first row (line {line}), found "
+                                  "{n}").format(cols=cols, line=body[0][0], n=len(values))))
     declared = _size_from_comment(sizes, problems, source)
     try:
         shape = Shape(len(body), cols)
     except CountloError as e:
         raise TranscriptError([(body[0][0], str(e))], source) from None
     if declared is not None and declared != shape:
-        problems.append((sizes[0][0], f"'# size: {declared}' but the table is {shape}"))
+        problems.append((sizes[0][0], _("'# size: {declared}' but the table is {shape}").format(
+            declared=declared, shape=shape)))
     steps = []  # a missing or unreadable count stays as None, so later changes are still checked
     for r, (n, values) in enumerate(body):
         padded = (values + [None] * cols)[:cols]
@@ -185,30 +188,31 @@ def read_restore(text: str, source: str = "transcript", shape: Shape | None = No
     problems: list[tuple[int, str]] = []
     rows, sizes = _data_lines(text)
     if not rows:
-        raise TranscriptError([(1, "no counts: expected the starting count, then two counts "
-                                   "a line (after the click, after clicking back)")], source)
+        raise TranscriptError([(1, _("no counts: expected the starting count, then two counts a line "
+                                     "(after the click, after clicking back)"))], source)
     table = _numbers(rows, problems)
     start, start_line = _start(table, problems)
     body = table[1:]
     for n, values in body:
         if len(values) != 2:
-            problems.append((n, f"expected two counts (after the click, after clicking back), "
-                                f"found {len(values)}"))
+            problems.append((n, _("expected two counts (after the click, after clicking back), found "
+                                  "{n}").format(n=len(values))))
     declared = _size_from_comment(sizes, problems, source)
     if shape is not None and declared is not None and shape != declared:
-        problems.append((sizes[0][0], f"'# size: {declared}' but --size says {shape}"))
+        problems.append((sizes[0][0], _("'# size: {declared}' but --size says {shape}").format(
+            declared=declared, shape=shape)))
     shape = shape or declared
     if shape is None:
         side = math.isqrt(len(body))
         if side * side != len(body) or side == 0:
             raise TranscriptError(sorted(problems + [(start_line, (
-                f"{len(body)} cells is not a square board: add a line '# size: RxC' "
-                "or pass --size RxC"))]), source)
+                _("{n} cells is not a square board: add a line '# size: RxC' or pass --size "
+                  "RxC").format(n=len(body))))]), source)
         shape = Shape(side, side)
     if len(body) != shape.cells:
         where = body[-1][0] if body else start_line
-        problems.append((where, f"a {shape} board has {shape.cells} cells, one line each; "
-                                f"found {len(body)} lines"))
+        problems.append((where, _("a {shape} board has {cells} cells, one line each; found {n} "
+                                  "lines").format(shape=shape, cells=shape.cells, n=len(body))))
     steps = []  # a missing or unreadable count stays as None, so later changes are still checked
     for k, (n, values) in enumerate(body[: shape.cells]):
         steps += [(k, v, n) for v in (values + [None, None])[:2]]
@@ -228,10 +232,11 @@ def parse(text: str, source: str = "transcript", fmt: str | None = None,
     elif fmt == "rows":
         t = read_rows(text, source)
     else:
-        raise TranscriptFileError(f"unknown format {fmt!r}: choose one of {', '.join(FORMATS)}")
+        raise TranscriptFileError(_("unknown format {fmt!r}: choose one of {names}").format(
+            fmt=fmt, names=", ".join(FORMATS)))
     if shape is not None and t.shape != shape:
-        raise TranscriptError([(1, f"the {fmt} file is a {t.shape} board, but --size says "
-                                   f"{shape}")], source)
+        raise TranscriptError([(1, _("the {fmt} file is a {file} board, but --size says {shape}").format(
+            fmt=fmt, file=t.shape, shape=shape))], source)
     return t
 
 
@@ -244,7 +249,7 @@ def dumps_rows(record) -> str:
     """The 'rows' text of a record that clicks every cell once in reading order."""
     shape = record.shape
     if [s.cell for s in record.steps] != list(range(shape.cells)):
-        raise TranscriptFileError("the 'rows' format needs every cell clicked once in reading order")
+        raise TranscriptFileError(_("the 'rows' format needs every cell clicked once in reading order"))
     counts = [s.count for s in record.steps]
     width = len(str(shape.cells))
     size = [f"# size: {shape}"] if shape.cols == 2 else []  # two columns could pass for 'restore'
@@ -258,8 +263,8 @@ def dumps_restore(record) -> str:
     """The 'restore' text of a record that clicks each cell, then clicks it back, in reading order."""
     shape = record.shape
     if [s.cell for s in record.steps] != [k for k in range(shape.cells) for _ in (0, 1)]:
-        raise TranscriptFileError("the 'restore' format needs each cell clicked and clicked back, "
-                                  "in reading order")
+        raise TranscriptFileError(_("the 'restore' format needs each cell clicked and clicked back, in "
+                                    "reading order"))
     size = "" if shape.is_square else f"# size: {shape}\n"
     width = len(str(shape.cells))
     pairs = [record.steps[i:i + 2] for i in range(0, len(record.steps), 2)]

@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from countlo.board import Shape, column_letters
 from countlo.errors import BadRuleError, BoardFormatError
 from countlo.graph import Graph
+from countlo.i18n import _
 
 _CLASSIC = str.maketrans({**{ch: "1" for ch in "1#*O"}, **{ch: "0" for ch in "0.-"}})
 _NAME = re.compile(r"^[^\s,=#]+$")
@@ -39,20 +40,24 @@ def parse_grid(text: str, states: int, source: str = "input") -> tuple[int, int,
         if cells is None:
             if body.startswith("#"):
                 continue
-            raise BoardFormatError(f"{source} line {lineno}: not a row of states 0..{states - 1}"
-                                   f" ({'digits' if states <= 10 else 'numbers'}): {body[:40]!r}")
+            what = _("digits") if states <= 10 else _("numbers")
+            raise BoardFormatError(_("{source} line {line}: not a row of states 0..{last} ({what}): "
+                                     "{text!r}").format(source=source, line=lineno, last=states - 1,
+                                                        what=what, text=body[:40]))
         bad = [v for v in cells if v >= states]
         if bad:
-            raise BoardFormatError(f"{source} line {lineno}: state {bad[0]} is not below the "
-                                   f"number of states, {states}")
+            raise BoardFormatError(_("{source} line {line}: state {state} is not below the number of "
+                                     "states, {states}").format(source=source, line=lineno, state=bad[0],
+                                                                states=states))
         if rows and len(cells) != len(rows[0]):
-            raise BoardFormatError(f"{source} line {lineno}: {len(cells)} cells, but line {first} "
-                                   f"has {len(rows[0])} (rows must all be the same length)")
+            raise BoardFormatError(_("{source} line {line}: {n} cells, but line {first} has {width} (rows "
+                                     "must all be the same length)").format(
+                source=source, line=lineno, n=len(cells), first=first, width=len(rows[0])))
         if not rows:
             first = lineno
         rows.append(cells)
     if not rows:
-        raise BoardFormatError(f"{source}: no board rows found")
+        raise BoardFormatError(_("{source}: no board rows found").format(source=source))
     return len(rows), len(rows[0]), [v for r in rows for v in r]
 
 
@@ -109,46 +114,48 @@ def parse_graph(text: str, source: str = "graph") -> Graph:
             continue
         if line.lower().startswith("nodes:"):
             if fixed or names:
-                raise BadRuleError(f"{source}:{lineno}: 'nodes:' must come once, before any edge")
+                raise BadRuleError(f"{source}:{lineno}: " + _("'nodes:' must come once, before any edge"))
             for name in line[6:].replace(",", " ").split():
                 _check_name(name, source, lineno)
                 if name in index:
-                    raise BadRuleError(f"{source}:{lineno}: node {name!r} is listed twice")
+                    raise BadRuleError(f"{source}:{lineno}: " + _("node {name!r} is listed twice").format(
+                        name=name))
                 index[name] = len(names)
                 names.append(name)
             fixed = True
             continue
         parts = line.split()
         if len(parts) > 2:
-            raise BadRuleError(f"{source}:{lineno}: expected one edge 'a b' or one node name, "
-                               f"got {len(parts)} names")
+            raise BadRuleError(f"{source}:{lineno}: " + _("expected one edge 'a b' or one node name, got {n} "
+                                                           "names").format(n=len(parts)))
         ids = []
         for name in parts:
             _check_name(name, source, lineno)
             if name not in index:
                 if fixed:
-                    raise BadRuleError(f"{source}:{lineno}: unknown node {name!r} (not on the "
-                                       "'nodes:' line)")
+                    raise BadRuleError(f"{source}:{lineno}: " + _("unknown node {name!r} (not on the 'nodes:' "
+                                                                   "line)").format(name=name))
                 index[name] = len(names)
                 names.append(name)
             ids.append(index[name])
         if len(ids) == 2:
             if ids[0] == ids[1]:
-                raise BadRuleError(f"{source}:{lineno}: self-loop on {parts[0]!r} (use rule "
-                                   "sigma+ for a click that changes the node itself)")
+                raise BadRuleError(f"{source}:{lineno}: " + _("self-loop on {name!r} (use rule sigma+ for a "
+                                                               "click that changes the node itself)").format(
+                    name=parts[0]))
             key = (min(ids), max(ids))
             if key in edges:
-                raise BadRuleError(f"{source}:{lineno}: edge {parts[0]} {parts[1]} repeats line "
-                                   f"{edges[key]}")
+                raise BadRuleError(f"{source}:{lineno}: " + _("edge {a} {b} repeats line {line}").format(
+                    a=parts[0], b=parts[1], line=edges[key]))
             edges[key] = lineno
     if not names:
-        raise BadRuleError(f"{source}: no nodes")
+        raise BadRuleError(f"{source}: " + _("no nodes"))
     return Graph(tuple(names), tuple(sorted(edges)))
 
 
 def _check_name(name: str, source: str, lineno: int) -> None:
     if not _NAME.match(name):
-        raise BadRuleError(f"{source}:{lineno}: bad node name {name!r}")
+        raise BadRuleError(f"{source}:{lineno}: " + _("bad node name {name!r}").format(name=name))
 
 
 def parse_graph_state(text: str, graph: Graph, source: str = "state") -> list[int]:
@@ -160,17 +167,18 @@ def parse_graph_state(text: str, graph: Graph, source: str = "state") -> list[in
         for item in re.split(r"[,\s]+", raw.split("#", 1)[0].strip()):
             if not item:
                 continue
-            name, _, value = item.partition("=")
+            name, _eq, value = item.partition("=")
             if name not in index:
-                raise BoardFormatError(f"{source} line {lineno}: unknown node {name!r}")
+                raise BoardFormatError(_("{source} line {line}: unknown node {name!r}").format(
+                    source=source, line=lineno, name=name))
             if name in seen:
-                raise BoardFormatError(f"{source} line {lineno}: node {name!r} already set on "
-                                       f"line {seen[name]}")
+                raise BoardFormatError(_("{source} line {line}: node {name!r} already set on line {first}").format(
+                    source=source, line=lineno, name=name, first=seen[name]))
             seen[name] = lineno
             v = 1 if not value else int(value) if value.isdigit() else -1
             if not 0 <= v < graph.states:
-                raise BoardFormatError(f"{source} line {lineno}: state {value!r} of {name} is "
-                                       f"not 0..{graph.states - 1}")
+                raise BoardFormatError(_("{source} line {line}: state {value!r} of {name} is not 0..{last}").format(
+                    source=source, line=lineno, value=value, name=name, last=graph.states - 1))
             out[index[name]] = v
     return out
 

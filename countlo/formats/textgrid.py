@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 from countlo.board import Shape, column_letters
 from countlo.errors import BadCellError, BoardFormatError
+from countlo.i18n import _, ljust
 from countlo.tokens import is_whole, shown
 
 LIT = "1#*O"
@@ -39,19 +40,21 @@ def parse_grid(text: str, source: str = "input") -> tuple[Shape, list[int]]:
                 continue  # a comment: not made only of cell characters
             col = next(i for i, ch in enumerate(line, 1) if ch not in _CELLS and not ch.isspace())
             raise BoardFormatError(
-                f"{source} line {lineno}, column {col}: unknown character {line[col - 1]!r} "
-                f"(lit: {' '.join(LIT)}; dark: {' '.join(DARK)})"
+                _("{source} line {line}, column {col}: unknown character {char!r} (lit: {lit}; "
+                  "dark: {dark})").format(source=source, line=lineno, col=col, char=line[col - 1],
+                                          lit=" ".join(LIT), dark=" ".join(DARK))
             )
         if not rows:
             width, first_line = len(bits), lineno
         elif len(bits) != width:
             raise BoardFormatError(
-                f"{source} line {lineno}: {len(bits)} cells, but line {first_line} has {width} "
-                "(rows must all be the same length)"
+                _("{source} line {line}: {n} cells, but line {first} has {width} (rows must all "
+                  "be the same length)").format(source=source, line=lineno, n=len(bits),
+                                                first=first_line, width=width)
             )
         rows.append(int(bits[::-1], 2))
     if not rows:
-        raise BoardFormatError(f"{source}: no board rows found")
+        raise BoardFormatError(_("{source}: no board rows found").format(source=source))
     return Shape(len(rows), width), rows
 
 
@@ -67,12 +70,14 @@ def parse_lit(text: str, shape: Shape) -> list[int]:
         if not item:
             continue
         if not is_whole(item):
-            raise BadCellError(f"--lit item {shown(item)} is not a cell number (1-{shape.cells})")
+            raise BadCellError(_("--lit item {item} is not a cell number (1-{cells})").format(
+                item=shown(item), cells=shape.cells))
         k = int(item)
         if not 1 <= k <= shape.cells:
-            raise BadCellError(f"--lit item {shown(item)[1:-1]} is off the {shape} board (cells 1-{shape.cells})")
+            raise BadCellError(_("--lit item {item} is off the {shape} board (cells 1-{cells})").format(
+                item=shown(item)[1:-1], shape=shape, cells=shape.cells))
         if k in seen:
-            raise BadCellError(f"--lit item {item} is listed twice")
+            raise BadCellError(_("--lit item {item} is listed twice").format(item=item))
         seen.add(k)
         r, c = divmod(k - 1, shape.cols)
         rows[r] |= 1 << c
@@ -101,7 +106,8 @@ def side_by_side(shape: Shape, panels: Sequence[tuple[str, Sequence[int], str, s
         cells = " ".join((on if b == "1" else off).rjust(cw) for b in bits)
         return f"{r + 1:>{num}}  {cells}".ljust(width)
 
-    head = gap.join(title.ljust(width) for title, *_ in panels)
+    # titles padded by terminal columns: a Chinese title's characters take two each
+    head = gap.join(ljust(title, width) for title, *_ in panels)
     cols = gap.join((" " * (num + 2) + " ".join(s.rjust(cw) for s in letters)).ljust(width)
                     for _ in panels)
     body = [gap.join(cell_line(rows, r, on, off) for _, rows, on, off in panels)

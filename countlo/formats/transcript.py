@@ -22,6 +22,7 @@ from countlo.board import Shape
 from countlo.errors import BadCountError, CountloError, TranscriptError, TranscriptFileError
 from countlo.formats.text import read_text
 from countlo.hidden.record import Record, Step, check_start, check_step
+from countlo.i18n import N_, _, reason
 from countlo.rules import Rule, Rules
 from countlo.tokens import shown
 
@@ -209,7 +210,8 @@ class Transcript:
 def _count(token: str, what: str, problems: list, line: int) -> int | None:
     if _NUMBER.match(token) and len(token) <= MAX_COUNT_DIGITS:
         return int(token)
-    problems.append((line, f"expected {what} (a whole number), found {shown(token)}"))
+    problems.append((line, _("expected {what} (a whole number), found {token}").format(
+        what=_(what), token=shown(token))))
     return None
 
 
@@ -235,16 +237,17 @@ def _parse_header(lines: list[str], problems: list) -> tuple[dict, int, list[Eve
             fields["magic"] = n
             version = magic.group(1)
             if not (_NUMBER.match(version) and len(version) < 6):
-                problems.append((n, f"expected '# {MAGIC} {VERSION}', found version {shown(version)}"))
+                problems.append((n, _("expected '# {magic} {version}', found version {found}").format(
+                    magic=MAGIC, version=VERSION, found=shown(version))))
             elif int(version) > VERSION:
-                problems.append((n, f"written by a newer countlo (format {version}); "
-                                    f"this one reads format {VERSION}"))
+                problems.append((n, _("written by a newer countlo (format {found}); this one reads "
+                                      "format {version}").format(found=version, version=VERSION)))
             else:
                 fields["version"] = int(version)
         elif match:
             key, value = match.group(1).lower(), _one_line(match.group(2))
             if key in seen:
-                problems.append((n, f"header key {shown(key)} given twice"))
+                problems.append((n, _("header key {key} given twice").format(key=shown(key))))
                 continue
             seen.add(key)
             if key == "size":
@@ -252,13 +255,14 @@ def _parse_header(lines: list[str], problems: list) -> tuple[dict, int, list[Eve
                     fields["shape"] = Shape.parse(value)
                 except (CountloError, ValueError) as e:
                     problems.append((n, str(e) if isinstance(e, CountloError) else
-                                     f"bad board size {shown(value)}"))
+                                     _("bad board size {text}").format(text=shown(value))))
                     fields["shape"] = None
             elif key == "seed":
                 if re.match(r"^-?[0-9]{1,30}$", value):
                     fields["seed"] = int(value)
                 else:
-                    problems.append((n, f"expected the seed as a whole number, found {shown(value)}"))
+                    problems.append((n, _("expected the seed as a whole number, found {text}").format(
+                        text=shown(value))))
             elif key in _RULES:
                 fields.setdefault("rules", {})[key] = (value, n)
             elif key in _KNOWN:
@@ -295,7 +299,8 @@ def _late_size(lines: list[str], first: int, problems: list) -> Shape | None:
             try:
                 return Shape.parse(m.group(2))
             except (CountloError, ValueError):
-                problems.append((i + 1, f"bad board size {shown(m.group(2))}: expected ROWSxCOLS"))
+                problems.append((i + 1, _("bad board size {text}: expected ROWSxCOLS").format(
+                    text=shown(m.group(2)))))
                 return None
     return None
 
@@ -317,20 +322,20 @@ def _parse_body(lines: list[str], first: int, shape: Shape | None, problems: lis
         if word == "start":
             c = None
             if len(rest) != 1:
-                problems.append((n, "expected 'start COUNT', the count shown before any click"))
+                problems.append((n, _("expected 'start COUNT', the count shown before any click")))
             else:
-                c = _count(rest[0], "the starting count", problems, n)
+                c = _count(rest[0], N_("the starting count"), problems, n)
             events.append(StartEvent(c, comment, line=n))
         elif word == "undo":
             if rest:
-                problems.append((n, "expected 'undo' alone on its line"))
+                problems.append((n, _("expected 'undo' alone on its line")))
             events.append(UndoEvent(comment, line=n))
         elif word == "fix":
             if len(rest) != 2:
-                problems.append((n, "expected 'fix STEP COUNT' (step 0 is the starting count)"))
+                problems.append((n, _("expected 'fix STEP COUNT' (step 0 is the starting count)")))
                 continue
-            s = _count(rest[0], "the step number", problems, n)
-            c = _count(rest[1], "the corrected count", problems, n)
+            s = _count(rest[0], N_("the step number"), problems, n)
+            c = _count(rest[1], N_("the corrected count"), problems, n)
             if s is not None and c is not None:
                 events.append(FixEvent(s, c, comment, line=n))
         else:
@@ -338,15 +343,15 @@ def _parse_body(lines: list[str], first: int, shape: Shape | None, problems: lis
             # so later undo and fix lines keep their meaning and their problems are real
             cell = c = None
             if len(tokens) < 2:
-                problems.append((n, f"expected a clicked cell and the count after it, like "
-                                    f"'C4 17', found {shown(code)}"))
+                problems.append((n, _("expected a clicked cell and the count after it, like 'C4 17', "
+                                      "found {text}").format(text=shown(code))))
             else:
-                c = _count(tokens[-1], "the count after the click", problems, n)
+                c = _count(tokens[-1], N_("the count after the click"), problems, n)
                 try:
                     cell = shape.parse_cell(" ".join(tokens[:-1])) if shape else None
                 except (CountloError, ValueError) as e:
                     problems.append((n, str(e) if isinstance(e, CountloError) else
-                                     f"bad cell name {shown(' '.join(tokens[:-1]))}"))
+                                     _("bad cell name {text}").format(text=shown(" ".join(tokens[:-1])))))
             events.append(StepEvent(cell, c, comment, line=n))
     return events
 
@@ -358,23 +363,25 @@ def apply_events(shape: Shape, events: list[Event] | tuple[Event, ...], problems
     for e in events:
         if isinstance(e, StartEvent):
             if started:
-                problems.append((e.line, f"a second 'start' (the first was on line {start_line})"))
+                problems.append((e.line, _("a second 'start' (the first was on line {line})").format(
+                    line=start_line)))
                 continue
             start, start_line, started = e.count, e.line, True
         elif isinstance(e, StepEvent):
             if not started:
-                problems.append((e.line, "expected 'start COUNT' before the first click"))
+                problems.append((e.line, _("expected 'start COUNT' before the first click")))
                 continue
             steps.append([e.cell, e.count, e.line, e.line])
         elif isinstance(e, UndoEvent):
             if not steps:
-                problems.append((e.line, "'undo' with no click to take back"))
+                problems.append((e.line, _("'undo' with no click to take back")))
                 continue
             steps.pop()
         elif isinstance(e, FixEvent):
             if not started or e.step > len(steps):
-                have = "no start yet" if not started else f"steps are 0..{len(steps)}"
-                problems.append((e.line, f"'fix {e.step}' names no step ({have}; 0 is the start)"))
+                have = _("no start yet") if not started else _("steps are 0..{last}").format(last=len(steps))
+                problems.append((e.line, _("'fix {step}' names no step ({have}; 0 is the start)").format(
+                    step=e.step, have=have)))
                 continue
             if e.step == 0:
                 start, start_line = e.count, e.line
@@ -408,7 +415,7 @@ def count_problems(tape: Tape) -> list[tuple[int, str]]:
             before = s.count if s.count is not None and 0 <= s.count <= shape.cells else None
             continue
         try:
-            check_step(shape, s.cell, before, s.count, where=f"step {i}: ")
+            check_step(shape, s.cell, before, s.count, where=_("step {step}: ").format(step=i))
         except CountloError as e:
             out.append((tape.count_lines[i], str(e)))
         before = s.count if 0 <= s.count <= shape.cells else None
@@ -422,15 +429,15 @@ def read(text: str, source: str = "transcript") -> Transcript:
     if lines and lines[0].startswith("\ufeff"):
         lines[0] = lines[0][1:]
     if not text.strip():
-        raise TranscriptError([(1, f"empty: expected '# {MAGIC} {VERSION}', a '# size: RxC' "
-                                   "line, then 'start COUNT'")], source)
+        raise TranscriptError([(1, _("empty: expected '# {magic} {version}', a '# size: RxC' line, "
+                                     "then 'start COUNT'").format(magic=MAGIC, version=VERSION))], source)
     fields, first, notes = _parse_header(lines, problems)
     if "shape" not in fields:
         known = len(problems)
         fields["shape"] = _late_size(lines, first, problems)
         if fields["shape"] is None and len(problems) == known:
-            problems.append((fields.get("magic", 1), "missing the board size: expected a "
-                                                     "header line like '# size: 6x6'"))
+            problems.append((fields.get("magic", 1), _("missing the board size: expected a header "
+                                                       "line like '# size: 6x6'")))
     shape = fields["shape"]
     if shape is not None and "rules" in fields:
         shape = fields["shape"] = _with_rules(shape, fields["rules"], problems)
@@ -512,9 +519,10 @@ class Writer:
             handle = open(path, "x", encoding="utf-8", newline="\n")  # noqa: SIM115 (kept open: the Writer appends)
         except FileExistsError:
             raise TranscriptFileError(
-                f"{path} already exists: resume it or choose another name") from None
+                _("{path} already exists: resume it or choose another name").format(path=path)) from None
         except OSError as e:
-            raise TranscriptFileError(f"cannot create {path}: {e.strerror}") from None
+            raise TranscriptFileError(_("cannot create {path}: {reason}").format(
+                path=path, reason=reason(e))) from None
         w = cls(path, header, [], handle)
         w._append("\n".join(header.lines()) + "\n\n")
         try:
@@ -539,8 +547,9 @@ class Writer:
         first = next((ln for ln in text.split("\n") if ln.strip()), "")
         if not _MAGIC_LINE.match(first.strip()):
             raise TranscriptFileError(
-                f"{path} is not a countlo transcript (it does not begin with '# {MAGIC} "
-                f"{VERSION}'); nothing was changed. Replay other formats with countlo replay")
+                _("{path} is not a countlo transcript (it does not begin with '# {magic} {version}'); "
+                  "nothing was changed. Replay other formats with countlo replay").format(
+                      path=path, magic=MAGIC, version=VERSION))
         dropped = None
         if not text.endswith("\n"):
             dropped = text[text.rfind("\n") + 1:]
@@ -555,7 +564,8 @@ class Writer:
                     os.fsync(f.fileno())
             handle = open(path, "a", encoding="utf-8", newline="\n")  # noqa: SIM115 (the Writer appends)
         except OSError as e:
-            raise TranscriptFileError(f"cannot write {path}: {e.strerror or e}") from None
+            raise TranscriptFileError(_("cannot write {path}: {reason}").format(
+                path=path, reason=reason(e))) from None
         w = cls(path, transcript.header, list(transcript.events), handle)
         if dropped is not None and dropped.strip():
             w.note(f"resumed: set aside an unfinished last line {shown(dropped.strip(), 200)}")

@@ -17,6 +17,7 @@ from countlo.board import Shape, popcount, press_masks
 from countlo.errors import BadCellError
 from countlo.hidden.linear import Elimination
 from countlo.hidden.record import Record, Step, possible_after
+from countlo.i18n import _
 
 RawRecord = tuple[Shape, int, Sequence[Step | tuple[int, int]]]
 """A record as typed, possibly failing the entry checks: (shape, starting count, (cell, count)s)."""
@@ -40,7 +41,8 @@ def _raw(record: Record | RawRecord) -> tuple[Shape, list[int], list[int]]:
     counts = [start] + [s.count if isinstance(s, Step) else s[1] for s in steps]
     for i, k in enumerate(cells, 1):
         if not 0 <= k < shape.cells:
-            raise BadCellError(f"step {i}: cell number {k + 1} is off the {shape} board")
+            raise BadCellError(_("step {step}: ").format(step=i) + _("cell number {n} is off the {shape} board").format(
+                n=k + 1, shape=shape))
     return shape, cells, counts
 
 
@@ -94,7 +96,7 @@ class _Corrections:
         self.n, self.counts = shape.cells, counts
         self.coef = _coefficients(shape, cells)
         self.e = Elimination(shape.cells, track=True, width=len(counts))
-        for plus, minus, _ in self.coef:
+        for plus, minus, _lit in self.coef:
             self.e.add(plus, minus)
         self.base = [0 if j in bad else _rhs(self.coef, counts, j) for j in range(len(counts))]
         self.pivot_base, self.check_base = self.e.sides(self.base)

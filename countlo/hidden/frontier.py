@@ -32,6 +32,7 @@ import numpy as np
 from countlo.board import Shape
 from countlo.errors import BadSizeError, CountloError
 from countlo.hidden.record import Record
+from countlo.i18n import _
 
 KEY_BITS = 62  # bits of a state key (int64, sign bit unused)
 QUERY_BITS = 4  # bits of the side pass's extra residual (a neighbourhood of up to 15 cells)
@@ -44,10 +45,10 @@ def check_supported(shape: Shape) -> None:
     if not shape.rules.classic:  # other rules: the window engine's own limit (check_rules)
         return
     if shape.cells > MAX_CELLS or min(shape.rows, shape.cols) > MAX_NARROW:
-        raise BadSizeError(
-            f"the hidden game is played on boards of at most {MAX_CELLS} cells whose shorter side "
-            f"is at most {MAX_NARROW} (the largest square is {MAX_NARROW}x{MAX_NARROW}); "
-            f"{shape} is beyond that")
+        raise BadSizeError(_(
+            "the hidden game is played on boards of at most {most} cells whose shorter side is at most "
+            "{narrow} (the largest square is {narrow}x{narrow}); {shape} is beyond that").format(
+                most=MAX_CELLS, narrow=MAX_NARROW, shape=shape))
 
 
 class TooWide(CountloError, ValueError):
@@ -93,7 +94,7 @@ class _Plan:
         used = [False] * 64
         starts: dict[int, list[int]] = {}
         cells_of = []
-        for i, (support, _, lit) in enumerate(equations):
+        for i, (support, _size, lit) in enumerate(equations):
             cells = [c for c in range(n) if support >> c & 1]
             cells_of.append(cells)
             if not 0 <= lit <= len(cells):

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from countlo.board import Shape, popcount, press_masks
 from countlo.errors import BadCellError, BadCountError
+from countlo.i18n import _
 
 
 @dataclass(frozen=True)
@@ -60,7 +61,8 @@ def check_start(shape: Shape, count: int) -> None:
     """Raise BadCountError unless `count` can be a starting count on `shape`."""
     if not 0 <= count <= shape.cells:
         raise BadCountError(
-            f"starting count {count} is impossible on a {shape} board: it must be 0..{shape.cells}",
+            _("starting count {count} is impossible on a {shape} board: it must be 0..{cells}").format(
+                count=count, shape=shape, cells=shape.cells),
             tuple(range(shape.cells + 1)),
         )
 
@@ -68,13 +70,15 @@ def check_start(shape: Shape, count: int) -> None:
 def check_step(shape: Shape, cell: int, before: int, after: int, where: str = "") -> None:
     """Raise BadCountError unless a click on `cell` can take the count from `before` to `after`."""
     if not 0 <= cell < shape.cells:
-        raise BadCellError(f"{where}cell number {cell + 1} is off the {shape} board")
+        raise BadCellError(where + _("cell number {n} is off the {shape} board").format(
+            n=cell + 1, shape=shape))
     ok = possible_after(shape, cell, before)
     if after not in ok:
         listed = ", ".join(map(str, ok))
         raise BadCountError(
-            f"{where}count {after} after clicking {shape.name(cell)} is impossible "
-            f"(from {before} lit it can only become {listed})",
+            where + _("count {after} after clicking {cell} is impossible (from {before} lit it can "
+                      "only become {listed})").format(after=after, cell=shape.name(cell),
+                                                      before=before, listed=listed),
             ok,
         )
 
@@ -94,12 +98,12 @@ class Record:
         check_start(self.shape, self.start)
         before = self.start
         for i, s in enumerate(self.steps, 1):
-            check_step(self.shape, s.cell, before, s.count, where=f"step {i}: ")
+            check_step(self.shape, s.cell, before, s.count, where=_("step {step}: ").format(step=i))
             before = s.count
 
     def then(self, cell: int, count: int) -> Record:
         """This record with one more step (checked)."""
-        check_step(self.shape, cell, self.count, count, where=f"step {len(self.steps) + 1}: ")
+        check_step(self.shape, cell, self.count, count, where=_("step {step}: ").format(step=len(self.steps) + 1))
         return Record(self.shape, self.start, self.steps + (Step(cell, count),))
 
     def undo(self) -> Record:

@@ -20,6 +20,7 @@ from countlo.hidden.diagnose import Fix, diagnose
 from countlo.hidden.posterior import AnyPosterior, check_rules, posterior_of
 from countlo.hidden.record import Record, Step, check_start, first_prefix
 from countlo.hidden.result import engine_of
+from countlo.i18n import _
 from countlo.lru import LRU
 from countlo.play.advice import (
     Advice,
@@ -36,6 +37,7 @@ from countlo.play.advice import (
 )
 from countlo.play.finish import Plan, finish_plan
 from countlo.play.knowledge import Knowledge, press_set
+from countlo.play.outlook import Outlook, outlook
 from countlo.play.registry import make_strategy
 from countlo.play.strategy import best_informative
 
@@ -123,7 +125,8 @@ class Guide:
 
     def _require(self) -> Record:
         if self.record is None:
-            raise GuideError("no starting count yet: type the count the game shows before any click")
+            raise GuideError(_("no starting count yet: type the count the game shows before any "
+                               "click"))
         return self.record
 
     def _save(self) -> None:
@@ -162,6 +165,13 @@ class Guide:
             lights = board ^ k.record.flips()
             return [float(lights >> j & 1) for j in range(self.shape.cells)]
         return list(k.posterior.light_marginals())
+
+    def outlook(self) -> Outlook | None:
+        """Clicks still to come (estimated) and the cells settled in or out of the press set;
+        None before the starting count or when no board fits the counts."""
+        if self.record is None or self.knowledge().possible == 0:
+            return None
+        return outlook(self.knowledge())
 
     def plan(self) -> list[tuple[int, int]]:
         """The finishing clicks with the count each should show, when the board is known."""
@@ -252,8 +262,10 @@ class Guide:
             if count not in ok:
                 listed = ", ".join(map(str, ok))
                 raise BadCountError(
-                    f"count {count} after clicking {self.shape.name(cell)} fits none of the "
-                    f"{before:,} boards still possible (they show {listed})", ok)
+                    _("count {count} after clicking {cell} fits none of the {n} boards still "
+                      "possible (they show {listed})").format(
+                        count=count, cell=self.shape.name(cell), n=f"{before:,}", listed=listed),
+                    ok)
         self._save()
         if self.knowledge().board is None:
             self.probes += 1
@@ -291,7 +303,8 @@ class Guide:
         """Replace the count of `step` (0 = the starting count), e.g. to apply a diagnose.Fix."""
         record = self._require()
         if not 0 <= step <= len(record.steps):
-            raise GuideError(f"no step {step}: the record has steps 0-{len(record.steps)}")
+            raise GuideError(_("no step {step}: the record has steps 0-{last}").format(
+                step=step, last=len(record.steps)))
         new = _replace(record, step, count)  # BadCountError if it breaks a neighbouring step
         self._save()
         self.record = new

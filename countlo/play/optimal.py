@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import heapq
 import math
+from array import array
 from functools import lru_cache
 
 from countlo.board import Shape, iter_bits, press_masks
@@ -27,7 +28,7 @@ from countlo.classic.batch import algebra, row_ints
 from countlo.errors import CountloError
 from countlo.hidden.record import Record
 
-MAX_CELLS = 10  # 3x3 and 2x4 take seconds; 3x4 (12 cells) did not finish in minutes here
+MAX_CELLS = 10  # 3x3 takes 0.5 s, 1x10 5 s; 1x12 took 166 s and 3x4 did not finish in 7 min (README)
 Belief = frozenset[int]
 
 
@@ -57,8 +58,24 @@ class Solver:
             for j in iter_bits(s):
                 x ^= columns[j]
             self.press.append(x)
-        self._value: dict[Belief, float] = {}
-        self._choice: dict[Belief, int] = {}
+        # the board's symmetries as maps of patterns and of cells: values are the same on a
+        # belief and on its images, so one canonical image is solved (docs/MATH.md §20)
+        self._patterns: list[list[int]] = []
+        self._cells: list[list[int]] = []
+        for sym in shape.symmetries():
+            self._cells.append([sym.apply(1 << k).bit_length() - 1 for k in range(shape.cells)])
+            self._patterns.append([sym.apply(s) for s in range(1 << shape.cells)])
+        self._value: dict[bytes, tuple[float, int]] = {}  # canonical belief -> value, its click
+        self._lower: dict[bytes, float] = {}  # canonical belief -> a proven lower bound
+
+    def _canonical(self, belief: Belief) -> tuple[bytes, int]:
+        """(the least image of `belief` under the symmetries, as bytes; the symmetry's index)."""
+        best, at = b"", -1
+        for i, pattern in enumerate(self._patterns):
+            image = array("H", sorted(pattern[s] for s in belief)).tobytes()
+            if at < 0 or image < best:
+                best, at = image, i
+        return best, at
 
     # --- beliefs ------------------------------------------------------------------------------
     def belief(self, record: Record) -> Belief:
@@ -91,16 +108,28 @@ class Solver:
         if len(belief) <= 1:
             return None
         self.value(belief)
-        return self._choice[belief]
+        key, sym = self._canonical(belief)
+        canonical = self._value[key][1]
+        return self._cells[sym].index(canonical)  # back from the canonical image's frame
 
-    def value(self, belief: Belief) -> float:
-        """V(belief): the least expected number of clicks still to be made outside the press set."""
+    def value(self, belief: Belief, budget: float = math.inf) -> float:
+        """V(belief), the least expected number of clicks still to be made outside the press set,
+        if it is below `budget`; otherwise a lower bound of it that is at least `budget`.
+
+        Branch and bound: a click is abandoned as soon as what it has cost so far reaches the
+        best found, and each outcome is searched only up to what is left of that bound; a search
+        that finds nothing below its budget remembers the budget as a lower bound.
+        """
         if len(belief) <= 1:
             return 0.0
-        found = self._value.get(belief)
+        key, sym = self._canonical(belief)
+        found = self._value.get(key)
         if found is not None:
-            return found
-        best, first_best = math.inf, -1
+            return found[0]
+        lower = self._lower.get(key, 0.0)
+        if lower >= budget:
+            return lower
+        best, first_best = budget, -1
         dist = {belief: 0.0}
         heap: list[tuple[float, int, Belief, int]] = [(0.0, 0, belief, -1)]
         tie = 1
@@ -119,8 +148,11 @@ class Solver:
                     dist[after] = nd
                     heapq.heappush(heap, (nd, tie, after, first if first >= 0 else cell))
                     tie += 1
-        self._value[belief] = best
-        self._choice[belief] = first_best
+        if first_best < 0:  # nothing below the budget: V >= budget
+            self._lower[key] = max(lower, budget)
+            return max(lower, budget)
+        self._lower.pop(key, None)
+        self._value[key] = (best, self._cells[sym][first_best])
         return best
 
     def _informative(self, belief: Belief,
@@ -155,7 +187,8 @@ class Solver:
             if total >= limit:
                 continue
             for g in sorted(groups.values(), key=len, reverse=True):
-                total += len(g) / m * self.value(frozenset(g))
+                p = len(g) / m
+                total += p * self.value(frozenset(g), (limit - total) / p)
                 if total >= limit:
                     break
             if total < limit:

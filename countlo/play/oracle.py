@@ -13,6 +13,7 @@ from typing import Protocol
 
 from countlo.board import Shape, press_masks
 from countlo.errors import BadCellError
+from countlo.i18n import _
 
 
 class Oracle(Protocol):
@@ -53,7 +54,7 @@ class SimulatedOracle:
     def click(self, cell: int) -> int:
         """Toggle N(cell) and return the lit count."""
         if not 0 <= cell < self.shape.cells:
-            raise BadCellError(f"cell number {cell + 1} is off the {self.shape} board")
+            raise BadCellError(_("cell number {n} is off the {shape} board").format(n=cell + 1, shape=self.shape))
         self.lights ^= press_masks(self.shape)[cell]
         self.clicks += 1
         return self.lights.bit_count()

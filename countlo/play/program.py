@@ -19,6 +19,7 @@ from typing import IO
 
 from countlo.board import Shape
 from countlo.errors import CountloError, OracleError
+from countlo.i18n import _, reason
 from countlo.tokens import is_whole, shown
 
 
@@ -32,12 +33,12 @@ def program_argv(command: str | Sequence[str]) -> list[str]:
         try:
             argv = shlex.split(command)
         except ValueError as e:  # "No closing quotation", "No escaped character"
-            raise ProgramCommandError(f"cannot split the game program command "
-                                      f"{shown(command)}: {str(e).lower()}") from None
+            raise ProgramCommandError(_("cannot split the game program command {command}: {reason}").format(
+                command=shown(command), reason=str(e).lower())) from None
     else:
         argv = list(command)
     if not argv:
-        raise ProgramCommandError("the game program command is empty")
+        raise ProgramCommandError(_("the game program command is empty"))
     return argv
 
 
@@ -63,12 +64,13 @@ class ProgramOracle:
                 env={**os.environ, **(env or {})},
             )
         except OSError as e:
-            raise OracleError(f"cannot start game program {self.name!r}: {e.strerror or e}") from None
+            raise OracleError(_("cannot start game program {name!r}: {reason}").format(
+                name=self.name, reason=reason(e))) from None
         self._lines: queue.Queue[bytes | None] = queue.Queue()
         self._stderr: deque[str] = deque(maxlen=5)
         threading.Thread(target=self._pump, args=(self._proc.stdout, self._lines), daemon=True).start()
         threading.Thread(target=self._drain, daemon=True).start()
-        self.last = "at the start"
+        self.last = _("at the start")
 
     def _pump(self, stream: IO[bytes], out: queue.Queue[bytes | None]) -> None:
         try:
@@ -93,38 +95,36 @@ class ProgramOracle:
         try:
             line = self._lines.get(timeout=self.timeout)
         except queue.Empty:
-            raise OracleError(
-                f"{self.last} the program printed nothing within {self.timeout:g} s"
-            ) from None
+            raise OracleError(_("{last} the program printed nothing within {s} s").format(
+                last=self.last, s=f"{self.timeout:g}")) from None
         if line is None:
-            raise OracleError(f"{self.last} the program exited{self._exit_note()}")
+            raise OracleError(_("{last} the program exited{note}").format(last=self.last, note=self._exit_note()))
         try:
             text = line.decode("utf-8").strip()
         except UnicodeDecodeError:
-            raise OracleError(f"{self.last} the program printed "
-                              f"{shown(line.strip().decode('utf-8', 'replace'))}, which is not "
-                              "UTF-8 text") from None
+            raise OracleError(_("{last} the program printed {text}, which is not UTF-8 text").format(
+                last=self.last, text=shown(line.strip().decode("utf-8", "replace")))) from None
         if not is_whole(text, 9):  # ASCII digits only: not '١٨', not '1_7'
-            raise OracleError(f"{self.last} the program printed {shown(text)}, not a count")
+            raise OracleError(_("{last} the program printed {text}, not a count").format(
+                last=self.last, text=shown(text)))
         count = int(text)
         if not 0 <= count <= self.shape.cells:
-            raise OracleError(
-                f"{self.last} the program printed {count}, not a count of a {self.shape} board "
-                f"(0-{self.shape.cells})"
-            )
+            raise OracleError(_("{last} the program printed {count}, not a count of a {shape} board "
+                                "(0-{cells})").format(last=self.last, count=count, shape=self.shape,
+                                                      cells=self.shape.cells))
         return count
 
     def _exit_note(self) -> str:
         try:
             code = self._proc.wait(timeout=1.0)
         except subprocess.TimeoutExpired:
-            return " (it closed its output)"
+            return _(" (it closed its output)")
         tail = f": {self._stderr[-1]}" if self._stderr else ""
-        return f" (exit code {code}){tail}"
+        return _(" (exit code {code})").format(code=code) + tail
 
     def start(self) -> int:
         """The starting count: the program's first line."""
-        self.last = "at the start"
+        self.last = _("at the start")
         return self._read_count()
 
     def click(self, cell: int) -> int:
@@ -138,15 +138,17 @@ class ProgramOracle:
             self._lines.put(None)  # the end of its output: read again by _read_count
         elif extra:  # more lines than clicks: say so, rather than misread the counts
             text = extra.decode("utf-8", "replace").strip()
-            raise OracleError(f"{self.last} the program printed an extra line {shown(text)} "
-                              "(expected one count per click)")
-        self.last = f"after clicking {c.name} (row {c.row + 1} col {c.col + 1})"
+            raise OracleError(_("{last} the program printed an extra line {text} (expected one count "
+                                "per click)").format(last=self.last, text=shown(text)))
+        self.last = _("after clicking {cell} (row {row} col {col})").format(cell=c.name, row=c.row + 1,
+                                                                            col=c.col + 1)
         assert self._proc.stdin is not None
         try:
             self._proc.stdin.write(f"{c.row + 1} {c.col + 1}\n".encode("ascii"))
             self._proc.stdin.flush()
         except (BrokenPipeError, OSError, ValueError):
-            raise OracleError(f"{self.last} the program had already exited{self._exit_note()}") from None
+            raise OracleError(_("{last} the program had already exited{note}").format(
+                last=self.last, note=self._exit_note())) from None
         return self._read_count()
 
     def extra_line(self, wait: float = 0.2) -> str | None:

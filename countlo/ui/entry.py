@@ -17,6 +17,7 @@ from enum import Enum
 
 from countlo.board import Shape
 from countlo.errors import CountloError
+from countlo.i18n import _
 from countlo.tokens import MAX_DIGITS, is_whole, shown
 
 
@@ -88,9 +89,11 @@ _NUMBERS = re.compile(r"^[0-9]+(?:\s*[,\s]\s*[0-9]+)*$")
 
 def _number(text: str, what: str, line: str) -> int:
     if not is_whole(text):  # ASCII digits of bounded length: '²' and 5,000 digits are refused
-        why = (f"has more than {MAX_DIGITS} digits" if text.isascii() and text.isdigit() else
-               "must be a whole number")
-        raise EntryError(f"{shown(line)}: {what} {why}, not {shown(text)}")
+        if text.isascii() and text.isdigit():
+            raise EntryError(_("{line}: {what} has more than {most} digits, not {text}").format(
+                line=shown(line), what=what, most=MAX_DIGITS, text=shown(text)))
+        raise EntryError(_("{line}: {what} must be a whole number, not {text}").format(
+            line=shown(line), what=what, text=shown(text)))
     return int(text)
 
 
@@ -103,18 +106,20 @@ def parse_entry(line: str, shape: Shape) -> Entry:
     if not text:
         return Command(Verb.NEXT)
     if len(text) > _LONGEST:
-        raise EntryError(f"{shown(text)} is too long to be a count, a cell or a command")
+        raise EntryError(_("{text} is too long to be a count, a cell or a command").format(text=shown(text)))
     words = text.split()
     first = words[0].lower()
     if first == "fix":
         if len(words) != 3:
-            raise EntryError(f"{shown(text)}: write 'fix STEP COUNT', e.g. 'fix 3 17' (step 0 is the start)")
-        step, count = _number(words[1], "the step", text), _number(words[2], "the count", text)
+            raise EntryError(_("{text}: write 'fix STEP COUNT', e.g. 'fix 3 17' (step 0 is the "
+                               "start)").format(text=shown(text)))
+        step, count = _number(words[1], _("the step"), text), _number(words[2], _("the count"), text)
         return FixCount(step, count)
     verb = WORDS.get(first)
     if verb is not None:
         if len(words) > 1:
-            raise EntryError(f"{shown(text)}: '{shown(words[0])[1:-1]}' takes nothing after it")
+            raise EntryError(_("{text}: '{word}' takes nothing after it").format(
+                text=shown(text), word=shown(words[0])[1:-1]))
         return Command(verb)
     force = text.endswith("!") and text[:-1].rstrip()[-1:].isdigit()
     if force:
@@ -122,15 +127,17 @@ def parse_entry(line: str, shape: Shape) -> Entry:
     m = _CELL_COUNT.match(text)
     if m:
         cell = shape.parse_cell(m.group(1))
-        typed = _number(m.group(2), "the count", text) if m.group(2) is not None else None
+        typed = _number(m.group(2), _("the count"), text) if m.group(2) is not None else None
         return Click(cell, typed, force and typed is not None)
     if _NUMBERS.match(text):
-        numbers = [_number(n, "each number", text) for n in re.split(r"\s*[,\s]\s*", text)]
+        numbers = [_number(n, _("each number"), text) for n in re.split(r"\s*[,\s]\s*", text)]
         if len(numbers) == 1:
             return Count(numbers[0], force)
         if len(numbers) in (2, 3):
             cell = shape.parse_cell(f"{numbers[0]} {numbers[1]}")
             third = numbers[2] if len(numbers) == 3 else None
             return Click(cell, third, force and third is not None)
-        raise EntryError(f"{shown(text)}: too many numbers; type a count, or 'row col count'")
-    raise EntryError(f"{shown(text)} is not a count, a cell like C4, or a command (type help)")
+        raise EntryError(_("{text}: too many numbers; type a count, or 'row col count'").format(
+            text=shown(text)))
+    raise EntryError(_("{text} is not a count, a cell like C4, or a command (type help)").format(
+        text=shown(text)))

@@ -14,7 +14,11 @@ session's lines: `narrow_note` says so in one line, once.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import Any, cast
+
+from countlo.i18n import NO_BREAK_BEFORE, _
+from countlo.i18n import width as columns
 
 Fragments = list[tuple[str, str]]
 
@@ -32,21 +36,43 @@ def _hanging(piece: str, width: int) -> str:
     """The indentation that continues a wrapped line: under its second column if it has one,
     else under its first word."""
     column = _COLUMN.match(piece)
-    if column is not None and len(column.group(1)) <= width // 2:
-        return " " * len(column.group(1))
+    if column is not None and columns(column.group(1)) <= width // 2:
+        return " " * columns(column.group(1))
     indent = " " * (len(piece) - len(piece.lstrip(" ")))
     return indent if len(indent) < width // 2 else ""
 
 
 def _pieces(token: str, room: int) -> list[str]:
     """A word longer than `room` columns cut after its '/' (a path), else left whole."""
-    if len(token) <= room or "/" not in token:
+    if columns(token) <= room or "/" not in token:
         return [token]
     return [p for p in re.split(r"(?<=/)", token) if p]
 
 
+def _tokens(piece: str) -> Iterator[str]:
+    """Runs of spaces and the words between them; Chinese, written without spaces, may break
+    between any two characters, except before closing punctuation (i18n.NO_BREAK_BEFORE)."""
+    for token in _TOKEN.findall(piece):
+        if token.isascii():
+            yield token
+            continue
+        cur, ended = "", False
+        for ch in token:
+            if ch in NO_BREAK_BEFORE:
+                cur, ended = cur + ch, True
+                continue
+            wide = columns(ch) == 2
+            if cur and (wide or ended):
+                yield cur
+                cur = ""
+            cur, ended = cur + ch, wide
+        if cur:
+            yield cur
+
+
 def fit(fragments: Fragments, width: int) -> Fragments:
-    """`fragments` with every line longer than `width` broken at spaces (words stay whole).
+    """`fragments` with every line longer than `width` terminal columns broken at spaces (words
+    stay whole) or between Chinese characters.
 
     A fragment may carry a third item (a mouse handler); its pieces keep it."""
     if width <= 0:
@@ -64,23 +90,23 @@ def fit(fragments: Fragments, width: int) -> Fragments:
                 row, column = row + 1, 0
             indent = indents[row]
             at_edge = False
-            for word in _TOKEN.findall(piece):
+            for word in _tokens(piece):
                 if word.startswith(" "):
-                    if column + len(word) >= width:  # a space at the edge: the break goes here
+                    if column + columns(word) >= width:  # a space at the edge: the break goes here
                         at_edge = True
                         continue
                     out.append((style, word, *extra))
-                    column += len(word)
+                    column += columns(word)
                     continue
                 for token in _pieces(word, width - len(indent)):
-                    if (at_edge or column + len(token) > width) and column > len(indent):
+                    if (at_edge or column + columns(token) > width) and column > len(indent):
                         while out and out[-1][1].strip(" ") == "" and out[-1][1] != "\n":
-                            column -= len(out.pop()[1])  # no trailing spaces before the break
+                            column -= columns(out.pop()[1])  # no trailing spaces before the break
                         out.append((style, "\n" + indent))
                         column = len(indent)
                     at_edge = False
                     out.append((style, token, *extra))
-                    column += len(token)
+                    column += columns(token)
     merged: list[tuple[Any, ...]] = []
     for style, piece, *rest in out:
         if merged and merged[-1][0] == style and list(merged[-1][2:]) == rest:
@@ -94,7 +120,7 @@ def bar(parts: list[str], width: int, sep: str = " · ") -> str:
     """As many of `parts` (most important first) as fit in `width` columns, joined by `sep`."""
     shown: list[str] = []
     for part in parts:
-        if len(sep.join([*shown, part])) + 2 > width:
+        if columns(sep.join([*shown, part])) + 2 > width:
             break
         shown.append(part)
     return " " + sep.join(shown) + " " if shown else ""
@@ -103,7 +129,7 @@ def bar(parts: list[str], width: int, sep: str = " · ") -> str:
 def status_bar(fragments: Fragments, width: int, sep: str = " · ") -> Fragments:
     """The status bar as it is if it fits, else its most important parts that fit, whole."""
     text = "".join(t for _, t in fragments)
-    if len(text) < width:
+    if columns(text) < width:
         return fragments
     return [("", bar([p.strip() for p in text.split(sep) if p.strip()], width, sep))]
 
@@ -118,7 +144,7 @@ def pack(items: list[Fragments], width: int, gap: str = "   ") -> Fragments:
     out: Fragments = []
     column = 0
     for item in items:
-        size = sum(len(text) for _, text in item)
+        size = sum(columns(text) for _, text in item)
         if column and column + len(gap) + size > width:
             out.append(("", "\n"))
             column = 0
@@ -137,8 +163,9 @@ def narrow_note(width: int, need: int) -> str | None:
     need = max(need, MIN_WIDTH)
     if width >= need:
         return None
-    notes = (f"This terminal is {width} columns wide; countlo needs {need}: some lines will wrap.",
-             f"Terminal too narrow: countlo needs {need} columns.",
-             f"Too narrow: {need} columns needed.",
-             f"Needs {need} columns.")
-    return next((n for n in notes if len(n) <= width), notes[-1])
+    notes = (_("This terminal is {width} columns wide; countlo needs {need}: some lines will wrap."),
+             _("Terminal too narrow: countlo needs {need} columns."),
+             _("Too narrow: {need} columns needed."),
+             _("Needs {need} columns."))
+    shown = [n.format(width=width, need=need) for n in notes]
+    return next((n for n in shown if columns(n) <= width), shown[-1])

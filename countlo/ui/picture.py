@@ -8,9 +8,11 @@ NO_COLOR and a pipe. Cells are drawn from the probabilities P(cell lit now): 1 i
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Mapping, Sequence
 
 from countlo.board import Shape, column_letters
+from countlo.i18n import _
+from countlo.i18n import width as columns
 from countlo.ui.layout import pack
 
 Fragments = list[tuple[str, str]]
@@ -18,6 +20,7 @@ Fragments = list[tuple[str, str]]
 SURE = 1e-9  # probabilities this close to 0 or 1 count as known
 
 LIT, DARK = "##", ".."  # plain glyphs; colour styles draw them as a lamp and a dot
+NEEDED, SPARED = "+", "-"  # marks after a cell: in the press set whatever the board, or never
 
 STYLE = {
     "label": "#8a8a8a",
@@ -26,6 +29,8 @@ STYLE = {
     "cell.unknown": "#000000",
     "cell.suggest": "reverse bold",
     "mark": "bold #ff5f5f",
+    "needed": "bold #87d787",
+    "spared": "bold #8a8a8a",
     "advice": "bold",
     "cellname": "bold #5fd7ff",
     "count": "bold #ffd75f",
@@ -64,12 +69,14 @@ def glyph(p: float) -> tuple[str, str]:
 
 
 def picture(shape: Shape, lit: Sequence[float], suggest: int | None = None,
-            side: Sequence[Fragments] = ()) -> Fragments:
+            side: Sequence[Fragments] = (), marks: Mapping[int, str] | None = None) -> Fragments:
     """The board as fragments: column letters, then one line per row with its 1-based number.
 
-    Each cell takes four columns, " 37 ", with brackets "[37]" around the suggested cell;
+    Each cell takes four columns, " 37 ", with brackets "[37]" around the suggested cell and a
+    mark (NEEDED or SPARED, from `marks`) in the fourth column of the others, " 37+";
     `side` lines (e.g. the legend) are set to the right of the first rows.
     """
+    marks = marks or {}
     if len(lit) != shape.cells:
         raise ValueError(f"{len(lit)} probabilities for a {shape} board")
     pad = len(str(shape.rows))
@@ -84,6 +91,8 @@ def picture(shape: Shape, lit: Sequence[float], suggest: int | None = None,
             style, text = glyph(lit[k])
             if k == suggest:
                 out += [("class:mark", "["), (f"{style} class:cell.suggest", text), ("class:mark", "]")]
+            elif k in marks:
+                out += [("", " "), (style, text), (_MARK_STYLE[marks[k]], marks[k])]
             else:
                 out += [("", " "), (style, text), ("", " ")]
         if r < len(side):
@@ -95,29 +104,44 @@ def picture(shape: Shape, lit: Sequence[float], suggest: int | None = None,
     return out
 
 
-def legend_lines() -> list[Fragments]:
-    """The legend as short lines to set beside the board."""
-    return [
-        [("class:cell.lit", LIT), ("class:legend", " lit")],
-        [("class:cell.dark", DARK), ("class:legend", " dark")],
-        [("class:cell.unknown.2", "nn"), ("class:legend", " % chance lit")],
-        [("class:mark", "["), ("class:legend", "  "), ("class:mark", "]"), ("class:legend", " click this")],
+_MARK_STYLE = {NEEDED: "class:needed", SPARED: "class:spared"}
+
+
+def _mark_words(mark: str) -> str:
+    return " " + (_("needed, any board") if mark == NEEDED else _("never needed"))
+
+
+def legend_lines(marks: Collection[str] = ()) -> list[Fragments]:
+    """The legend as short lines to set beside the board; a line per kind of mark in `marks`."""
+    out = [
+        [("class:cell.lit", LIT), ("class:legend", " " + _("lit"))],
+        [("class:cell.dark", DARK), ("class:legend", " " + _("dark"))],
+        [("class:cell.unknown.2", "nn"), ("class:legend", " " + _("% chance lit"))],
+        [("class:mark", "["), ("class:legend", "  "), ("class:mark", "]"),
+         ("class:legend", " " + _("click this"))],
     ]
+    for mark in (NEEDED, SPARED):
+        if mark in marks:
+            out.append([("class:cell.unknown.2", "nn"), (_MARK_STYLE[mark], mark),
+                        ("class:legend", _mark_words(mark))])
+    return out
 
 
-def legend(width: int | None = None) -> Fragments:
-    """The legend on one line, or on as few lines as fit in `width` columns (entries whole)."""
+def legend(marks: Collection[str] = (), width: int | None = None) -> Fragments:
+    """The legend on one line and the marks (if any) on a second, or on as few lines as fit in
+    `width` columns (entries whole)."""
+    lines = legend_lines(marks)
     if width is None:
         out: Fragments = []
-        for line in legend_lines():
-            out += line + [("", "   ")]
-        return out[:-1] + [("", "\n")]
-    return pack(legend_lines(), width)
+        for i, line in enumerate(lines):
+            out += line + [("", "\n" if i in (3, len(lines) - 1) else "   ")]
+        return out
+    return pack(lines, width)
 
 
-def legend_width() -> int:
+def legend_width(marks: Collection[str] = ()) -> int:
     """Columns the legend takes when set beside the board (its widest line)."""
-    return max(len(plain(line)) for line in legend_lines())
+    return max(columns(plain(line)) for line in legend_lines(marks))
 
 
 def picture_width(shape: Shape) -> int:

@@ -8,15 +8,20 @@ from countlo.ui.wording.
 
 from __future__ import annotations
 
+import re
 from typing import Protocol
 
 from countlo.board import Shape
-from countlo.play.advice import Advice, Contradiction, Finish, Learned, Stuck
+from countlo.i18n import _, ljust, width
+from countlo.play.advice import Advice, Contradiction, Finish, Learned, Probe, Stuck
 from countlo.play.guide import Guide, Progress
+from countlo.play.outlook import Outlook
 from countlo.ui.entry import COMMANDS
 from countlo.ui.layout import side_by_side
 from countlo.ui.modes import Mode
 from countlo.ui.picture import (
+    NEEDED,
+    SPARED,
     Fragments,
     board_picture,
     legend,
@@ -27,27 +32,49 @@ from countlo.ui.picture import (
     plain,
 )
 from countlo.ui.wording import (
+    NEEDED_CLICK,
     UNDO_KEYS,
     advice_text,
     boards,
+    clicks,
     finish_lead,
-    plural,
+    marks_explained,
+    must_have_been,
+    to_go,
     typo_found,
-    where,
+    undo_keys,
 )
 
 
-def wrap(words: list[str], lead: str, width: int = 78, style: str = "class:note",
+def wrap(words: list[str], lead: str, columns: int = 78, style: str = "class:note",
          gap: str = "  ") -> Fragments:
-    """`lead` then the words `gap` apart, wrapped under one another at `width` columns."""
+    """`lead` then the words `gap` apart, wrapped under one another at `columns` columns
+    (measured as the terminal shows them: a Chinese character takes two)."""
     lines, line = [], lead
     for w in words:
-        if len(line) + len(w) > width and line.strip() != lead.strip():
+        if width(line) + width(w) > columns and line.strip() != lead.strip():
             lines.append(line.rstrip())
-            line = " " * len(lead)
+            line = " " * width(lead)
         line += w + gap
     lines.append(line.rstrip())
     return [(style, "\n".join(lines) + "\n")]
+
+
+def styled(message: str, style: str, **parts: tuple[str, str]) -> Fragments:
+    """A translated sentence as fragments: its text in `style`, each {name} in it replaced by
+    the (style, text) of `parts[name]`, wherever the translation puts it."""
+    out: Fragments = []
+    for i, piece in enumerate(re.split(r"\{(\w+)\}", message)):
+        if i % 2:
+            out.append(parts[piece])
+        elif piece:
+            out.append((style, piece))
+    return out
+
+
+def sentence(words: str) -> str:
+    """Words said on their own as a sentence: capital first letter, full stop."""
+    return _("{words}.").format(words=words[:1].upper() + words[1:])
 
 
 def line(*parts: tuple[str, str]) -> Fragments:
@@ -70,6 +97,7 @@ class View(Protocol):
     def advice(self) -> Advice: ...
     def progress(self) -> Progress: ...
     def marginals(self) -> list[float]: ...
+    def outlook(self) -> Outlook | None: ...
     def target(self) -> int | None: ...
     def accepted(self, cell: int) -> tuple[int, ...]: ...
 
@@ -87,25 +115,29 @@ class Screen:
     def greeting(self) -> Fragments:
         """The lines printed once at the start: board, strategy, transcript, how to get help."""
         v, g = self.view, self.view.guide
-        what = f"{self.shape} board, {g.strategy} strategy, {g.engine} engine"
+        what = _("{shape} board, {strategy} strategy, {engine} engine").format(
+            shape=self.shape, strategy=g.strategy, engine=g.engine)
         if v.label:
-            what += f", {v.label}"
+            what += _(", ") + v.label
         out = line(("class:advice", "countlo play"), ("", f": {what}"))
         if v.where is not None:
-            out += line(("class:note", f"Transcript: {v.where}"))
+            out += line(("class:note", _("Transcript: {path}").format(path=v.where)))
         record = g.record
         if record is not None:
             if v.mode.simulated and not record.steps:
-                out += line(("", f"The simulated game starts with {record.start} lit."))
+                out += line(("", _("The simulated game starts with {count} lit.").format(
+                    count=record.start)))
             elif g.done:
-                solved = f"This game is already solved ({len(record.steps)} clicks)."
+                solved = _("This game is already solved ({clicks}).").format(
+                    clicks=clicks(len(record.steps)))
                 return out + line(("class:ok", solved))
             elif record.steps:
-                out += line(("", f"Resumed after {len(record.steps)} clicks; "
-                                 f"the count is {record.count}."))
-        keys = "press Enter to make each suggested click" if v.mode.simulated else \
-            "type the count the game shows after each click"
-        return out + line(("class:note", f"{keys[0].upper()}{keys[1:]}; help lists the commands."))
+                out += line(("", _("Resumed after {clicks}; the count is {count}.").format(
+                    clicks=clicks(len(record.steps)), count=record.count)))
+        keys = (_("Press Enter to make each suggested click; help lists the commands.")
+                if v.mode.simulated else
+                _("Type the count the game shows after each click; help lists the commands."))
+        return out + line(("class:note", keys))
 
     # --- what the prompt shows ---------------------------------------------------------
 
@@ -113,14 +145,17 @@ class Screen:
         """The prompt message: board picture, advice, the question (and a status line if asked)."""
         v = self.view
         if not v.started:
-            return [("class:advice", f"Starting count shown by the game (0-{self.shape.cells}): ")]
+            return [("class:advice", _("Starting count shown by the game (0-{cells}): ").format(
+                cells=self.shape.cells))]
         advice = v.advice()
         out: Fragments = [("", "\n")]
         if v.progress().possible > 0:  # no picture of boards when none fits the counts
-            beside = side_by_side(picture_width(self.shape), legend_width(), v.width)
-            out += picture(self.shape, v.marginals(), v.target(), legend_lines() if beside else ())
+            marks = self.marks()
+            kinds = set(marks.values())
+            beside = side_by_side(picture_width(self.shape), legend_width(kinds), v.width)
+            out += picture(self.shape, v.marginals(), v.target(), legend_lines(kinds) if beside else (), marks)
             if not beside:  # too narrow for both: the legend below the board
-                out += legend(v.width)
+                out += legend(kinds, v.width)
         if status:
             out += line(("class:note", plain(self.toolbar(keys=False)).strip()))
         if advice.phase == "stuck":
@@ -129,69 +164,114 @@ class Screen:
         cell = v.target()
         if v.mode.simulated:
             if cell is None:
-                return [*out, ("class:advice", "Type the cell to click: ")]
-            return [*out, ("", "Enter clicks "), ("class:cellname", self.shape.name(cell)),
-                    ("", " (or type another cell): ")]
+                return [*out, ("class:advice", _("Type the cell to click: "))]
+            return out + styled(_("Enter clicks {cell} (or type another cell): "), "",
+                                cell=("class:cellname", self.shape.name(cell)))
         if cell is None:
-            return [*out, ("class:advice", "Cell you clicked and its count (e.g. C4 17): ")]
+            return [*out, ("class:advice", _("Cell you clicked and its count (e.g. C4 17): "))]
         if isinstance(advice, Finish) and v.pending is None:
-            hint = f"expect {advice.expected}"
+            hint = _("expect {count}").format(count=advice.expected)
         else:
             hint = " ".join(map(str, v.accepted(cell)))
-        return [*out, ("", "Count after "), ("class:cellname", self.shape.name(cell)),
-                ("class:note", f" [{hint}]"), ("", ": ")]
+        return out + styled(_("Count after {cell}{hint}: "), "",
+                            cell=("class:cellname", self.shape.name(cell)),
+                            hint=("class:note", f" [{hint}]"))
 
     def _stuck(self, advice: Stuck) -> Fragments:
         """Why no click can be advised, and the fixes that would let the game go on."""
         fixes = advice.fixes if isinstance(advice, Contradiction) else ()
         if not fixes:
             return wrap(advice_text(self.shape, advice).split(), "", self.view.width - 2, "class:warn", " ") + \
-                line(("class:note", f"If the last count was a typo, undo ({UNDO_KEYS}) and type it "
-                                     "again.")) + \
-                [("class:warn", "Type undo, fix STEP COUNT, history or quit: ")]
-        out = line(("class:warn", "These counts contradict each other; one typo would explain it:"))
+                line(("class:note", _("If the last count was a typo, undo ({keys}) and type it "
+                                      "again.").format(keys=undo_keys()))) + \
+                [("class:warn", _("Type undo, fix STEP COUNT, history or quit: "))]
+        out = line(("class:warn",
+                    _("These counts contradict each other; one typo would explain it:")))
         record = self.view.guide.record
         for f in fixes:
             if f.step == 0 or record is None:
-                what = f"the starting count was {f.suggested}, not {f.written}"
+                what = _("the starting count was {suggested}, not {written}").format(
+                    suggested=f.suggested, written=f.written)
             else:
                 step = record.steps[f.step - 1]
-                what = (f"step {f.step}, {self.shape.name(step.cell)}, showed {f.suggested}, "
-                        f"not {f.written}")
+                what = _("step {step}, {cell}, showed {suggested}, not {written}").format(
+                    step=f.step, cell=self.shape.name(step.cell), suggested=f.suggested,
+                    written=f.written)
             out += line(("class:advice", f"  fix {f.step} {f.suggested}"), ("class:note", f"   {what}"))
-        return [*out, ("class:warn", "Type the fix that is right (see history), or undo: ")]
+        return [*out, ("class:warn", _("Type the fix that is right (see history), or undo: "))]
 
     def _advice(self, advice: Advice) -> Fragments:
         v = self.view
         if v.pending is not None:
-            instead = " instead." if advice.cell not in (None, v.pending) else "."
-            return line(("", "You clicked "), ("class:cellname", self.shape.name(v.pending)),
-                        ("", instead))
+            if advice.cell not in (None, v.pending):
+                said = _("You clicked {cell} instead.")
+            else:
+                said = _("You clicked {cell}.")
+            return styled(said, "", cell=("class:cellname", self.shape.name(v.pending))) + \
+                line()
+        if isinstance(advice, Probe):
+            return self._probe(advice)
         if not isinstance(advice, Finish):
             return line(("class:advice", advice_text(self.shape, advice, v.guide.strategy)))
         left = len(advice.plan)
-        out = line(("class:ok", f"{finish_lead(advice)}: {plural(left, 'click')} to go. "),
-                   ("class:advice", "Click "), ("class:cellname", self.shape.name(advice.cell)),
-                   ("class:advice", "; the count should become "),
-                   ("class:count", str(advice.expected)), ("class:advice", "."))
+        out = line(("class:ok", _("{lead}: {clicks} to go. ").format(lead=finish_lead(advice),
+                                                                      clicks=clicks(left))),
+                   *styled(_("Click {cell}; the count should become {count}."), "class:advice",
+                           cell=("class:cellname", self.shape.name(advice.cell)),
+                           count=("class:count", str(advice.expected))))
         if left > 1:
-            out += wrap([f"{self.shape.name(c)} ({n})" for c, n in advice.plan[1:]], "Then: ",
+            out += wrap([f"{self.shape.name(c)} ({n})" for c, n in advice.plan[1:]], _("Then: "),
                         self.view.width - 2)
         return out
+
+    def _outlook(self) -> Outlook | None:
+        """The outlook while probing (None otherwise: a known board has its plan instead)."""
+        v = self.view
+        if not v.started or v.advice().phase != "probe":
+            return None
+        return v.outlook()
+
+    def marks(self) -> dict[int, str]:
+        """Cell -> NEEDED or SPARED for the cells the counts settle in or out of the press set,
+        but the suggested one (its brackets are drawn instead; the advice says if it is needed)."""
+        found = self._outlook()
+        if found is None:
+            return {}
+        marks = {**{k: SPARED for k in found.spared}, **{k: NEEDED for k in found.needed}}
+        target = self.view.target()
+        if target is not None:
+            marks.pop(target, None)
+        return marks
+
+    def _probe(self, advice: Probe) -> Fragments:
+        """The probe advice, whether its cell is needed anyway, and the clicks still to come."""
+        v = self.view
+        text = advice_text(self.shape, advice, v.guide.strategy)
+        found = self._outlook()
+        if found is None:
+            return line(("class:advice", text))
+        if advice.cell is not None and advice.cell in found.needed:
+            text += ", " + _(NEEDED_CLICK)
+        ahead = to_go(found)
+        if width(text) + width(ahead) + 3 > v.width - 2:  # one line if it fits, else two
+            return line(("class:advice", text)) + line(("class:note", sentence(ahead)))
+        return line(("class:advice", text), ("class:note", _("; {ahead}.").format(ahead=ahead)))
 
     def toolbar(self, keys: bool = True) -> Fragments:
         """The status bar: clicks so far, boards still possible, bits known, strategy."""
         v = self.view
         if not v.started:
-            head = f" {self.shape} board · {v.guide.strategy}"
+            head = " " + _("{shape} board · {strategy}").format(shape=self.shape,
+                                                                 strategy=v.guide.strategy)
         else:
             p = v.progress()
-            head = (f" {plural(p.clicks, 'click')} · {boards(p.possible)} left · "
-                    f"{p.bits_known:.1f} of {self.shape.cells} bits · {p.strategy}")
+            head = " " + _("{clicks} · {boards} left · {bits} of {cells} bits · {strategy}").format(
+                clicks=clicks(p.clicks), boards=boards(p.possible), bits=f"{p.bits_known:.1f}",
+                cells=self.shape.cells, strategy=p.strategy)
         if not keys:
             return [("", head)]
         key = "class:bottom-toolbar.key"
-        return [("", head + " · "), (key, UNDO_KEYS.split()[0]), ("", " undo · "),
+        return [("", head + " · "), (key, UNDO_KEYS.split()[0]), ("", " " + _("undo") + " · "),
                 (key, "help"), ("", " ")]
 
     def words(self) -> list[str]:
@@ -205,30 +285,31 @@ class Screen:
         name = self.shape.name(learned.cell)
         fix = learned.applied
         if fix is not None:
-            rest = f"{where(fix.step)} must have been {fix.suggested}, not {fix.written}: corrected"
+            rest = must_have_been(fix)
         elif learned.stuck is not None:
             rest = advice_text(self.shape, learned.stuck)
         else:
             rest = ""
         style = "class:warn"
         if expected == learned.count and not learned.fixes:
-            style, message = "class:ok", "as planned"
+            style, message = "class:ok", _("as planned")
         elif expected is not None and expected != learned.count:
-            message = f"expected {expected}!"
+            message = _("expected {count}!").format(count=expected)
         elif learned.fixes or learned.possible_after == 0:
-            message = "contradicts an earlier count"
+            message = _("contradicts an earlier count")
         elif learned.possible_before == learned.possible_after == 1:
             style, message = "class:note", rest
         else:
-            message = f"{boards(learned.possible_after)} left" + (f"; {rest}" if rest else "")
+            message = _("{boards} left").format(boards=boards(learned.possible_after)) + \
+                (f"; {rest}" if rest else "")
             style = "class:note"
-        out = [("class:note", f"{learned.step:>4}. "), ("class:cellname", f"{name:<3}"),
+        out = [("class:note", f"{learned.step:>4}. "), ("class:cellname", ljust(name, 3)),
                ("", " -> "), ("class:count", f"{learned.count:>2}"), (style, f"   {message}\n")]
         if fix is not None:
             out += line(("class:warn", f"      {typo_found(fix)}"))
             if fix.step != learned.step:  # the typed count itself was not the one corrected
-                out += line(("class:note",
-                             f"      (if {learned.count} was the typo, undo and type it again)"))
+                out += line(("class:note", "      " + _("(if {count} was the typo, undo and type it "
+                                                          "again)").format(count=learned.count)))
         return out
 
     def summary(self, hidden: int | None) -> Fragments:
@@ -236,14 +317,16 @@ class Screen:
         p = self.view.progress()
         finish = p.clicks - p.probes
         goal = self.shape.goal_count
-        out: Fragments = line(("class:ok", f"Solved: the count is {goal} after {p.clicks} clicks "
-                                           f"({p.probes} to find the board, {finish} to finish)."))
+        out: Fragments = line(("class:ok", _("Solved: the count is {goal} after {clicks} ({probes} "
+                                             "to find the board, {finish} to finish).").format(
+            goal=goal, clicks=clicks(p.clicks), probes=p.probes, finish=finish)))
         if hidden is not None:
-            out += line(("", "The hidden board was:"))
+            out += line(("", _("The hidden board was:")))
             out += board_picture(self.shape, hidden)
             known = self.view.guide.known()
             if known is not None and known != hidden:
-                out += line(("class:warn", "countlo's reconstruction differs from the hidden board!"))
+                out += line(("class:warn",
+                             _("countlo's reconstruction differs from the hidden board!")))
         return out + self.leave_note()
 
     def leave_note(self) -> Fragments:
@@ -251,30 +334,41 @@ class Screen:
         at = self.view.where
         if at is None:
             return []
-        out = line(("class:note", f"Transcript: {at}"))
+        out = line(("class:note", _("Transcript: {path}").format(path=at)))
         if not self.view.guide.done:
-            out += line(("class:note", f"Carry on later with: countlo play --resume {at}"))
+            out += line(("class:note", _("Carry on later with: {command}").format(
+                command=f"countlo play --resume {at}")))
         return out
 
     def help(self) -> Fragments:
-        return line(("", self.view.mode.help.format(keys=UNDO_KEYS)))
+        return line(("", _(self.view.mode.help).format(keys=undo_keys())))
 
     def board(self) -> Fragments:
         v = self.view
         if not v.started:
-            return line(("", "No count yet: every board is possible."))
+            return line(("", _("No count yet: every board is possible.")))
         p = v.progress()
-        out = [("", "\n"), *picture(self.shape, v.marginals(), v.target()), *legend(v.width)]
-        return out + line(("class:note", f"{boards(p.possible)} possible, "
-                                          f"{p.bits_known:.1f} of {self.shape.cells} bits known"))
+        marks = self.marks()
+        out = [("", "\n"), *picture(self.shape, v.marginals(), v.target(), marks=marks),
+               *legend(set(marks.values()), v.width)]
+        if marks:
+            out += wrap(marks_explained(set(marks.values())).split(), "", v.width - 2, gap=" ")
+        out += line(("class:note", _("{boards} possible, {bits} of {cells} bits known").format(
+            boards=boards(p.possible), bits=f"{p.bits_known:.1f}", cells=self.shape.cells)))
+        found = self._outlook()
+        if found is not None:
+            ahead = to_go(found)
+            out += line(("class:note", sentence(ahead)))
+        return out
 
     def history(self) -> Fragments:
         record = self.view.guide.record
         if record is None:
-            return line(("", "No count yet."))
-        out = line(("class:note", "   0. start -> "), ("class:count", str(record.start)))
+            return line(("", _("No count yet.")))
+        out = line(("class:note", "   0. " + ljust(_("start"), 3) + " -> "),
+                   ("class:count", str(record.start)))
         for i, s in enumerate(record.steps, 1):
             name = self.shape.name(s.cell)
-            out += line(("class:note", f"{i:>4}. "), ("class:cellname", f"{name:<3}"),
+            out += line(("class:note", f"{i:>4}. "), ("class:cellname", ljust(name, 3)),
                         ("", " -> "), ("class:count", str(s.count)))
         return out

@@ -16,14 +16,16 @@ from countlo.board import Shape
 from countlo.errors import BadCountError, CountloError
 from countlo.formats.transcript import Writer
 from countlo.hidden.record import Record, possible_after
+from countlo.i18n import _, speaking
 from countlo.play.advice import Advice, Finish
 from countlo.play.guide import Guide, Progress
 from countlo.play.oracle import SimulatedOracle
+from countlo.play.outlook import Outlook
 from countlo.ui.entry import Click, Command, Count, Entry, EntryError, FixCount, Verb, parse_entry
 from countlo.ui.modes import Mode, RealGame, SimulatedGame
 from countlo.ui.picture import Fragments
 from countlo.ui.screen import Screen, line
-from countlo.ui.wording import plural, typo_found, where
+from countlo.ui.wording import clicks, typo_found, where
 
 
 def sync(writer: Writer, record: Record | None, comment: str | None = None) -> None:
@@ -41,7 +43,7 @@ def sync(writer: Writer, record: Record | None, comment: str | None = None) -> N
     n = 0
     while n < min(len(have.steps), len(record.steps)) and have.steps[n].cell == record.steps[n].cell:
         n += 1
-    for _ in range(len(have.steps) - n):
+    for _step in range(len(have.steps) - n):
         writer.undo()
     for i, (old, new) in enumerate(zip(have.counts[:n + 1], record.counts)):
         if old != new:
@@ -87,6 +89,9 @@ class Session:
     def marginals(self) -> list[float]:
         return cast(list[float], self._ask("marginals"))
 
+    def outlook(self) -> Outlook | None:
+        return cast("Outlook | None", self._ask("outlook"))
+
     @property
     def hidden(self) -> int | None:
         """The simulated game's hidden start (None beside a real game)."""
@@ -95,7 +100,7 @@ class Session:
     def _record(self) -> Record:
         record = self.guide.record
         if record is None:
-            raise EntryError("no starting count yet")
+            raise EntryError(_("no starting count yet"))
         return record
 
     # --- what it shows (countlo.ui.screen) ----------------------------------------------
@@ -135,37 +140,41 @@ class Session:
             return entry
         if not self.started:
             if not isinstance(entry, Count):
-                raise EntryError(f"type the starting count the game shows, 0-{self.shape.cells}")
+                raise EntryError(_("type the starting count the game shows, 0-{cells}").format(
+                    cells=self.shape.cells))
             if entry.count > self.shape.cells:
-                raise BadCountError(f"a {self.shape} board has 0-{self.shape.cells} lit, not {entry.count}")
+                raise BadCountError(_("a {shape} board has 0-{cells} lit, not {count}").format(
+                    shape=self.shape, cells=self.shape.cells, count=entry.count))
             return entry
         phase = self.advice().phase
         steps = len(self._record().steps)
         if isinstance(entry, FixCount):
             if self.mode.simulated:
-                raise EntryError("the simulated game's counts are right; nothing to fix")
+                raise EntryError(_("the simulated game's counts are right; nothing to fix"))
             if entry.step > steps:
-                raise EntryError(f"there is no step {entry.step} yet (steps so far: {steps})")
+                raise EntryError(_("there is no step {step} yet (steps so far: {steps})").format(
+                    step=entry.step, steps=steps))
             return entry
         if isinstance(entry, Command) and entry.verb is Verb.UNDO:
             if self.pending is None and not steps and not self.guide.corrections:
-                raise EntryError("nothing to undo yet" if self.mode.simulated else
-                                 "nothing to undo yet (fix 0 N changes the starting count)")
+                raise EntryError(_("nothing to undo yet") if self.mode.simulated else
+                                 _("nothing to undo yet (fix 0 N changes the starting count)"))
             return entry
         if phase in ("done", "stuck"):
-            raise EntryError("no click fits the counts so far: undo, fix a count, or quit"
-                             if phase == "stuck" else "the game is solved")
+            raise EntryError(_("no click fits the counts so far: undo, fix a count, or quit")
+                             if phase == "stuck" else _("the game is solved"))
         if self.mode.simulated:
             return self._parse_sim(entry)
         if isinstance(entry, Command):  # NEXT: an empty line beside the real game
             what = self.target()
-            raise EntryError("type the count the game shows" +
-                             (f" after clicking {self.shape.name(what)}" if what is not None
-                              else ", with the cell you clicked (e.g. C4 17)"))
+            raise EntryError(
+                _("type the count the game shows after clicking {cell}").format(
+                    cell=self.shape.name(what)) if what is not None else
+                _("type the count the game shows, with the cell you clicked (e.g. C4 17)"))
         if isinstance(entry, Count):
             cell = self.target()
             if cell is None:
-                raise EntryError("which cell did you click? type it with its count, e.g. C4 17")
+                raise EntryError(_("which cell did you click? type it with its count, e.g. C4 17"))
             self._check_count(cell, entry.count, entry.force)
             return Click(cell, entry.count, entry.force)
         if entry.count is not None:
@@ -176,11 +185,11 @@ class Session:
         if isinstance(entry, Command) and entry.verb is Verb.NEXT:
             cell = self.target()
             if cell is None:
-                raise EntryError("type the cell to click, e.g. C4")
+                raise EntryError(_("type the cell to click, e.g. C4"))
             return Click(cell)
         if isinstance(entry, Click) and entry.count is None:
             return entry
-        raise EntryError("the simulated game shows the counts itself: press Enter or type a cell")
+        raise EntryError(_("the simulated game shows the counts itself: press Enter or type a cell"))
 
     def _check_count(self, cell: int, count: int, force: bool = False) -> None:
         """Refuse a count the prompt does not accept, in one line that fits 80 columns."""
@@ -193,10 +202,11 @@ class Session:
             return
         name, listed = self.shape.name(cell), " ".join(map(str, ok))
         if count in physical:  # the click could show it, but no board left would: a typo before?
-            raise BadCountError(f"{count} fits none of the boards left; possible: {listed}; "
-                                f"sure? type {count}!", ok)
-        raise BadCountError(f"{count} is impossible after {name} from {before} lit; "
-                            f"possible: {listed}", ok)
+            raise BadCountError(_("{count} fits none of the boards left; possible: {listed}; "
+                                  "sure? type {count}!").format(count=count, listed=listed), ok)
+        raise BadCountError(_("{count} is impossible after {cell} from {before} lit; "
+                              "possible: {listed}").format(count=count, cell=name, before=before,
+                                                           listed=listed), ok)
 
     def check(self, text: str) -> str | None:
         """None if `text` would be accepted now, else the one-line reason (for the validator)."""
@@ -221,7 +231,7 @@ class Session:
     def _act(self, entry: Entry) -> Fragments:
         if isinstance(entry, Count):
             self._start(entry.count)
-            return line(("class:note", f"   start: {entry.count} lit"))
+            return line(("class:note", "   " + _("start: {count} lit").format(count=entry.count)))
         if isinstance(entry, Click):
             return self._click(entry)
         if isinstance(entry, FixCount):
@@ -267,7 +277,8 @@ class Session:
         self._sync(f"expected {expected}" if planned and count != expected else None)
         out = self.screen.learned(learned, expected)
         if learned.applied is not None and self.writer is not None:
-            self.writer.note(typo_found(learned.applied))
+            with speaking("en"):  # a transcript reads the same whatever language was spoken
+                self.writer.note(typo_found(learned.applied))
         if self.guide.done:
             out += self._finish()
         return out
@@ -283,37 +294,40 @@ class Session:
     def _undo(self) -> Fragments:
         if self.pending is not None:
             name, self.pending = self.shape.name(self.pending), None
-            return line(("class:note", f"   forgot the click on {name}"))
+            return line(("class:note", "   " + _("forgot the click on {cell}").format(cell=name)))
         before = self._record()
         self._seen.clear()
         self.guide.undo()
         after = self._record()
         if after == before:
-            return line(("class:warn", "! nothing to undo"))
+            return line(("class:warn", "! " + _("nothing to undo")))
         self._sync()
         if len(after.steps) < len(before.steps):
             step = before.steps[-1]
             name = self.shape.name(step.cell)
             self.mode.take_back(step.cell)
             if self.mode.simulated:
-                return line(("class:note", f"   undo: {name} -> {step.count} taken back"))
+                return line(("class:note", "   " + _("undo: {cell} -> {count} taken back").format(
+                    cell=name, count=step.count)))
             # beside the real game the click stays made: only its count is taken back, and the
             # prompt asks for it again rather than for a second click on the same cell
             self.pending = step.cell
-            return line(("class:note", f"   undo: the count {step.count} after {name} taken back; "
-                                       f"type the count {name} shows (undo again if you did not "
-                                       "click it)"))
-        return line(("class:note", "   undo: the last correction taken back"))
+            return line(("class:note", "   " + _(
+                "undo: the count {count} after {cell} taken back; type the count {cell} shows (undo "
+                "again if you did not click it)").format(count=step.count, cell=name)))
+        return line(("class:note", "   " + _("undo: the last correction taken back")))
 
     def _fix(self, entry: FixCount) -> Fragments:
         self._seen.clear()
         self.guide.correct(entry.step, entry.count)
         self._sync()
-        return line(("class:note", f"   fixed: {where(entry.step)} is {entry.count}"))
+        return line(("class:note", "   " + _("fixed: {what} is {count}").format(
+            what=where(entry.step), count=entry.count)))
 
     def leave(self) -> Fragments:
         """End the session early (quit, Ctrl-C, Ctrl-D): say where the transcript is."""
         self.over = True
         record = self.guide.record
-        clicks = len(record.steps) if record is not None else 0
-        return line(("class:note", f"Left after {plural(clicks, 'click')}.")) + self.screen.leave_note()
+        n = len(record.steps) if record is not None else 0
+        said = _("Left after {clicks}.").format(clicks=clicks(n))
+        return line(("class:note", said)) + self.screen.leave_note()

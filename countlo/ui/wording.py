@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from countlo.board import Shape, iter_bits
 from countlo.hidden.diagnose import Fix
+from countlo.i18n import N_, _, language, ngettext
 from countlo.play.advice import (
     Advice,
     AwaitStart,
@@ -17,10 +18,17 @@ from countlo.play.advice import (
     Unclearable,
 )
 from countlo.play.game import Ending, Mismatch, ProgramFailed, Refused
+from countlo.play.outlook import Outlook
 
-UNDO_KEYS = "F2 or Esc u"
+UNDO_KEYS = N_("F2 or Esc u")  # the toolbar shows its first word, the key itself
 
-HELP = """\
+
+def undo_keys() -> str:
+    """The keys that undo, as the help and the stuck prompt name them."""
+    return _(UNDO_KEYS)
+
+
+HELP = N_("""\
 Type the count the game shows after each click, then press Enter.
   17          the count after the suggested click
   C4, 4 3     you clicked another cell instead (then type its count)
@@ -33,39 +41,46 @@ Type the count the game shows after each click, then press Enter.
   board       the board picture with its legend
   quit        leave; the transcript is kept (Ctrl-C and Ctrl-D too)
 Tab completes commands and cell names; Up and Down recall earlier lines.
-"""
+""")
 
-SIM_HELP = """\
+SIM_HELP = N_("""\
 The simulated game answers for you: press Enter to make the suggested click.
   C4, 4 3     click another cell instead
   undo        take back the last click ({keys} does the same)
   history     every step so far
   board       the board picture with its legend
   quit        leave; the transcript is kept (Ctrl-C and Ctrl-D too)
-"""
+""")
 
 
 def amount(n: int) -> str:
-    """A count of boards for people: 1,234 up to a million, then 2.5 million, 9.1 billion."""
+    """A count of boards for people: 1,234 up to a million, then 2.5 million, 9.1 billion
+    (in Chinese: 1,234 up to a million, then 250.0万, 91.0亿)."""
+    if language() == "zh":
+        for size, word in ((10**12, "万亿"), (10**8, "亿"), (10**6, "万")):
+            if n >= size:
+                unit = 10**4 if size == 10**6 else size
+                return f"{n / unit:.1f}{word}"
+        return f"{n:,}"
     for size, word in ((10**12, "trillion"), (10**9, "billion"), (10**6, "million")):
         if n >= size:
             return f"{n / size:.1f} {word}"
     return f"{n:,}"
 
 
-def plural(n: int, word: str) -> str:
+def clicks(n: int) -> str:
     """'1 click', '2 clicks'."""
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+    return ngettext("{n} click", "{n} clicks", n).format(n=n)
 
 
 def boards(n: int) -> str:
     """'1 board', '24 boards', '9.1 billion boards'."""
-    return "1 board" if n == 1 else f"{amount(n)} boards"
+    return ngettext("{n} board", "{n} boards", n).format(n=amount(n))
 
 
 def where(step: int) -> str:
     """'the starting count' or 'step 7'."""
-    return "the starting count" if step == 0 else f"step {step}"
+    return _("the starting count") if step == 0 else _("step {step}").format(step=step)
 
 
 def cells(shape: Shape, pattern: int) -> str:
@@ -77,71 +92,91 @@ def fix_text(shape: Shape, fix: Fix, cells: list[int]) -> str:
     """One line for a typo fix, e.g. "step 14 (C3): you typed 17; 15 makes every count
     consistent" (`cells`: the clicked cells in order)."""
     at = where(fix.step) + ("" if fix.step == 0 else f" ({shape.name(cells[fix.step - 1])})")
-    return f"{at}: you typed {fix.written}; {fix.suggested} makes every count consistent"
+    return _("{at}: you typed {written}; {suggested} makes every count consistent").format(
+        at=at, written=fix.written, suggested=fix.suggested)
+
+
+def must_have_been(fix: Fix) -> str:
+    """'step 3 must have been 15, not 17: corrected'."""
+    return _("{where} must have been {suggested}, not {written}: corrected").format(
+        where=where(fix.step), suggested=fix.suggested, written=fix.written)
 
 
 def typo_found(fix: Fix) -> str:
     """The sentence for a fix the guide applied by itself."""
-    return (f"Typo found: {where(fix.step)} must have been {fix.suggested}, not {fix.written}; "
-            "corrected and re-planned")
+    return _("Typo found: {where} must have been {suggested}, not {written}; "
+             "corrected and re-planned").format(where=where(fix.step), suggested=fix.suggested,
+                                                written=fix.written)
 
 
 def finish_lead(advice: Finish) -> str:
     """Why a plan is being finished: 'Board known', or the guess it rests on."""
     if advice.guessed > 1:
-        return f"{advice.guessed:,} boards fit and no click tells them apart; for one of them"
-    return "Board known"
+        return _("{n} boards fit and no click tells them apart; for one of them").format(
+            n=f"{advice.guessed:,}")
+    return _("Board known")
 
 
 def _odd(shape: Shape) -> str:
     """The parity that proves it: odd for the dark goal; for a lit goal, the overlap's parity
     differs from the pattern's size (all lit would meet every one of its cells)."""
     if shape.goal:
-        return "a number of cells whose parity differs from the pattern's size (all lit)"
-    return "an odd number of cells"
+        return _("a number of cells whose parity differs from the pattern's size (all lit)")
+    return _("an odd number of cells")
 
 
 def unclearable(shape: Shape, advice: Unclearable) -> str:
     """Why no press set clears the lights, with the quiet pattern that proves it."""
     if advice.listed:
-        n = f"{advice.boards:,} boards" if advice.boards > 1 else "board"
         if advice.witness is None:
-            why = (f"each meets one of the {advice.quiet} independent quiet patterns in "
-                   f"{_odd(shape)}")
+            why = _("each meets one of the {n} independent quiet patterns in {odd}").format(
+                n=advice.quiet, odd=_odd(shape))
         else:
-            why = f"each meets the quiet pattern {cells(shape, advice.witness)} in {_odd(shape)}"
-        return f"None of the {n} still possible can be cleared: {why}"
-    lead = (f"{advice.boards:,} boards fit and no click tells them apart; for one of them"
-            if advice.guessed else "Board known")
-    return (f"{lead}, but these lights cannot be cleared: they meet the quiet pattern "
-            f"{cells(shape, advice.witness or 0)} in {_odd(shape)}")
+            why = _("each meets the quiet pattern {cells} in {odd}").format(
+                cells=cells(shape, advice.witness), odd=_odd(shape))
+        if advice.boards > 1:
+            return _("None of the {n} boards still possible can be cleared: {why}").format(
+                n=f"{advice.boards:,}", why=why)
+        return _("None of the board still possible can be cleared: {why}").format(why=why)
+    lead = (_("{n} boards fit and no click tells them apart; for one of them").format(n=f"{advice.boards:,}")
+            if advice.guessed else _("Board known"))
+    return _("{lead}, but these lights cannot be cleared: they meet the quiet pattern {cells} in "
+             "{odd}").format(lead=lead, cells=cells(shape, advice.witness or 0), odd=_odd(shape))
 
 
 def contradiction(advice: Contradiction) -> str:
     """What contradicting counts leave: the typos that would explain them, if any."""
     if not advice.fixes:
-        return "These counts contradict each other and no single typo explains it"
+        return _("These counts contradict each other and no single typo explains it")
     listed = "; ".join(f"{where(f.step)} {f.written} -> {f.suggested}" for f in advice.fixes)
-    return f"These counts contradict each other; one of these typos explains it: {listed}"
+    return _("These counts contradict each other; one of these typos explains it: {listed}").format(
+        listed=listed)
 
 
 def advice_text(shape: Shape, advice: Advice, strategy: str = "") -> str:
     """The advice as one sentence (logs, plain summaries, simulate's reasons)."""
     if isinstance(advice, AwaitStart):
-        return f"Type the starting count (0-{advice.cells})"
+        return _("Type the starting count (0-{cells})").format(cells=advice.cells)
     if isinstance(advice, Probe):
         if advice.cell is None:
-            return f"{advice.boards:,} boards possible: click any cell, then type its count"
-        note = (f" ({strategy or 'the strategy'} has no more clicks; {advice.boards:,} boards "
-                "still fit)" if advice.exhausted else "")
-        return f"Click {shape.name(advice.cell)}{note}"
+            return _("{n} boards possible: click any cell, then type its count").format(
+                n=f"{advice.boards:,}")
+        if advice.exhausted:
+            return _("Click {cell} ({strategy} has no more clicks; {n} boards still fit)").format(
+                cell=shape.name(advice.cell), strategy=strategy or _("the strategy"),
+                n=f"{advice.boards:,}")
+        return _("Click {cell}").format(cell=shape.name(advice.cell))
     if isinstance(advice, Finish):
         steps = ", ".join(f"{shape.name(c)} ({n})" for c, n in advice.plan)
-        return f"{finish_lead(advice)}: {len(advice.plan)} clicks to go: {steps}"
+        return _("{lead}: {clicks} to go: {steps}").format(
+            lead=finish_lead(advice), clicks=clicks(len(advice.plan)), steps=steps)
     if isinstance(advice, Done):
-        return f"All lights {'on' if shape.goal else 'out'} after {advice.clicks} clicks"
+        if shape.goal:
+            return _("All lights on after {clicks}").format(clicks=clicks(advice.clicks))
+        return _("All lights out after {clicks}").format(clicks=clicks(advice.clicks))
     if isinstance(advice, GaveUp):
-        return f"Gave up after {advice.clicks} clicks without clearing the board"
+        return _("Gave up after {clicks} without clearing the board").format(
+            clicks=clicks(advice.clicks))
     if isinstance(advice, Unclearable):
         return unclearable(shape, advice)
     return contradiction(advice)
@@ -149,11 +184,11 @@ def advice_text(shape: Shape, advice: Advice, strategy: str = "") -> str:
 
 def learned_text(shape: Shape, learned: Learned) -> str:
     """What one count taught, e.g. 'C4 showed 17: 1,024 boards -> 96 boards'."""
-    text = (f"{shape.name(learned.cell)} showed {learned.count}: "
-            f"{boards(learned.possible_before)} -> {boards(learned.possible_after)}")
+    text = _("{cell} showed {count}: {before} -> {after}").format(
+        cell=shape.name(learned.cell), count=learned.count,
+        before=boards(learned.possible_before), after=boards(learned.possible_after))
     if learned.applied is not None:
-        f = learned.applied
-        return text + f"; {where(f.step)} must have been {f.suggested}, not {f.written}: corrected"
+        return text + "; " + must_have_been(learned.applied)
     if learned.stuck is not None:
         return text + "; " + advice_text(shape, learned.stuck)
     return text
@@ -162,12 +197,37 @@ def learned_text(shape: Shape, learned: Learned) -> str:
 def ending_text(shape: Shape, ending: Ending, strategy: str = "") -> str:
     """Why a whole game ended, in one sentence (simulate's per-game reasons)."""
     if isinstance(ending, Mismatch):
-        return (f"after clicking {shape.name(ending.cell)} the game showed {ending.shown}, but the "
-                f"counts before it predict {ending.expected}")
+        return _("after clicking {cell} the game showed {shown}, but the counts before it "
+                 "predict {expected}").format(cell=shape.name(ending.cell), shown=ending.shown,
+                                              expected=ending.expected)
     if isinstance(ending, Refused):
         if ending.cell is None:
-            return f"the game's starting count is impossible: {ending.error}"
-        return f"the game contradicts itself: {ending.error}"
+            return _("the game's starting count is impossible: {error}").format(error=ending.error)
+        return _("the game contradicts itself: {error}").format(error=ending.error)
     if isinstance(ending, ProgramFailed):
         return ending.error
     return advice_text(shape, ending, strategy)
+
+
+def to_go(outlook: Outlook) -> str:
+    """The clicks still to come while probing, said to be an estimate: 'about 27 clicks to go
+    (an estimate)'."""
+    n = outlook.rounded
+    return ngettext("about {n} click to go (an estimate)", "about {n} clicks to go (an estimate)",
+                    n).format(n=n)
+
+
+NEEDED_CLICK = N_("needed whatever the board, so it costs nothing extra")
+
+
+
+def marks_explained(kinds: set[str]) -> str:
+    """What the marks of the picture mean ('+' needed, '-' never needed), for those shown."""
+    out = []
+    if "+" in kinds:
+        out.append(_("+ after a cell: clearing the lights needs a click on it whatever the hidden "
+                     "board is (the counts already settle it)."))
+    if "-" in kinds:
+        out.append(_("- after a cell: clearing the lights never needs it (a click there would "
+                     "have to be undone), whatever the hidden board is."))
+    return " ".join(out)

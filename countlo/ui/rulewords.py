@@ -1,0 +1,38 @@
+"""The rules a board is played under, in the language spoken: what Rules.describe() and
+Graph.describe() say in English ('torus, x rule, 3 states, target lit'), here worded from their
+facts so a Chinese header reads in Chinese. Rule names (plus, x, knight, ...) are what the user
+types, so they stay as they are."""
+
+from __future__ import annotations
+
+from countlo.i18n import N_, _, ngettext
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up; mypy knows it)
+if TYPE_CHECKING:
+    from countlo.graph import Graph
+    from countlo.rules import Rules
+
+TOPOLOGIES = {"plane": N_("plane"), "cylinder": N_("cylinder"), "torus": N_("torus"),
+              "moebius": N_("moebius"), "klein": N_("klein"), "projective": N_("projective")}
+
+
+def rules_text(rules: Rules) -> str:
+    """'torus, x rule, 3 states, target lit' (Rules.describe) in the language spoken."""
+    parts = [_(TOPOLOGIES.get(rules.topology, rules.topology)),
+             _("{name} rule").format(name=rules.rule.name)]
+    if rules.states != 2:
+        parts.append(ngettext("{n} state", "{n} states", rules.states).format(n=rules.states))
+    if rules.target != "dark":
+        parts.append(_("target {target}").format(target=rules.target))
+    return _(", ").join(parts)
+
+
+def graph_text(graph: Graph) -> str:
+    """'graph of 5 nodes and 4 edges, sigma+' (Graph.describe) in the language spoken."""
+    nodes, edges = len(graph.nodes), len(graph.edges)
+    parts = [_("graph of {nodes} and {edges}").format(
+        nodes=ngettext("{n} node", "{n} nodes", nodes).format(n=nodes),
+        edges=ngettext("{n} edge", "{n} edges", edges).format(n=edges)), graph.rule]
+    if graph.states != 2:
+        parts.append(ngettext("{n} state", "{n} states", graph.states).format(n=graph.states))
+    return _(", ").join(parts)

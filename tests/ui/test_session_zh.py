@@ -1,0 +1,135 @@
+"""The guided session in Chinese, in-process: a whole typed game and a simulated one reach 0 with
+every sentence in Chinese (cell names, commands and option names stay as typed), mistakes are
+explained in Chinese, and the transcript is written exactly as in English."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from countlo import i18n
+from countlo.board import Shape
+from countlo.formats.transcript import Header, Writer, load
+from countlo.play.guide import Guide
+from countlo.play.oracle import SimulatedOracle
+from countlo.ui.picture import plain
+from countlo.ui.session import Session
+from countlo.ui.wording import amount, boards, clicks
+
+SIX = Shape(6, 6)
+
+# Words that stay as they are in every language: commands the player types, key names, strategy
+# and engine names, the program's name.
+KEPT = {"countlo", "play", "resume", "adaptive", "exact", "help", "undo", "fix", "history",
+        "board", "quit", "Esc", "Enter", "Tab", "Ctrl", "nn"}
+ENGLISH_WORD = re.compile(r"(?<![A-Za-z/.-])[A-Za-z]{2,}(?![A-Za-z/.-])")
+
+
+def english_left(text: str, *typed: str) -> list[str]:
+    """English words in `text` that are not cell names, what the player `typed`, or the words
+    kept above."""
+    for t in typed:
+        text = text.replace(t, "")
+    words = ENGLISH_WORD.findall(text)
+    return [w for w in words if w not in KEPT and not re.fullmatch(r"[A-Z]{1,2}", w)]
+
+
+@pytest.fixture
+def zh():
+    with i18n.speaking("zh"):
+        yield
+
+
+def writer_at(path: Path, shape: Shape = SIX) -> Writer:
+    return Writer.create(str(path), Header.new(shape, "adaptive", None, "exact"))
+
+
+def test_a_typed_game_in_chinese_reaches_zero(zh, tmp_path):
+    game = SimulatedOracle(SIX, 5)
+    path = tmp_path / "t.txt"
+    session = Session(Guide(SIX), writer=writer_at(path), where=str(path))
+    shown = plain(session.greeting()) + plain(session.prompt(status=True))
+    shown += plain(session.handle(str(game.start())))
+    shown += plain(session.handle("xyz")) + (session.check("99") or "")
+    shown += plain(session.handle("help")) + plain(session.handle("board"))
+    while not session.over:
+        shown += plain(session.prompt(status=True))
+        shown += plain(session.handle(str(game.click(session.target()))))
+    assert game.lights == 0 and session.guide.done
+    assert "按回车点击" not in shown  # the real game's wording, not the simulated one's
+    for said in ("每次点击后输入游戏显示的亮灯数", "游戏显示的初始亮灯数", "点击", "后的亮灯数",
+                 "不是亮灯数、格子（如 C4）或命令", "盘面图和图例", "完成：", "符合预期", "记录文件："):
+        assert said in shown, said
+    assert english_left(shown, str(tmp_path), "'xyz'") == []
+    record = load(str(path)).record
+    assert record.count == 0 and record.consistent(game.board)
+
+
+def test_a_simulated_game_in_chinese_and_leaving_early(zh, tmp_path):
+    path = tmp_path / "t.txt"
+    session = Session(Guide(SIX), writer=writer_at(path), oracle=SimulatedOracle(SIX, 2),
+                      where=str(path), label=i18n._("simulated game, seed {seed}").format(seed=2))
+    shown = plain(session.greeting()) + plain(session.prompt(status=True))
+    shown += plain(session.handle("")) + plain(session.handle("undo"))
+    shown += plain(session.handle("4"))  # the simulated game gives the counts itself
+    shown += plain(session.handle("fix 1 3")) + plain(session.handle("history"))
+    shown += plain(session.leave())
+    for said in ("模拟游戏，种子 2", "模拟游戏开始时有", "按回车点击", "撤销：已取消",
+                 "模拟游戏会自己给出亮灯数", "模拟游戏的亮灯数不会错", "0 次点击后退出",
+                 "之后接着玩：countlo play --resume"):
+        assert said in shown, said
+    assert english_left(shown, str(tmp_path)) == []
+
+
+def test_a_found_typo_is_told_in_chinese_and_noted_in_english(zh, tmp_path):
+    """A typo the guide finds by itself: the player reads Chinese, the transcript (shared with
+    players of any language) keeps its English note."""
+    shape = Shape(4, 5)
+    for seed in range(1, 25):
+        for typo_at in (3, 4, 5, 6, 7, 9):
+            game = SimulatedOracle(shape, seed)
+            path = tmp_path / f"{seed}-{typo_at}.txt"
+            session = Session(Guide(shape), writer=writer_at(path, shape))
+            session.handle(str(game.start()))
+            shown, real = "", None
+            for _turn in range(6 * shape.cells):
+                if session.over:
+                    break
+                if session.advice().phase == "stuck":
+                    shown += plain(session.handle(f"fix {typo_at} {real}"))
+                    continue
+                cell = session.target()
+                count = game.click(cell)
+                line = f"{shape.name(cell)} {count}"
+                if len(session.guide.record.steps) + 1 == typo_at:
+                    real = count
+                    typos = [c for c in session.guide.possible_counts(cell) if abs(c - real) == 2]
+                    if not typos:
+                        break
+                    line = f"{shape.name(cell)} {typos[0]}"
+                reason = session.check(line)
+                if reason is not None and real is not None and "!" not in reason:
+                    shown += plain(session.handle(f"fix {typo_at} {real}"))
+                    reason = session.check(line)
+                shown += plain(session.handle(line if reason is None else line + "!"))
+            if "发现输错" in shown:
+                text = path.read_text(encoding="utf-8")
+                assert "Typo found" in text and not re.search(r"[\u4e00-\u9fff]", text)
+                assert english_left(shown) == []
+                return
+    pytest.fail("no seed made the guide find a typo by itself")
+
+
+def test_numbers_read_the_chinese_way(zh):
+    assert amount(1234) == "1,234"
+    assert amount(2_500_000) == "250.0万"
+    assert amount(9_100_000_000) == "91.0亿"
+    assert boards(1) == "1 种盘面" and clicks(3) == "3 次点击"
+
+
+def test_english_stays_the_default():
+    assert i18n.language() == "en"
+    assert boards(1) == "1 board" and boards(2_500_000) == "2.5 million boards"
+    assert clicks(1) == "1 click" and clicks(2) == "2 clicks"
