@@ -44,8 +44,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="how long to wait for each answer of the game program (default 5)")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
     p.add_argument("--jobs", type=_positive, metavar="N",
-                   help="play games in N worker processes (default: the cores available; the same "
-                        "games and summary as one process)")
+                   help="play games in N worker processes (the same games and summary as one "
+                        "process; default: the cores available, never more than the games, and none "
+                        "for a run that ends within seconds)")
     p.add_argument("--records", metavar="FILE",
                    help="write one JSON line per game to FILE as soon as it finishes")
     from countlo.cli.rules_args import add_rule_arguments
@@ -126,10 +127,12 @@ def _play_all(args, shape, seeds, jobs: int) -> tuple[dict[int, tuple], bool]:
 def _games(args, shape, seeds, jobs: int):
     """(seed, GameResult, hidden start or None) per finished game, in this process or in `jobs`
     workers (then in the order they finish), with a progress bar on a terminal."""
-    from countlo.cli.workers import play_in_process, play_in_workers, play_one, warm_up
+    from countlo.cli.workers import play_in_process, play_in_workers, play_one, play_then_spread, warm_up
 
-    if jobs > 1:
+    if jobs > 1 and args.jobs is not None:  # asked for: workers from the first game
         source = play_in_workers(args, seeds, jobs)
+    elif jobs > 1:
+        source = play_then_spread(args, shape, seeds, jobs)
     else:
         warm_up(shape, args)
         source = play_in_process(lambda seed: play_one(args, shape, seed), seeds)

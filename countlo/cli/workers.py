@@ -11,10 +11,16 @@ from __future__ import annotations
 import argparse
 import os
 import signal
-from collections.abc import Callable, Generator, Iterable
+import time
+from collections.abc import Callable, Generator, Iterable, Sequence
 from typing import Any
 
 Game = tuple[int, Any, Any]  # (seed, GameResult, hidden start or None)
+
+# Without --jobs, games are played in this process until they have taken this long (wall clock):
+# a worker costs a fresh interpreter, its imports and a warm-up decision (about a second each on
+# a busy 2-core machine), so a run that ends sooner would only be slowed down by workers.
+HANDOVER_SECONDS = 2.0
 
 
 def available_cores() -> int:
@@ -33,6 +39,25 @@ def play_in_process(play: Callable[[int], tuple[Any, Any]],
         yield seed, result, hidden
 
 
+def play_then_spread(args: argparse.Namespace, shape: Any, seeds: Sequence[int],
+                     jobs: int, budget: float | None = None) -> Generator[Game, None, None]:
+    """The default of --jobs: games in this process while the run is short; once they have
+    taken `budget` seconds (HANDOVER_SECONDS), the rest in min(jobs, games left) workers.
+
+    Each game depends only on its seed, so where a game is played changes nothing but the time.
+    """
+    budget = HANDOVER_SECONDS if budget is None else budget
+    warm_up(shape, args)
+    began = time.perf_counter()  # wall clock: a game program's own time counts too
+    for i, seed in enumerate(seeds):
+        result, hidden = play_one(args, shape, seed)
+        yield seed, result, hidden
+        rest = seeds[i + 1:]
+        if len(rest) > 1 and jobs > 1 and time.perf_counter() - began > budget:
+            yield from play_in_workers(args, rest, min(jobs, len(rest)))
+            return
+
+
 def warm_up(shape: Any, args: argparse.Namespace) -> None:
     """One untimed decision, so one-off costs (imports, per-shape tables) stay out of the times."""
     from countlo.play.guide import Guide
@@ -49,10 +74,10 @@ def play_one(args: argparse.Namespace, shape: Any, seed: int) -> tuple[Any, Any]
     from countlo.play.program import ProgramOracle
 
     if args.oracle_cmd:
-        with ProgramOracle(args.oracle_cmd, shape, args.timeout, env={"COUNTLO_SEED": str(seed)}) as o:
-            return play_game(o, args.strategy, args.engine, seed), None
-    o = SimulatedOracle(shape, seed, args.density)
-    return play_game(o, args.strategy, args.engine, seed), o.board
+        with ProgramOracle(args.oracle_cmd, shape, args.timeout, env={"COUNTLO_SEED": str(seed)}) as program:
+            return play_game(program, args.strategy, args.engine, seed), None
+    simulated = SimulatedOracle(shape, seed, args.density)
+    return play_game(simulated, args.strategy, args.engine, seed), simulated.board
 
 
 def _shape(args: argparse.Namespace) -> Any:
