@@ -172,7 +172,7 @@ class Screen:
             head = f" {self.shape} board · {v.guide.strategy}"
         else:
             p = v.progress()
-            head = (f" {plural(p.clicks, 'click')} · {boards(p.possible)} left · "
+            head = (f" {plural(p.clicks, 'click')} · {boards(p.possible, p.tally)} left · "
                     f"{p.bits_known:.1f} of {self.shape.cells} bits · {p.strategy}")
         if not keys:
             return [("", head)]
@@ -206,7 +206,7 @@ class Screen:
         elif learned.possible_before == learned.possible_after == 1:
             style, message = "class:note", rest
         else:
-            message = f"{boards(learned.possible_after)} left" + (f"; {rest}" if rest else "")
+            message = f"{boards(learned.possible_after, learned.tally_after)} left" + (f"; {rest}" if rest else "")
             style = "class:note"
         out = [("class:note", f"{learned.step:>4}. "), ("class:cellname", f"{name:<3}"),
                ("", " -> "), ("class:count", f"{learned.count:>2}"), (style, f"   {message}\n")]
@@ -251,7 +251,7 @@ class Screen:
             return line(("", "No count yet: every board is possible."))
         p = v.progress()
         out = [("", "\n"), *picture(self.shape, v.marginals(), v.target()), *legend()]
-        return out + line(("class:note", f"{boards(p.possible)} possible, "
+        return out + line(("class:note", f"{boards(p.possible, p.tally)} possible, "
                                           f"{p.bits_known:.1f} of {self.shape.cells} bits known"))
 
     def history(self) -> Fragments:

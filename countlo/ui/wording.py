@@ -14,6 +14,7 @@ from countlo.play.advice import (
     GaveUp,
     Learned,
     Probe,
+    Tally,
     Unclearable,
 )
 from countlo.play.game import Ending, Mismatch, ProgramFailed, Refused
@@ -46,7 +47,11 @@ The simulated game answers for you: press Enter to make the suggested click.
 
 
 def amount(n: int) -> str:
-    """A count of boards for people: 1,234 up to a million, then 2.5 million, 9.1 billion."""
+    """A count of boards for people: 1,234 up to a million, then 2.5 million, 9.1 billion, and
+    from a thousand trillion on 1.2e15, 1.1e77 (the digits cut, not rounded up)."""
+    if n >= 10**15:
+        digits = str(n)
+        return f"{digits[0]}.{digits[1]}e{len(digits) - 1}"
     for size, word in ((10**12, "trillion"), (10**9, "billion"), (10**6, "million")):
         if n >= size:
             return f"{n / size:.1f} {word}"
@@ -58,9 +63,16 @@ def plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
-def boards(n: int) -> str:
-    """'1 board', '24 boards', '9.1 billion boards'."""
-    return "1 board" if n == 1 else f"{amount(n)} boards"
+def boards(n: int, tally: Tally = Tally.EXACT) -> str:
+    """'1 board', '24 boards', '9.1 billion boards'; 'about 1.1e77 boards' for an estimate,
+    'at least 1,000 boards' for a lower bound."""
+    text = "1 board" if n == 1 else f"{amount(n)} boards"
+    return f"{tally.value} {text}" if tally.value else text
+
+
+def many(n: int, tally: Tally = Tally.EXACT) -> str:
+    """Every digit of an exact count ('1,024 boards'), else as `boards` says it."""
+    return f"{n:,} boards" if tally is Tally.EXACT else boards(n, tally)
 
 
 def where(step: int) -> str:
@@ -131,8 +143,8 @@ def advice_text(shape: Shape, advice: Advice, strategy: str = "") -> str:
         return f"Type the starting count (0-{advice.cells})"
     if isinstance(advice, Probe):
         if advice.cell is None:
-            return f"{advice.boards:,} boards possible: click any cell, then type its count"
-        note = (f" ({strategy or 'the strategy'} has no more clicks; {advice.boards:,} boards "
+            return f"{many(advice.boards, advice.tally)} possible: click any cell, then type its count"
+        note = (f" ({strategy or 'the strategy'} has no more clicks; {many(advice.boards, advice.tally)} "
                 "still fit)" if advice.exhausted else "")
         return f"Click {shape.name(advice.cell)}{note}"
     if isinstance(advice, Finish):
@@ -150,7 +162,8 @@ def advice_text(shape: Shape, advice: Advice, strategy: str = "") -> str:
 def learned_text(shape: Shape, learned: Learned) -> str:
     """What one count taught, e.g. 'C4 showed 17: 1,024 boards -> 96 boards'."""
     text = (f"{shape.name(learned.cell)} showed {learned.count}: "
-            f"{boards(learned.possible_before)} -> {boards(learned.possible_after)}")
+            f"{boards(learned.possible_before, learned.tally_before)} -> "
+            f"{boards(learned.possible_after, learned.tally_after)}")
     if learned.applied is not None:
         f = learned.applied
         return text + f"; {where(f.step)} must have been {f.suggested}, not {f.written}: corrected"
