@@ -105,6 +105,21 @@ def _play_seed(seed: int) -> Game:
     return seed, result, hidden
 
 
+_WARM: set[tuple[str, ...]] = set()  # (size, rules, strategy, engine) warmed up in this process
+
+
+def play_seed(args: argparse.Namespace, seed: int) -> Game:
+    """One game anywhere (a Dask worker, countlo.cli.cluster): the first game of a kind in a
+    process is preceded by an untimed warm-up, as in this process and in the --jobs workers."""
+    shape = _shape(args)
+    kind = (str(shape), shape.rules.describe(), args.strategy, args.engine)
+    if kind not in _WARM:
+        warm_up(shape, args)
+        _WARM.add(kind)
+    result, hidden = play_one(args, shape, seed)
+    return seed, result, hidden
+
+
 def play_in_workers(args: argparse.Namespace, seeds: Iterable[int],
                     jobs: int) -> Generator[Game, None, None]:
     """Games in `jobs` worker processes, yielded as they finish (not in seed order).
