@@ -44,7 +44,7 @@ def scheduler():
     """The address of a local Dask cluster: two worker processes, one thread each."""
     from distributed import LocalCluster
 
-    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0",
                       silence_logs=logging.ERROR) as cluster:
         yield cluster.scheduler_address
 
