@@ -11,13 +11,16 @@ row number; A1 is the top-left cell.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
 from functools import lru_cache
 
 from countlo.errors import BadCellError, BadSizeError
 from countlo.rules import CLASSIC, Rules
 from countlo.tokens import shown
+from countlo.value import Value
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up; mypy knows it)
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator, Sequence
 
 MAX_SIDE = 65535
 
@@ -46,12 +49,16 @@ def column_index(letters: str) -> int:
     return n - 1
 
 
-@dataclass(frozen=True, order=True)
-class Cell:
+class Cell(Value):
     """A cell by 0-based row and column."""
 
+    FIELDS = __slots__ = ("row", "col")
     row: int
     col: int
+
+    def __init__(self, row: int, col: int) -> None:
+        object.__setattr__(self, "row", row)
+        object.__setattr__(self, "col", col)
 
     @property
     def name(self) -> str:
@@ -84,16 +91,22 @@ class Cell:
         return cell
 
 
-@dataclass(frozen=True, order=True)
-class Shape:
+class Shape(Value):
     """A board size: `rows` x `cols`, each 1..65535, and the `rules` played on it (topology,
     click rule, states, target; the classic game by default)."""
 
+    FIELDS = __slots__ = ("rows", "cols", "rules")
     rows: int
     cols: int
-    rules: Rules = field(default=CLASSIC)
+    rules: Rules
 
-    def __post_init__(self) -> None:
+    def __init__(self, rows: int, cols: int, rules: Rules = CLASSIC) -> None:
+        object.__setattr__(self, "rows", rows)
+        object.__setattr__(self, "cols", cols)
+        object.__setattr__(self, "rules", rules)
+        self._check()
+
+    def _check(self) -> None:
         for side, value in (("rows", self.rows), ("columns", self.cols)):
             if not isinstance(value, int) or isinstance(value, bool):
                 raise BadSizeError(f"board {side} must be a whole number, not {value!r}")
@@ -287,13 +300,18 @@ def popcount(x: int) -> int:
     return x.bit_count()
 
 
-@dataclass(frozen=True)
-class Symmetry:
+class Symmetry(Value):
     """A rotation or reflection of a board: `where(r, c)` is the image of cell (r, c)."""
 
+    FIELDS = __slots__ = ("name", "shape", "where")
     name: str
     shape: Shape
     where: Callable[[int, int], tuple[int, int]]
+
+    def __init__(self, name: str, shape: Shape, where: Callable[[int, int], tuple[int, int]]) -> None:
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "shape", shape)
+        object.__setattr__(self, "where", where)
 
     def apply(self, board: int) -> int:
         """The image of a bitset board under this symmetry."""

@@ -10,10 +10,12 @@ already hit adds again (tiny tori), so a click is a multiset of cells.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from dataclasses import dataclass
-
 from countlo.errors import BadRuleError
+from countlo.value import Value
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up; mypy knows it)
+if TYPE_CHECKING:
+    from collections.abc import Iterator
 
 Offset = tuple[int, int]
 
@@ -54,13 +56,18 @@ ROWCOL = "rowcol"
 TARGETS = ("dark", "lit")
 
 
-@dataclass(frozen=True, order=True)
-class Rule:
+class Rule(Value):
     """A click rule on a grid: `name` and the offsets it changes (empty for `rowcol`, which
-    depends on the board size)."""
+    depends on the board size). A `Value` rather than a dataclass: it is on the start-up path of
+    every command."""
 
+    FIELDS = __slots__ = ("name", "offsets")
     name: str
-    offsets: tuple[Offset, ...] = ()
+    offsets: tuple[Offset, ...]
+
+    def __init__(self, name: str, offsets: tuple[Offset, ...] = ()) -> None:
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "offsets", tuple(offsets))
 
     @classmethod
     def named(cls, name: str) -> Rule:
@@ -158,16 +165,24 @@ class Rule:
 PLUS = Rule("plus", NAMED["plus"])
 
 
-@dataclass(frozen=True, order=True)
-class Rules:
+class Rules(Value):
     """Topology, click rule, number of light states and target of a grid game."""
 
-    topology: str = "plane"
-    rule: Rule = PLUS
-    states: int = 2
-    target: str = "dark"
+    FIELDS = __slots__ = ("topology", "rule", "states", "target")
+    topology: str
+    rule: Rule
+    states: int
+    target: str
 
-    def __post_init__(self) -> None:
+    def __init__(self, topology: str = "plane", rule: Rule = PLUS, states: int = 2,
+                 target: str = "dark") -> None:
+        object.__setattr__(self, "topology", topology)
+        object.__setattr__(self, "rule", rule)
+        object.__setattr__(self, "states", states)
+        object.__setattr__(self, "target", target)
+        self._check()
+
+    def _check(self) -> None:
         if self.topology not in TOPOLOGIES:
             raise BadRuleError(f"unknown topology {self.topology!r}: expected one of "
                                f"{', '.join(TOPOLOGIES)}")

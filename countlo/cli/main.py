@@ -12,11 +12,14 @@ import argparse
 import importlib
 import os
 import sys
-from collections.abc import Callable
-from typing import TextIO
 
 from countlo import __version__
 from countlo.errors import CountloError
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up; mypy knows it)
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import TextIO
 
 COMMANDS: dict[str, str] = {
     "play": "guided session: type the counts the game shows, get the next click (--sim to try it)",

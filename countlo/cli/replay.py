@@ -55,9 +55,9 @@ def run(args) -> int:
     except ImpossibleCountsError as e:
         tape = e.tape
         check_size(tape.shape, "auto")
-        r = explain.replay_impossible(tape.shape, [s.cell for s in tape.steps],
-                                      [tape.start] + [s.count for s in tape.steps],
-                                      tape.count_lines)
+        start, steps = tape.parsed()  # impossible counts are raised only when every line parsed
+        r = explain.replay_impossible(tape.shape, [s.cell for s in steps],
+                                      [start] + [s.count for s in steps], tape.count_lines)
         return _report(r, args, e.problems[0])
     except TranscriptError as e:
         return _malformed(e, args)

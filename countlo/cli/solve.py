@@ -81,7 +81,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    "stop after this long with the best found and a proven bound")
     p.add_argument("--full", action="store_true",
                    help=f"print grids and press lists even above {GRID_LIMIT}x{GRID_LIMIT}")
-    p.add_argument("--out", metavar="FILE", help="write the press pattern as a 1/0 grid")
+    p.add_argument("--out", metavar="FILE", help="write the press pattern as a 1/0 grid (with --most: the start that "
+                   "needs the most presses)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.add_argument("--image", metavar="FILE.png|FILE.svg",
                    help="also draw the start, the presses (or the quiet pattern proving it "
@@ -180,7 +181,7 @@ def run(args: argparse.Namespace) -> int:
     report = _Report(shape, start, rows, args)
     if not sol.solvable:
         report.unsolvable(sol)
-        if args.image is not None:
+        if args.image is not None and sol.witness is not None:  # unsolvable: the proof is there
             from countlo.formats import figures
 
             _draw(figures.unsolvable(shape, start, sol.witness, target), args.image, args.json)
@@ -280,9 +281,7 @@ def _most(shape: Shape, args: argparse.Namespace) -> int:
             start ^= masks[k]
     start_rows, press_rows = shape.to_rows(start), shape.to_rows(h.presses or 0)
     if args.out and h.presses is not None:
-        from countlo.formats import textgrid
-
-        _write(args.out, textgrid.format_rows(start_rows, shape.cols))
+        _write(args.out, start_rows, shape.cols)
     if args.json:
         import json  # only --json pays for it (start-up: bench/bench_startup.py)
 

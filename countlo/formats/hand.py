@@ -29,13 +29,13 @@ from countlo.formats.transcript import (
     StartEvent,
     StepEvent,
     Tape,
+    TapeStep,
     Transcript,
     TranscriptFileError,
     count_problems,
     from_tape,
     read,
 )
-from countlo.hidden.record import Step
 from countlo.tokens import shown
 
 FORMATS = ("countlo", "rows", "restore")
@@ -110,9 +110,9 @@ def _size_from_comment(sizes, problems, source) -> Shape | None:
 
 
 def _numbers(rows, problems) -> list[tuple[int, list[int | None]]]:
-    out = []
+    out: list[tuple[int, list[int | None]]] = []
     for n, tokens in rows:
-        values = []
+        values: list[int | None] = []
         for t in tokens:
             if _NUMBER.match(t):
                 values.append(int(t))
@@ -123,10 +123,10 @@ def _numbers(rows, problems) -> list[tuple[int, list[int | None]]]:
     return out
 
 
-def _finish(shape: Shape, steps: list[tuple[int, int, int]], start: int, start_line: int,
+def _finish(shape: Shape, steps: list[tuple[int, int | None, int]], start: int | None, start_line: int,
             problems: list, source: str, fmt: str, strategy: str) -> Transcript:
     """Build and check the transcript of (cell, count, line) steps; raise on any problem."""
-    tape = Tape(shape, start, tuple(Step(c, k) for c, k, _ in steps), start_line,
+    tape = Tape(shape, start, tuple(TapeStep(c, k) for c, k, _ in steps), start_line,
                 tuple(n for _, _, n in steps), (start_line,) + tuple(n for _, _, n in steps))
     bad = count_problems(tape)
     if problems:
@@ -139,7 +139,7 @@ def _finish(shape: Shape, steps: list[tuple[int, int, int]], start: int, start_l
     return from_tape(Header(shape, strategy=strategy), events, tape, source, fmt)
 
 
-def _start(table, problems) -> tuple[int, int]:
+def _start(table, problems) -> tuple[int | None, int]:
     n, values = table[0]
     if len(values) != 1:
         problems.append((n, f"expected the starting count alone on the first line, found "

@@ -147,15 +147,32 @@ class Header:
 
 
 @dataclass(frozen=True)
+class TapeStep:
+    """A click as read: its cell and count, each None where its line did not parse (that problem
+    is reported; the click still counts so later undo and fix lines keep their meaning)."""
+
+    cell: int | None
+    count: int | None
+
+
+@dataclass(frozen=True)
 class Tape:
     """The events applied (undo and fix done), counts not yet checked; lines say where each came from."""
 
     shape: Shape
     start: int | None
-    steps: tuple[Step, ...]
+    steps: tuple[TapeStep, ...]
     start_line: int
     step_lines: tuple[int, ...]   # the line of each click
     count_lines: tuple[int, ...]  # where each count was last written: [0] the start, [i] step i
+
+    def parsed(self) -> tuple[int, tuple[Step, ...]]:
+        """The start and steps, when every line parsed (reading raises on any problem first)."""
+        steps = tuple(Step(s.cell, s.count) for s in self.steps
+                      if s.cell is not None and s.count is not None)
+        if self.start is None or len(steps) != len(self.steps):
+            raise ValueError("the tape has an unparsed count; its problems were not reported")
+        return self.start, steps
 
 
 @dataclass(frozen=True)
@@ -337,7 +354,7 @@ def _parse_body(lines: list[str], first: int, shape: Shape | None, problems: lis
 def apply_events(shape: Shape, events: list[Event] | tuple[Event, ...], problems: list) -> Tape:
     """The events with undo and fix applied; order problems (undo of nothing, ...) go to `problems`."""
     start, start_line, started = None, 0, False
-    steps: list[list[int]] = []  # [cell, count, step line, count line]
+    steps: list[list[int | None]] = []  # [cell, count, step line, count line]
     for e in events:
         if isinstance(e, StartEvent):
             if started:
@@ -365,9 +382,15 @@ def apply_events(shape: Shape, events: list[Event] | tuple[Event, ...], problems
                 steps[e.step - 1][1] = e.count
                 steps[e.step - 1][3] = e.line
     return Tape(
-        shape, start, tuple(Step(s[0], s[1]) for s in steps), start_line,
-        tuple(s[2] for s in steps), (start_line,) + tuple(s[3] for s in steps),
+        shape, start, tuple(TapeStep(s[0], s[1]) for s in steps), start_line,
+        tuple(_line(s[2]) for s in steps), (start_line,) + tuple(_line(s[3]) for s in steps),
     )
+
+
+def _line(n: int | None) -> int:
+    if n is None:  # line numbers are always set; only cells and counts may be missing
+        raise ValueError("a step without a line number")
+    return n
 
 
 def count_problems(tape: Tape) -> list[tuple[int, str]]:
@@ -381,7 +404,7 @@ def count_problems(tape: Tape) -> list[tuple[int, str]]:
             out.append((tape.count_lines[0], str(e)))
             before = None
     for i, s in enumerate(tape.steps, 1):
-        if None in (before, s.cell, s.count):  # after a line that did not parse
+        if before is None or s.cell is None or s.count is None:  # after a line that did not parse
             before = s.count if s.count is not None and 0 <= s.count <= shape.cells else None
             continue
         try:
@@ -429,7 +452,10 @@ def read(text: str, source: str = "transcript") -> Transcript:
 def from_tape(header: Header, events: tuple[Event, ...], tape: Tape, source: str,
               fmt: str) -> Transcript:
     """The Transcript of a checked tape (its counts must all be possible)."""
-    record = None if tape.start is None else Record(tape.shape, tape.start, tape.steps)
+    record = None
+    if tape.start is not None:
+        start, steps = tape.parsed()
+        record = Record(tape.shape, start, steps)
     return Transcript(header, events, record, tape.step_lines, tape.count_lines, source, fmt)
 
 
@@ -443,9 +469,13 @@ def event_line(event: Event, shape: Shape) -> str:
     """The canonical line of one event."""
     if isinstance(event, NoteEvent):
         return f"# {_one_line(event.text or '')}".rstrip()
+    if isinstance(event, (StartEvent, StepEvent)) and event.count is None:
+        raise ValueError("an event whose count did not parse is never written")
     if isinstance(event, StartEvent):
         body = f"start {event.count}"
     elif isinstance(event, StepEvent):
+        if event.cell is None:
+            raise ValueError("an event whose cell did not parse is never written")
         body = f"{shape.name(event.cell)} {event.count}"
     elif isinstance(event, UndoEvent):
         body = "undo"
@@ -567,7 +597,10 @@ class Writer:
     def record(self) -> Record | None:
         """The game record written so far."""
         tape = apply_events(self.header.shape, self.events, [])
-        return None if tape.start is None else Record(tape.shape, tape.start, tape.steps)
+        if tape.start is None:
+            return None
+        start, steps = tape.parsed()
+        return Record(tape.shape, start, steps)
 
     def close(self) -> None:
         if not self._handle.closed:

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import random
 from bisect import bisect_right
+from collections.abc import Sequence
 from functools import cached_property
 from itertools import combinations
 from math import comb
@@ -120,16 +121,19 @@ class Posterior:
         self._work = work
         eqs: dict[int, list[Equation]] = {}
         for e in work.equations()[1:]:
-            eqs.setdefault(e.centre, []).append(e)
+            if e.centre is not None:  # every equation after the start's has a clicked centre
+                eqs.setdefault(e.centre, []).append(e)
         self._eqs = eqs
         shape = work.shape
+        self._tables: Tables | SparseTables
         if method == "dense":
             self._tables = Tables(plan_for(shape), work.start, eqs)
         else:  # only cells near clicks take a step; the others are counted by binomials
             needs = tuple((k, shape.neighbours(k)) for k in sorted(eqs))
             self._tables = _sparse(plan_for(shape, needs), work.start, eqs)
         self.count: int = self._tables.count
-        self.board: int | None = self.boards(1)[0] if self.count == 1 else None
+        listed = self.boards(1) if self.count == 1 else None
+        self.board: int | None = listed[0] if listed else None
 
     # --- translation between the record's board and the working board ------------------------
     def _from_work_board(self, b: int) -> int:
@@ -151,7 +155,7 @@ class Posterior:
         dists: list[dict[int, int]] = [{} for _ in range(n)]
         if self.count == 0:
             return lit, dists
-        tables = self._tables
+        tables: Tables | SparseTables = self._tables
         if tables.sparse:
             tables = self._law_tables()
         flips, now = self._work.flips(), self._work.count
@@ -174,18 +178,19 @@ class Posterior:
                 per = [0] * (size + 1)
                 for b in range(u + 1):
                     weights = joint[:, index[(u, b)]]
+                    got: Sequence[float | int]
                     if exact_floats:  # sums of integers below 2^53: exact in float64
-                        got = np.bincount(values, weights=weights, minlength=size + 1)
+                        got = np.bincount(values, weights=weights, minlength=size + 1).tolist()
                     else:
                         got = [weights[values == v].sum() for v in range(size + 1)]
                     for v in range(size + 1 - b):
                         per[v + b] += comb(u, b) * int(got[v])
                 dists[k] = {now + size - 2 * v: per[v] for v in range(size, -1, -1) if per[v]}
-        if tables.sparse and tables.plan.free:
+        if isinstance(tables, SparseTables) and tables.plan.free:
             self._free_laws(tables, stepped, lit, dists)
         return lit, dists
 
-    def _law_tables(self):
+    def _law_tables(self) -> Tables | SparseTables:
         """Sparse tables that also see, for every cell k near a click, the stepped cells of N(k);
         dense tables instead where the sparse ones promise to be larger (measured on 6x6)."""
         shape, n0 = self._work.shape, self._work.start
@@ -200,7 +205,7 @@ class Posterior:
             needs.append((k, near))
             u = len(shape.neighbours(k)) - len(near)
             terminals |= {(u, b) for b in range(u + 1)}
-        if shape.cells <= DENSE_CELLS:
+        if shape.cells <= DENSE_CELLS and isinstance(base, SparseTables):
             live = sum(keys.size * rows.shape[1] for keys, rows in base.stored)
             columns = len({u for u, _ in terminals})
             if live * columns > DENSE_SWITCH * dense_size(shape, n0):
@@ -293,7 +298,7 @@ class Posterior:
                 top = above.bits - 1
                 combos = [(window_of(y, step.drops), _cells_of(window_of(y, step.drops), step.window))
                           for y in range(1 << len(step.drops))]
-                new = []
+                new: list[tuple[int, int, int, int]] = []
                 for w, t, b, e in parts:
                     t -= w >> top & 1
                     base = window_of(w, kept)
@@ -310,7 +315,7 @@ class Posterior:
             return [b for _, _, b, _ in parts]
         if above is None:  # no stepped cells at all
             parts = [(0, 0, 0, 0)] * (draw[0] if draw else 1)
-        out = []
+        out: list[int] = []
         for _, _, b, e in parts:
             if draw is None:
                 lit = combinations(free, self._work.start - e)

@@ -21,6 +21,7 @@ at most C(n, n0) <= C(n, n // 2). float64 is exact up to 2^53 (n <= 53), int64 u
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from math import isqrt
@@ -87,7 +88,8 @@ def plan_for(shape: Shape, needs: tuple[tuple[int, tuple[int, ...]], ...] | None
     at: dict[int, list[int]] = {}
     for k, j in ready.items():
         at.setdefault(j, []).append(k)
-    steps, kept = [], []
+    steps: list[Step] = []
+    kept: list[int] = []
     for j in cells:
         window = tuple(kept) + (j,)
         drops = tuple(p for p, c in enumerate(window) if last[c] == j)
@@ -342,10 +344,8 @@ class Tables:
             m = step.bits
             (lo0, hi0), (lo, hi) = self.bands[j], self.bands[j + 1]
             inner = tuple(p for p in step.drops if p < m - 1)
-            if m - 1 in step.drops:
-                hx = (h, h)
-            else:
-                hx = h.reshape(2, -1, h.shape[1])
+            # hx[x]: the tables for cell j = x (the same table twice when j is dropped here)
+            hx: Sequence[np.ndarray] = (h, h) if m - 1 in step.drops else list(h.reshape(2, -1, h.shape[1]))
             halves = self.halves[j]
             nxt = np.zeros((prev.shape[0], hi0 - lo0 + 1), dtype=self.dtype)
             joint = []

@@ -56,13 +56,15 @@ class RowSampler:
             raise ValueError(f"{shape} is too wide for the row sampler")
         self.shape = shape
         self.transposed = shape.cols > shape.rows and shape.rules.transposable
+        self._order: np.ndarray | None = None
+        self._tables: list[np.ndarray]
+        self._dense: list[np.ndarray]
+        self._f: list[np.ndarray]
         if self.transposed:
             to_work = [_transpose_cell(shape, k) for k in range(shape.cells)]
             record = Record(shape.transposed(), record.start,
                             tuple(Step(to_work[s.cell], s.count) for s in record.steps))
             self._order = np.array(to_work)  # original cell k sits at working cell to_work[k]
-        else:
-            self._order = None
         work = record.shape
         self.rows, self.cols = work.rows, work.cols
         self.n0 = record.start
@@ -70,6 +72,7 @@ class RowSampler:
         self._values = np.arange(width)
         self._pc = np.array([bin(v).count("1") for v in range(width)], dtype=np.int64)
         self._steps = len(record.steps)
+        dense: list[np.ndarray | None]
         if parent is not None and parent._steps == self._steps - 1 and parent.n0 == self.n0:
             tables, dense = list(parent._tables), list(parent._dense)
             eqs = record.equations()[-1:]
@@ -82,14 +85,16 @@ class RowSampler:
             eqs = record.equations()[1:]
         changed = self.rows
         for eq in eqs:
+            if eq.centre is None:  # only the starting count's equation has no click
+                continue
             rho = eq.centre // self.cols
             tables[rho] = tables[rho] & self._equation_table(eq, rho)
             dense[rho] = None
             changed = min(changed, rho)
-        for r in range(self.rows):
-            if dense[r] is None:  # V_r as float64, (y, x, z) order, for the forward products
-                dense[r] = np.ascontiguousarray(tables[r].transpose(1, 0, 2), dtype=np.float64)
-        self._tables, self._dense = tables, dense
+        # V_r as float64, (y, x, z) order, for the forward products
+        self._dense = [np.ascontiguousarray(tables[r].transpose(1, 0, 2), dtype=np.float64)
+                       if d is None else d for r, d in enumerate(dense)]
+        self._tables = tables
         self._forward(parent._f[: changed + 1] if parent is not None else None)
 
     def _equation_table(self, eq, rho: int) -> np.ndarray:

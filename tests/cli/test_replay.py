@@ -338,8 +338,9 @@ def test_replay_of_mutated_examples_never_crashes(name, mutations):
         t = formats.parse("\n".join(lines), "mutated")
     except ImpossibleCountsError as e:
         tape = e.tape
-        r = explain.replay_impossible(tape.shape, [s.cell for s in tape.steps],
-                                      [tape.start] + [s.count for s in tape.steps], tape.count_lines)
+        start, steps = tape.parsed()
+        r = explain.replay_impossible(tape.shape, [s.cell for s in steps],
+                                      [start] + [s.count for s in steps], tape.count_lines)
     except TranscriptError as e:
         assert e.problems and all(n >= 1 for n, _ in e.problems)
         return

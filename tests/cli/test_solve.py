@@ -254,6 +254,15 @@ def test_most_beyond_the_exact_cases_gives_bounds(run_cli):
     assert clears(shape, board_of(out["start"], shape), board_of(out["presses"], shape))
 
 
+def test_most_out_writes_the_hardest_start_that_solve_reads_back(run_cli, tmp_path):
+    out = tmp_path / "hardest.txt"
+    res = run_cli(["solve", "--size", "4x4", "--most", "--out", str(out)])
+    assert res.returncode == 0, res.stderr
+    back = run_cli(["solve", str(out), "--min", "--json"])
+    assert back.returncode == 0, back.stderr
+    assert json.loads(back.stdout)["count"] == 7  # the hardest 4x4 start needs 7 presses
+
+
 def test_most_wants_only_a_size(run_cli):
     res = run_cli(["solve", "--all-on", "--size", "4x4", "--most"])
     assert res.returncode == 2 and "give only --size RxC" in res.stderr

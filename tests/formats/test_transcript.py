@@ -108,7 +108,7 @@ def test_impossible_count_names_line_and_possible_values():
     with pytest.raises(ImpossibleCountsError) as e:
         read("# size: 6x6\n\nstart 10\nA1 12\n")
     assert e.value.problems[0][0] == 4 and "7, 9, 11, 13" in e.value.problems[0][1]
-    assert e.value.tape.steps == (Step(0, 12),)
+    assert e.value.tape.parsed() == (10, (Step(0, 12),))
 
 
 def test_a_fix_is_checked_at_its_own_line():

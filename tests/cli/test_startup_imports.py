@@ -1,0 +1,38 @@
+"""What `countlo solve` loads on its way to a small answer: none of the modules whose import alone
+costs a noticeable share of an interpreter start (bench/bench_startup.py measures the time; this
+test keeps the cause from coming back)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+HEAVY = {"numpy", "z3", "prompt_toolkit", "dataclasses", "inspect", "typing", "json", "shutil",
+         "random", "datetime", "enum"}
+PROBE = (
+    "import sys, io; before = set(sys.modules); from countlo.cli import main;"
+    "sys.stdout = io.StringIO(); code = main({argv!r});"
+    "sys.stdout = sys.__stdout__; print(code, ' '.join(sorted(set(sys.modules) - before)))"
+)
+
+
+def loaded(argv: list[str]) -> tuple[int, set[str]]:
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
+    out = subprocess.run([sys.executable, "-c", PROBE.format(argv=argv)], env=env, cwd=ROOT,
+                         text=True, capture_output=True, check=True).stdout.split()
+    return int(out[0]), {name.split(".")[0] for name in out[1:]}
+
+
+def test_a_small_solve_imports_no_heavy_module():
+    code, modules = loaded(["solve", "--all-on", "--size", "6x6"])
+    assert code == 0
+    assert modules & HEAVY == set()
+
+
+def test_top_level_help_imports_no_heavy_module():
+    code, modules = loaded(["--help"])
+    assert code == 0
+    assert modules & HEAVY == set()
