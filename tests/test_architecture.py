@@ -87,3 +87,15 @@ def test_every_subpackage_declares_its_public_api():
         names = [t.id for n in tree.body if isinstance(n, ast.Assign) for t in n.targets
                  if isinstance(t, ast.Name)]
         assert "__all__" in names, f"{init.parent.name}/__init__.py has no __all__"
+
+
+def _on_the_map(module: Path, text: str) -> bool:
+    """docs/ARCHITECTURE.md names the module in a table row (`name`) or its file (name.py)."""
+    return f"`{module.stem}`" in text or f"{module.stem}.py" in text
+
+
+def test_every_module_is_on_the_architecture_map():
+    text = (PACKAGE.parent / "docs" / "ARCHITECTURE.md").read_text(encoding="utf-8")
+    modules = [p for p in PACKAGE.rglob("*.py") if p.name != "__init__.py"]
+    missing = [str(p.relative_to(PACKAGE.parent)) for p in modules if not _on_the_map(p, text)]
+    assert missing == [], f"add these modules to docs/ARCHITECTURE.md: {missing}"

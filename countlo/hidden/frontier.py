@@ -205,7 +205,7 @@ def _group(keys: np.ndarray, *tables: np.ndarray) -> tuple[np.ndarray, ...]:
     return (keys[starts], *(np.add.reduceat(t[order], starts, axis=0) for t in tables))
 
 
-def _largest_group(parts: list[np.ndarray], live) -> int:
+def _largest_group(parts: list[np.ndarray], live: np.ndarray | np.bool_) -> int:
     """The most rows that were summed into one key at this step."""
     keys = np.concatenate(parts)[live]
     if len(keys) == 0:

@@ -23,17 +23,18 @@ from __future__ import annotations
 
 import random
 from bisect import bisect_right
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from functools import cached_property
 from itertools import combinations
 from math import comb
+from typing import Any
 
 import numpy as np
 
 from countlo.board import Shape
 from countlo.errors import CountloError
 from countlo.hidden.frontier import FrontierPosterior
-from countlo.hidden.posterior_dp import Tables, dense_size, lit_values, plan_for
+from countlo.hidden.posterior_dp import Plan, Tables, dense_size, lit_values, plan_for
 from countlo.hidden.posterior_sparse import Inexact, SparseTables, binom
 from countlo.hidden.record import Equation, Record, Step
 
@@ -67,7 +68,8 @@ def check_rules(shape: Shape) -> None:
 DENSE_SWITCH = 0.08  # dense next-count pass when the sparse one looks this large relative to it
 
 
-def _sparse(plan, n0: int, eqs: dict[int, list[Equation]], terminals=((0, 0),)) -> SparseTables:
+def _sparse(plan: Plan, n0: int, eqs: dict[int, list[Equation]],
+            terminals: Iterable[tuple[int, int]] = ((0, 0),)) -> SparseTables:
     """Sparse tables in float64 where that is provably exact (see posterior_sparse), else in
     int64 / Python ints."""
     if plan.shape.cells > 53:
@@ -81,7 +83,7 @@ def _sparse(plan, n0: int, eqs: dict[int, list[Equation]], terminals=((0, 0),)) 
 class _Guarded(SparseTables):
     """Guarded float64 tables whose backward pass falls back to exact integers when needed."""
 
-    def joints(self):
+    def joints(self) -> Iterator[tuple[int, np.ndarray, np.ndarray]]:
         try:
             yield from list(super().joints())
         except Inexact:
@@ -212,7 +214,8 @@ class Posterior:
                 return Tables(plan_for(shape), n0, self._eqs)
         return _sparse(plan_for(shape, tuple(needs)), n0, self._eqs, sorted(terminals))
 
-    def _free_laws(self, tables: SparseTables, stepped: set[int], lit: list[int], dists) -> None:
+    def _free_laws(self, tables: SparseTables, stepped: set[int], lit: list[int],
+                   dists: list[dict[int, int]]) -> None:
         """Marginals of the free cells and the laws of centres with only free neighbours: given
         e lit stepped cells, the free cells hold a uniformly random set of n0 - e lit cells."""
         shape, n0, now = self._work.shape, self._work.start, self._work.count
@@ -277,7 +280,9 @@ class Posterior:
         """
         if self.count == 0:
             return []
-        tables = self._tables
+        # Tables and SparseTables walk the same steps, each over its own table type (a dense
+        # array, or keys with rows), so the walk is written once over either
+        tables: Any = self._tables
         steps = tables.plan.steps
         # partial starts: (window state, lit total so far, board so far, final stepped total e)
         parts: list[tuple[int, int, int, int]] = [(0, tables.n0, 0, tables.n0)]

@@ -21,7 +21,7 @@ at most C(n, n0) <= C(n, n // 2). float64 is exact up to 2^53 (n <= 53), int64 u
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from math import isqrt
@@ -128,10 +128,11 @@ def linear_values(window: tuple[int, ...], plus: int, minus: int) -> np.ndarray:
     out = pc[w & p].astype(np.int16)
     if m:
         out -= pc[w & m]
-    return out
+    result: np.ndarray = out
+    return result
 
 
-_MASKS: dict[tuple, np.ndarray] = {}
+_MASKS: dict[tuple[object, ...], np.ndarray] = {}
 
 
 def step_mask(step: Step, eqs: tuple[tuple[int, int, int], ...]) -> np.ndarray | None:
@@ -190,7 +191,8 @@ def drop(table: np.ndarray, step: Step) -> np.ndarray:
     m = step.bits
     t = table.reshape((2,) * m + (table.shape[1],))
     t = t.sum(axis=tuple(m - 1 - p for p in step.drops))
-    return t.reshape(-1, table.shape[1])
+    result: np.ndarray = t.reshape(-1, table.shape[1])
+    return result
 
 
 def undrop(table: np.ndarray, step: Step) -> np.ndarray:
@@ -209,10 +211,13 @@ def _sum_bits(table: np.ndarray, bits: int, positions: tuple[int, ...]) -> np.nd
     if not positions:
         return table
     width = table.shape[1]
+    result: np.ndarray
     if positions == (0,):
-        return table[0::2] + table[1::2]
+        result = table[0::2] + table[1::2]
+        return result
     t = table.reshape((2,) * bits + (width,))
-    return t.sum(axis=tuple(bits - 1 - p for p in positions)).reshape(-1, width)
+    result = t.sum(axis=tuple(bits - 1 - p for p in positions)).reshape(-1, width)
+    return result
 
 
 def _spread_bits(table: np.ndarray, bits: int, positions: tuple[int, ...]) -> np.ndarray:
@@ -229,9 +234,12 @@ def _spread_bits(table: np.ndarray, bits: int, positions: tuple[int, ...]) -> np
 
 def _rowdot(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """sum_t a[w, t] * b[w, t] for every row w."""
+    result: np.ndarray
     if a.dtype == object:
-        return (a * b).sum(axis=1)
-    return np.einsum("ij,ij->i", a, b)
+        result = (a * b).sum(axis=1)
+        return result
+    result = np.einsum("ij,ij->i", a, b)
+    return result
 
 
 @lru_cache(maxsize=256)
@@ -306,7 +314,8 @@ class Tables:
                 q = q * halves[x]
             target[...] = _sum_bits(q, m - 1, inner)
         if m - 1 in step.drops:
-            return out[0] + out[1]
+            result: np.ndarray = out[0] + out[1]
+            return result
         return out.reshape(2 * rows, hi - lo + 1)
 
     def full(self, prev: np.ndarray, j: int) -> np.ndarray:
@@ -317,20 +326,21 @@ class Tables:
             f[~mask] = 0
         return f
 
-    def descending(self):
+    def descending(self) -> Iterator[tuple[int, np.ndarray]]:
         """Yield (j, D_{j-1}) for j = n-1 down to 0, recomputing earlier segments from checkpoints."""
         n = len(self.plan.steps)
         for j in range(n - 1, self.last_start - 1, -1):
             yield j, self.stored[j]
         for seg in range(self.last_start - self.segment, -1, -self.segment):
-            table, tables = self.checkpoints[seg], []
+            table = self.checkpoints[seg]
+            tables: list[np.ndarray] = []
             for j in range(seg, seg + self.segment):
                 tables.append(table)
                 table = self.forward(table, j)
             for j in range(seg + self.segment - 1, seg - 1, -1):
                 yield j, tables[j - seg]
 
-    def joints(self):
+    def joints(self) -> Iterator[tuple[int, np.ndarray, np.ndarray]]:
         """Yield (j, states, J_j) for j = n-1 down to 0: J_j[w] = consistent starts with window state w.
 
         With H_j the backward table on the cells kept after step j,
@@ -386,13 +396,14 @@ class Tables:
         return int(f[state, col])
 
 
-def lit_values(step: Step, centre: int, shape: Shape, flips: int, keys: np.ndarray | None = None):
+def lit_values(step: Step, centre: int, shape: Shape, flips: int,
+               keys: np.ndarray | None = None) -> np.ndarray:
     """Lit cells of N(centre) now (b xor flipped) for the window states `keys` (default: all)."""
     nb = shape.press_mask(centre)
     if keys is None:
         return _lit_values(step.window, nb & ~flips, nb & flips)
     p, q = window_bits(nb & ~flips, step.window), window_bits(nb & flips, step.window)
-    v = np.bitwise_count(keys & p).astype(np.intp) - np.bitwise_count(keys & q) + popcount(nb & flips)
+    v: np.ndarray = np.bitwise_count(keys & p).astype(np.intp) - np.bitwise_count(keys & q) + popcount(nb & flips)
     return v
 
 

@@ -16,12 +16,16 @@ the first value that would not be is seen to reach 2^53 (rounding is monotone); 
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from math import comb
+from typing import Any
 
 import numpy as np
 
 from countlo.hidden.posterior_dp import Plan, band, table_dtype, window_bits
 from countlo.hidden.record import Equation
+
+KeyedRows = tuple[np.ndarray, np.ndarray]  # sorted window states (int64) and one row of counts each
 
 
 def compress(keys: np.ndarray, positions: tuple[int, ...]) -> np.ndarray:
@@ -43,7 +47,8 @@ def group_sum(keys: np.ndarray, rows: np.ndarray) -> tuple[np.ndarray, np.ndarra
 
 
 def _nonzero_rows(rows: np.ndarray) -> np.ndarray:
-    return (rows != 0).any(axis=1)
+    out: np.ndarray = (rows != 0).any(axis=1)
+    return out
 
 
 EXACT_FLOAT = float(2**53)
@@ -53,7 +58,8 @@ class Inexact(Exception):
     """A guarded float64 table reached 2^53: rerun with exact integers."""
 
 
-def _place(rows: np.ndarray, src: tuple[int, int], dst: tuple[int, int], shift: int, dtype) -> np.ndarray:
+def _place(rows: np.ndarray, src: tuple[int, int], dst: tuple[int, int], shift: int,
+           dtype: type | np.dtype[Any]) -> np.ndarray:
     """Rows on totals src (axis 1) moved to totals dst, adding `shift` to each total (lost if out of band)."""
     (lo0, hi0), (lo, hi) = src, dst
     out = np.zeros((rows.shape[0], hi - lo + 1) + rows.shape[2:], dtype=dtype)
@@ -82,8 +88,9 @@ class SparseTables:
     sparse = True
 
     def __init__(
-        self, plan: Plan, n0: int, eqs: dict[int, list[Equation]], terminals=((0, 0),), guarded: bool = False
-    ):
+        self, plan: Plan, n0: int, eqs: dict[int, list[Equation]],
+        terminals: Iterable[tuple[int, int]] = ((0, 0),), guarded: bool = False,
+    ) -> None:
         self.plan, self.n0, self.eqs = plan, n0, eqs
         n = plan.shape.cells
         self.guarded = guarded
@@ -99,8 +106,8 @@ class SparseTables:
             for s in plan.steps
         ]
         self.bands = [band(n, n0, j) for j in range(-1, len(plan.steps))]  # bands[j + 1] is band j
-        self.stored: list[tuple[np.ndarray, np.ndarray]] = []  # D_{j-1} for every step j
-        table = (np.zeros(1, dtype=np.int64), np.ones((1, 1), dtype=self.dtype))
+        self.stored: list[KeyedRows] = []  # D_{j-1} for every step j
+        table: KeyedRows = (np.zeros(1, dtype=np.int64), np.ones((1, 1), dtype=self.dtype))
         for j in range(len(plan.steps)):
             self.stored.append(table)
             table = self.forward(table, j)
@@ -124,7 +131,7 @@ class SparseTables:
             ok &= v == rhs
         return ok
 
-    def _candidates(self, prev, j: int):
+    def _candidates(self, prev: KeyedRows, j: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Both values of cell j for every state of D_{j-1}: keys, rows on band j, equation test."""
         keys, rows = prev
         top = 1 << (self.plan.steps[j].bits - 1)
@@ -133,13 +140,13 @@ class SparseTables:
         vals = np.concatenate((_place(rows, src, dst, 0, self.dtype), _place(rows, src, dst, 1, self.dtype)))
         return cand, vals, self._ok(cand, j)
 
-    def full(self, prev, j: int):
+    def full(self, prev: KeyedRows, j: int) -> KeyedRows:
         """F_j from D_{j-1}: the reachable states of window W_j and their rows."""
         cand, vals, ok = self._candidates(prev, j)
         ok &= _nonzero_rows(vals)
         return cand[ok], vals[ok]
 
-    def forward(self, prev, j: int):
+    def forward(self, prev: KeyedRows, j: int) -> KeyedRows:
         """D_j from D_{j-1}: F_j with the cells dropped after step j summed out."""
         keys, vals = self.full(prev, j)
         drops = self.plan.steps[j].drops
@@ -152,12 +159,12 @@ class SparseTables:
         if self.guarded and values.size and values.max() >= EXACT_FLOAT:
             raise Inexact
 
-    def descending(self):
+    def descending(self) -> Iterator[tuple[int, KeyedRows]]:
         """Yield (j, D_{j-1}) for j = n-1 down to 0."""
         for j in range(len(self.plan.steps) - 1, -1, -1):
             yield j, self.stored[j]
 
-    def joints(self):
+    def joints(self) -> Iterator[tuple[int, np.ndarray, np.ndarray]]:
         """Yield (j, states, J) for every step j, last first: J[i, p] = consistent starts with
         window states[i], weighed by terminal p.
 
@@ -196,12 +203,12 @@ class SparseTables:
             hk, hv = prev[0][keep], h[keep]
             self._check(hv)
 
-    def finals(self, f) -> list[tuple[int, int, int]]:
+    def finals(self, f: KeyedRows) -> list[tuple[int, int, int]]:
         """(state, total, weight) for every end state of the last table F and final total e, the
         weight counting the completions of the free cells too."""
         keys, vals = f
         lo = self.bands[-1][0]
-        out = []
+        out: list[tuple[int, int, int]] = []
         for i, k in enumerate(keys):
             for c, v in enumerate(vals[i]):
                 w = int(v) * binom(self.free, self.n0 - lo - c)
@@ -209,7 +216,7 @@ class SparseTables:
                     out.append((int(k), lo + c, w))
         return out
 
-    def entry(self, f, state: int, col: int) -> int:
+    def entry(self, f: KeyedRows, state: int, col: int) -> int:
         """F_j[state, col] (0 for an unreached state)."""
         keys, vals = f
         i = int(np.searchsorted(keys, state))

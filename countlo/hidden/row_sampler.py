@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from countlo.board import Shape
-from countlo.hidden.record import Record, Step
+from countlo.hidden.record import Equation, Record, Step
 from countlo.rules import ROWCOL
 
 MAX_WIDTH = 6
@@ -97,7 +97,7 @@ class RowSampler:
         self._tables = tables
         self._forward(parent._f[: changed + 1] if parent is not None else None)
 
-    def _equation_table(self, eq, rho: int) -> np.ndarray:
+    def _equation_table(self, eq: Equation, rho: int) -> np.ndarray:
         """V[x, y, z]: the equation holds with rows rho-1, rho, rho+1 = x, y, z."""
         mask = (1 << self.cols) - 1
         parts = []
@@ -108,7 +108,8 @@ class RowSampler:
                 parts.append((self._pc[self._values & plus] - self._pc[self._values & minus]).astype(np.int8))
             else:
                 parts.append(np.zeros(1 << self.cols, dtype=np.int8))
-        return (parts[0][:, None, None] + parts[1][None, :, None] + parts[2][None, None, :]) == eq.rhs
+        table: np.ndarray = (parts[0][:, None, None] + parts[1][None, :, None] + parts[2][None, None, :]) == eq.rhs
+        return table
 
     def _forward(self, kept: list[np.ndarray] | None = None) -> None:
         """F_0.. in turn; `kept` are the parent's first tables, unchanged by the new equation."""
@@ -139,7 +140,8 @@ class RowSampler:
     def _step_weights(self, r: int, x: np.ndarray, y: np.ndarray, t: np.ndarray) -> np.ndarray:
         """Weights (states x W) of row r-2 given rows r-1 = x, r = y and the total t of rows 0..r."""
         before = t - self._pc[y]
-        return (self._f[r - 1][:, x, before] * self._tables[r - 1][:, x, y]).T
+        weights: np.ndarray = (self._f[r - 1][:, x, before] * self._tables[r - 1][:, x, y]).T
+        return weights
 
     def _rows_to_lights(self, rows: np.ndarray) -> np.ndarray:
         """Starts given as (n, rows) row patterns -> (n, cells) 0/1 matrix in the record's cell order."""

@@ -36,6 +36,7 @@ from countlo.hidden.frontier import FrontierPosterior
 from countlo.hidden.record import Record
 from countlo.hidden.row_sampler import RowSampler, fits
 from countlo.lru import LRU
+from countlo.play.knowledge import Knowledge
 from countlo.play.pins import pins
 
 SLOW_SAMPLES = 64  # posterior samples (drawn in Python) on boards too wide for the row sampler
@@ -96,7 +97,8 @@ def in_press_set(alg: PressAlgebra, lights: np.ndarray) -> tuple[np.ndarray, np.
     return x.mean(axis=0), ok
 
 
-def _waste_to_come(alg: PressAlgebra, lights: np.ndarray, bits: float, depth: int, t: Tuning):
+def _waste_to_come(alg: PressAlgebra, lights: np.ndarray, bits: float, depth: int,
+                   t: Tuning) -> tuple[float, int | None]:
     """(expected wasted clicks still to come, best cell) over an explicit, uniform set of boards.
 
     Leaves are valued at bit_cost per bit of the boards still possible (`bits` = log2 of how
@@ -183,13 +185,13 @@ class Adaptive:
         self._samplers: LRU[Record, RowSampler] = LRU(self.KEEP_SAMPLERS)
         self._listed: LRU[Record, np.ndarray] = LRU(self.KEEP)
 
-    def next_click(self, record: Record, knowledge) -> int | None:
+    def next_click(self, record: Record, knowledge: Knowledge) -> int | None:
         """The next probe, or None once the start is known (the finish is then the press set)."""
         if record.count == 0 or knowledge.possible <= 1:
             return None
         return choose(self.algebra, self.view(record, knowledge), self.tuning)
 
-    def view(self, record: Record, knowledge) -> View:
+    def view(self, record: Record, knowledge: Knowledge) -> View:
         """The boards this decision rests on: listed if at most exact_limit remain, else sampled."""
         t = self.tuning
         total = knowledge.posterior.count
@@ -211,7 +213,7 @@ class Adaptive:
         clicked = frozenset(s.cell for s in record.steps)
         return View(starts ^ flips, total, False, counts, clicked)
 
-    def _list(self, record: Record, knowledge, total: int, flips: np.ndarray) -> np.ndarray:
+    def _list(self, record: Record, knowledge: Knowledge, total: int, flips: np.ndarray) -> np.ndarray:
         """Lights now of every consistent start: the parent's list filtered by the last count if known."""
         lights = self._listed.get(record)
         if lights is None and record.steps:
@@ -224,7 +226,10 @@ class Adaptive:
             if fits(self.shape):
                 starts = self._sampler(record).boards(total)
             else:
-                starts = bit_rows(knowledge.posterior.boards(total), self.shape.cells)
+                listed = knowledge.posterior.boards(total)
+                if listed is None:  # total is the posterior's own count, so it always lists them
+                    raise ValueError(f"expected at most {total} consistent starts")
+                starts = bit_rows(listed, self.shape.cells)
             lights = starts ^ flips
         return self._listed.put(record, lights)
 

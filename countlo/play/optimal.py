@@ -123,14 +123,15 @@ class Solver:
         self._choice[belief] = first_best
         return best
 
-    def _informative(self, belief: Belief, bound: float):
+    def _informative(self, belief: Belief,
+                     bound: float) -> tuple[float, int, list[tuple[float, int, Belief]]]:
         """(best informative value if below `bound` else inf, its click, uninformative moves).
 
         Moves are (cost, click, belief after) for clicks whose count every board shares.
         """
         m = len(belief)
-        candidates = []
-        moves = []
+        candidates: list[tuple[float, int, float, dict[int, list[int]]]] = []
+        moves: list[tuple[float, int, Belief]] = []
         for k, mask in enumerate(self.masks):
             groups: dict[int, list[int]] = {}
             outside = 0

@@ -15,6 +15,7 @@ import subprocess
 import threading
 from collections import deque
 from collections.abc import Sequence
+from typing import IO
 
 from countlo.board import Shape
 from countlo.errors import CountloError, OracleError
@@ -69,7 +70,7 @@ class ProgramOracle:
         threading.Thread(target=self._drain, daemon=True).start()
         self.last = "at the start"
 
-    def _pump(self, stream, out: queue.Queue) -> None:
+    def _pump(self, stream: IO[bytes], out: queue.Queue[bytes | None]) -> None:
         try:
             while True:
                 line = stream.readline(_LONGEST_LINE)
@@ -179,5 +180,5 @@ class ProgramOracle:
     def __enter__(self) -> ProgramOracle:
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
