@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from countlo.ui.layout import MIN_WIDTH, bar, fit, narrow_note
+from countlo.ui.layout import MIN_WIDTH, bar, fit, narrow_note, pack
 
 
 def text(fragments) -> str:
@@ -44,5 +44,29 @@ def test_the_status_bar_keeps_whole_parts_most_important_first():
 def test_below_the_minimum_width_it_says_so():
     assert narrow_note(80, 30) is None
     assert narrow_note(MIN_WIDTH, 30) is None
-    note = narrow_note(30, 30)
-    assert note is not None and "30 columns" in note
+    for width in (39, 30, 20):  # one line whatever the width
+        note = narrow_note(width, 30)
+        assert note is not None and f"{MIN_WIDTH} columns" in note and len(note) <= width
+    assert narrow_note(42, 43) == "Too narrow: 43 columns needed."  # a 10x10 board needs 43
+    assert narrow_note(100, 99) is None
+
+
+def test_fit_breaks_a_path_longer_than_the_line_after_a_slash():
+    path = "/tmp/pytest-of-someone/pytest-12/test_a_long_name0/countlo/2026-11-23-223142-6x6-sim.txt"
+    got = text(fit([("", f"Transcript: {path}\n")], 40)).split("\n")
+    assert all(len(line) <= 40 for line in got)
+    assert "".join(got) == f"Transcript: {path}" and all(line.endswith("/") for line in got[:-2])
+
+
+def test_fit_continues_a_two_column_line_under_its_second_column():
+    help_line = "  undo      take back the last click (F2 or Esc u does the same)\n"
+    got = text(fit([("", help_line)], 40)).split("\n")
+    assert got[0] == "  undo      take back the last click (F2"
+    assert got[1] == "            or Esc u does the same)"
+
+
+def test_pack_sets_whole_items_on_as_few_lines_as_fit():
+    items = [[("a", "## lit")], [("b", ".. dark")], [("c", "nn % chance lit")], [("d", "[  ] click this")]]
+    assert text(pack(items, 80)) == "## lit   .. dark   nn % chance lit   [  ] click this\n"
+    assert text(pack(items, 40)) == "## lit   .. dark   nn % chance lit\n[  ] click this\n"
+    assert text(pack(items, 20)) == "## lit   .. dark\nnn % chance lit\n[  ] click this\n"

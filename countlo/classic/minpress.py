@@ -97,14 +97,24 @@ def fewest(
         # the search keeps a byte per cell and quiet pattern: past that, the bounded local
         # search over a sub-space of the quiet patterns, with nothing proven below it
         keep = max(8, MEMORY_BITS // shape.cells)
-        return Fewest(_descent_min(sol.presses, quiet_patterns(shape, keep), 0), 0, True)
+        found = _descent_min(sol.presses, quiet_patterns(shape, keep), 0)
+        return Fewest(found, min(found.bit_count(), count_bound(shape, board)), True)
     small = shape.cells <= TILE_CELLS
     tilings = [tiles(shape, side) for side in TILES if small and side < max(shape.rows,
                                                                                shape.cols)]
     mirrors = involutions(shape)
     r = lightest(sol.presses, quiet_patterns(shape), shape.cells, time_limit=time_limit,
                  regions=tilings, progress=progress, symmetries=mirrors)
-    return Fewest(r.member, r.lower_bound, r.stopped)
+    if not r.stopped:
+        return Fewest(r.member, r.lower_bound)
+    return Fewest(r.member, min(r.weight, max(r.lower_bound, count_bound(shape, board))), True)
+
+
+def count_bound(shape: Shape, board: int) -> int:
+    """Every lit cell needs a press in its neighbourhood and a press covers at most 5 cells
+    (fewer on thin boards), so at least lit / 5 presses (docs/MATH.md §24)."""
+    widest = 1 + min(shape.rows - 1, 2) + min(shape.cols - 1, 2)
+    return -(-board.bit_count() // widest)
 
 
 def involutions(shape: Shape) -> list[Callable[[int], int]]:

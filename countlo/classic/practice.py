@@ -48,6 +48,13 @@ class Practice:
             self._plan[lights] = found
         return self._plan[lights]
 
+    k = 2  # light states
+    target = None  # all dark
+
+    def state(self, cell: int) -> int:
+        """1 if `cell` is lit."""
+        return self.lights >> cell & 1
+
     @property
     def moves(self) -> int:
         return len(self.clicks)

@@ -17,6 +17,13 @@ would favour boards needing few presses).
   hard    above                                    (5x5: 9+, 6x6: 12+, 7x7: 16+)
 easy and medium draw the count uniformly in the band, then a board with that count; hard is a
 uniform solvable board whose count is in the band. Without --seed a seed is chosen and printed.
+
+Other rules take the options of `countlo solve` (--topology, --rule, --states K, --graph FILE,
+--target lit, --to FILE): a uniformly random press vector (each cell pressed 0..K-1 times) pushed
+through the rule's click map, mod K, from the target, gives a board uniform over those that can
+reach it; `countlo solve` with the same options reads the output back. With K > 2 presses count
+with multiplicity (a cell pressed twice counts 2), for --presses and for the bands, which then
+use M = (K-1) R C in place of R C.
 Exit 0, 1 when no board fits (e.g. --presses beyond what the size ever needs), 2 bad input.
 """
 
@@ -24,7 +31,9 @@ Exit 0, 1 when no board fits (e.g. --presses beyond what the size ever needs), 2
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.epilog = EPILOG
     p.formatter_class = argparse.RawDescriptionHelpFormatter
-    p.add_argument("--size", metavar="RxC", default="5x5", help="board size (default 5x5)")
+    from countlo.cli.rules_args import add_board_arguments
+
+    p.add_argument("--size", metavar="RxC", help="board size (default 5x5)")
     p.add_argument("--count", type=_count, default=1, metavar="N",
                    help="how many boards (default 1)")
     p.add_argument("--seed", type=_seed, metavar="K", help="random seed, for the same boards again")
@@ -35,7 +44,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                      help="boards whose fewest-press count is in the band (below)")
     p.add_argument("--json", action="store_true",
                    help="one JSON object a line: rows, cols, seed, index, lights (0/1 grid), "
-                   "fewest, presses (1-based [row, col] of one fewest-press solution)")
+                   "fewest, presses (1-based [row, col] of one fewest-press solution; under "
+                   "other rules [row, col, times], with topology, rule, states)")
+    add_board_arguments(p)
 
 
 def _count(text: str) -> int:
@@ -55,6 +66,11 @@ def run(args: argparse.Namespace) -> int:
     import sys
 
     from countlo.board import Shape
+    from countlo.cli.rules_args import board_given
+
+    if board_given(args):
+        return run_rules(args)
+    args.size = args.size or "5x5"
     from countlo.classic.generate import Generator
     from countlo.formats.textgrid import cell_pairs, format_rows
 
@@ -85,3 +101,78 @@ def run(args: argparse.Namespace) -> int:
             print(f"{sep}# board {i}{fewest}")
             sys.stdout.write(format_rows(g.lights, shape.cols, "#", "."))
     return 0
+
+
+def run_rules(args: argparse.Namespace) -> int:
+    """generate under the rule options (countlo.classic.anygenerate)."""
+    import random
+
+    from countlo.board import Shape
+    from countlo.classic.anygenerate import RulesGenerator
+    from countlo.cli.rules_args import board_and_target
+    from countlo.formats.states import format_grid
+    from countlo.graph import Graph
+
+    if getattr(args, "graph", None) is not None and args.size is not None:
+        from countlo.errors import BadRuleError
+
+        raise BadRuleError("--size is for grids, not --graph")
+    size = args.size or (None if args.to is not None else "5x5")  # --to alone: its size
+    board, target = board_and_target(args, size)
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 32)
+    gen = RulesGenerator(board, random.Random(seed), target)
+    gen.check(args.presses, args.difficulty)
+    if args.presses is not None:
+        draw, what = (lambda: gen.exactly(args.presses)), f"fewest presses {args.presses}"
+    elif args.difficulty is not None:
+        draw, what = (lambda: gen.in_band(args.difficulty)), args.difficulty
+    else:
+        draw, what = gen.uniform, "uniform over the solvable boards"
+    k = gen.k
+    if isinstance(board, Shape):
+        rules = board.rules.describe()
+        if args.to is not None:
+            rules += f", target {args.to}"
+        kind = f"{board} board{'s' * (args.count != 1)} ({rules})"
+    else:
+        kind = f"board{'s' * (args.count != 1)} on the {board.describe()}"
+        if args.target == "lit" or args.to is not None:
+            kind += f", target {args.to or 'lit'}"
+    if k > 2:
+        what += "; presses counted with multiplicity"
+    if not args.json:
+        print(f"# countlo generate: {args.count} {kind}, {what}, seed {seed}")
+    for i in range(1, args.count + 1):
+        g = draw()
+        if args.json:
+            print(json.dumps(_json_rules(board, g, seed, i)))
+            continue
+        fewest = "" if g.fewest is None else f": fewest presses {g.fewest}"
+        print(f"{'' if i == 1 else chr(10)}# board {i}{fewest}")
+        if isinstance(board, Graph):
+            print(" ".join(n if v == 1 else f"{n}={v}"
+                           for n, v in zip(board.nodes, g.lights) if v) or "# (all 0)")
+        elif k == 2:
+            print(format_grid(board, g.lights).replace("1", "#").replace("0", "."), end="")
+        else:
+            print(format_grid(board, g.lights), end="")
+    return 0
+
+
+def _json_rules(board, g, seed: int, index: int) -> dict:
+    from countlo.board import Shape
+
+    if isinstance(board, Shape):
+        c = board.cols
+        head = {"rows": board.rows, "cols": c, "topology": board.rules.topology,
+                "rule": board.rules.rule.spec(), "states": board.rules.states}
+        lights: list = [g.lights[r * c:(r + 1) * c] for r in range(board.rows)]
+        presses = None if g.presses is None else [
+            [i // c + 1, i % c + 1, v] for i, v in enumerate(g.presses) if v]
+    else:
+        head = {"nodes": list(board.nodes), "rule": board.rule, "states": board.states}
+        lights = list(g.lights)
+        presses = None if g.presses is None else [
+            [board.nodes[i], v] for i, v in enumerate(g.presses) if v]
+    return {**head, "seed": seed, "index": index, "lights": lights, "fewest": g.fewest,
+            "presses": presses}

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
-from countlo.errors import CountloError
+from countlo.errors import BoardFormatError, CountloError
 
 MAX_SIDE = 18  # 18 columns of four characters fit 80 columns; 18 rows fit 24 lines with a prompt
 
@@ -13,7 +14,12 @@ The start is a seeded random board that can be turned all dark (drawn uniformly,
 `countlo generate` does), or the text grid in FILE. Click a cell by name (C4, or '4 3') or with
 the mouse; 'hint' names one click of a fewest-click way to finish from where you are; 'undo'
 takes a click back. Boards up to {MAX_SIDE}x{MAX_SIDE}.
-Exit 0 (won or left), 1 when FILE's board cannot be turned all dark, 2 bad input.
+Other rules take the grid options of `countlo solve` (--topology, --rule, --states K,
+--target lit, --to FILE): a click adds 1 mod K to the cells of the rule, the game is won at the
+target, and with K > 2 presses count with multiplicity (a hint names one press; a cell to press
+twice comes up in two hints). Random starts are drawn as `countlo generate` draws them under the
+same options.
+Exit 0 (won or left), 1 when FILE's board cannot reach the target, 2 bad input.
 """
 
 
@@ -29,21 +35,25 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="a random start of this difficulty (see countlo generate --help)")
     p.add_argument("--plain", action="store_true",
                    help="plain lines instead of the clickable prompt (also when not a terminal)")
+    from countlo.cli.rules_args import add_board_arguments
+
+    add_board_arguments(p, graph=False)
 
 
 def run(args: argparse.Namespace) -> int:
     import random
-    import sys
 
     from countlo.board import Shape
     from countlo.classic.practice import Practice, Unwinnable
+    from countlo.cli.rules_args import board_given
     from countlo.errors import BadSizeError, BoardFormatError
-    from countlo.ui.practice import PracticeSession
 
     if args.file is not None and (args.seed is not None or args.difficulty is not None):
         raise CountloError("give FILE or --seed/--difficulty, not both")
-    if args.seed is not None and not args.seed.isdigit():
-        raise CountloError(f"--seed must be a whole number, not {args.seed!r}")
+    if args.seed is not None and not (args.seed.isascii() and args.seed.isdigit() and len(args.seed) < 100):
+        raise CountloError(f"--seed must be a whole number, not {args.seed[:20]!r}")
+    if board_given(args):
+        return _play(*_rules_game(args), args)
     if args.file is not None:
         from countlo.formats.textgrid import parse_grid
 
@@ -79,9 +89,16 @@ def run(args: argparse.Namespace) -> int:
     except Unwinnable:
         raise UnwinnableError(f"{args.file}: this {shape} board can never be turned all dark "
                           f"(countlo solve {args.file} shows the proof)") from None
+    return _play(game, label, "dark", args)
+
+
+def _play(game: Any, label: str, goal: str, args: argparse.Namespace) -> int:
+    import sys
+
+    from countlo.ui.practice import PracticeSession
     from countlo.ui.terminal import interactive, run_lines, wants_colour
 
-    session = PracticeSession(game, label)
+    session = PracticeSession(game, label, goal=goal)
     if args.plain or not interactive(sys.stdin, sys.stdout):
         run_lines(session, sys.stdin, sys.stdout)  # type: ignore[arg-type]
     else:
@@ -100,3 +117,52 @@ class UnwinnableError(CountloError):
 def _fits(shape, error) -> None:
     if shape.rows > MAX_SIDE or shape.cols > MAX_SIDE:
         raise error(f"practice boards are at most {MAX_SIDE}x{MAX_SIDE}; {shape} is larger")
+
+
+def _rules_game(args: argparse.Namespace) -> tuple[Any, str, str]:
+    """(game, label, goal) under the rule options: the start from FILE or drawn as generate
+    draws it (countlo.classic.anygenerate)."""
+    import random
+
+    from countlo.board import Shape
+    from countlo.classic.anygenerate import RulesGenerator
+    from countlo.classic.anypractice import RulesPractice
+    from countlo.classic.practice import Unwinnable
+    from countlo.cli.rules_args import board_and_target
+    from countlo.errors import BadSizeError
+
+    size = args.size
+    if args.file is not None:
+        from countlo.cli.solve_rules import _read, _values
+
+        board, _ = board_and_target(args, "1x1", with_target=False)
+        board, start = _values(board, _read(args.file), args.file, False)
+        assert isinstance(board, Shape)  # practice takes no --graph
+        if size is not None and Shape.parse(size) != Shape(board.rows, board.cols):
+            raise BoardFormatError(f"{args.file} holds a {board.rows}x{board.cols} board but "
+                                   f"--size says {size}")
+        _, target = board_and_target(args, f"{board.rows}x{board.cols}")  # the target's size too
+        label = args.file
+    else:
+        board, target = board_and_target(args, size or (None if args.to is not None else "5x5"))
+    assert isinstance(board, Shape)
+    _fits(board, BadSizeError)
+    goal = args.to if args.to is not None else args.target or "dark"
+    if args.file is None:
+        seed = int(args.seed) if args.seed is not None else random.SystemRandom().randrange(10**6)
+        gen = RulesGenerator(board, random.Random(seed), target)
+        gen.check(difficulty=args.difficulty)
+        start = list(gen.target)
+        while start == gen.target:  # the target itself is solvable too, but no game
+            g = gen.in_band(args.difficulty) if args.difficulty else gen.uniform()
+            start = g.lights
+        label = f"seed {seed}" + (f", {args.difficulty}" if args.difficulty else "")
+    elif start == (target or [0] * board.cells):
+        raise BoardFormatError(f"{args.file}: the start is already the target")
+    try:
+        game = RulesPractice(board, start, target)
+    except Unwinnable:
+        raise UnwinnableError(f"{args.file}: this {board} board can never reach the target under "
+                              "these rules (countlo solve with the same options shows the "
+                              "proof)") from None
+    return game, label, goal

@@ -35,3 +35,65 @@ def rules_of(args: argparse.Namespace):  # -> countlo.rules.Rules
                            "changes the count by |N| - 2 x the lit cells of N, which needs "
                            "lights that are either on or off); use 'countlo solve --states'")
     return Rules.make(args.topology or "plane", rule_of(args.rule), 2, args.target or "dark")
+
+
+def add_board_arguments(p: argparse.ArgumentParser, graph: bool = True) -> None:
+    """The rule options of `solve`, for `generate` and `practice`: any topology, click rule and
+    number of states, a graph (when `graph`), and the target (all dark, all lit or a FILE)."""
+    p.add_argument("--topology", metavar="NAME",
+                   help="plane (default), cylinder, torus, moebius, klein or projective")
+    p.add_argument("--rule", metavar="NAME|FILE",
+                   help="click rule: plus (default), x, star, ring, knight, rowcol, or a FILE "
+                   "drawing it (# changed, . unchanged, O the centre changed, o unchanged)"
+                   + ("; sigma or sigma+ on a --graph" if graph else ""))
+    p.add_argument("--states", metavar="K",
+                   help="light states 2..255: a click adds 1 mod K to the cells of its rule "
+                   "(default 2)")
+    if graph:
+        p.add_argument("--graph", metavar="FILE",
+                       help="a graph (one edge 'a b' a line) instead of a grid, as solve reads")
+    target = p.add_mutually_exclusive_group()
+    target.add_argument("--target", choices=("dark", "lit"),
+                        help="the goal: every light dark (default) or lit (state 1)")
+    target.add_argument("--to", metavar="FILE", help="the goal: the pattern in FILE (as solve "
+                        "--to reads it)")
+
+
+def board_given(args: argparse.Namespace) -> bool:
+    """True if any option of add_board_arguments was given."""
+    return any(getattr(args, k, None) is not None
+               for k in ("topology", "rule", "states", "graph", "target", "to"))
+
+
+def board_and_target(args: argparse.Namespace, size: str | None, with_target: bool = True):
+    """(board, target values or None for all dark) the options ask for: a Shape of `size` (None:
+    the size of the --to pattern) with its Rules, or the Graph of --graph. Raises CountloError
+    (one line) on a bad option."""
+    from countlo.cli.solve_rules import _read, _values, board_of
+    from countlo.errors import BadSizeError
+    from countlo.graph import Graph
+
+    states = 2
+    if args.states is not None:
+        if not (args.states.isascii() and args.states.isdigit()) or len(args.states) > 3:
+            raise BadRuleError(f"--states must be a whole number 2..255, not {args.states[:20]!r}")
+        states = int(args.states)
+    graph = getattr(args, "graph", None)
+    if graph is None and size is None:
+        if args.to is None:
+            raise BadSizeError("a board size is needed (--size RxC)")
+        unsized, _ = board_of(argparse.Namespace(graph=None, topology=args.topology or "plane",
+                                                 rule=args.rule, states=states, size=None))
+        sized, _ = _values(unsized, _read(args.to), args.to, False)  # the size of the target
+        assert not isinstance(sized, Graph)
+        size = f"{sized.rows}x{sized.cols}"
+    board, _ = board_of(argparse.Namespace(graph=graph, topology=args.topology or "plane", rule=args.rule,
+                                  states=states, size=None if graph is not None else size))
+    target = None
+    if not with_target:
+        pass
+    elif args.to is not None:
+        _, target = _values(board, _read(args.to), args.to, True)
+    elif args.target == "lit":
+        target = [1] * board.cells
+    return board, target

@@ -19,6 +19,8 @@ from countlo.graph import GRAPH_RULES, Graph
 from countlo.rules import Rule, Rules
 
 GRID_LIMIT = 64
+MIN_TIME = 60.0  # as for the classic game (countlo.cli.solve)
+MOST_TIME = 10.0
 ALL_LIMIT = 4096
 QUIET_LIMIT = 64  # --quiet lists at most this many generators
 Board = Shape | Graph
@@ -59,8 +61,6 @@ def board_of(args: argparse.Namespace) -> tuple[Board, str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    if getattr(args, "most", False):
-        raise CountloError("--most is for the classic game (plane, plus rule, two states)")
     board, kind = board_of(args)
     sized = kind == "graph" or args.size is not None
     sources = [name for name, given in (("FILE", args.file is not None),
@@ -68,6 +68,13 @@ def run(args: argparse.Namespace) -> int:
                                         ("--all-on", args.all_on)) if given]
     if len(sources) > 1:
         raise CountloError(f"give one start, not {' and '.join(sources)}")
+    if getattr(args, "most", False):
+        if sources or args.to is not None or args.target == "lit":
+            raise CountloError("--most is about every start of one board: give only --size RxC "
+                               "or --graph FILE")
+        if not sized:
+            raise BadSizeError("--most needs --size RxC or --graph FILE")
+        return _most(board, args)
     if args.limit is not None and not args.all:
         raise CountloError("--limit only applies with --all")
     if args.lit is not None or args.all_on:
@@ -189,9 +196,20 @@ class _Answer:
         extra: dict[str, Any] = {}
         a = self.args
         if a.min:
-            found = general.fewest(self.board, self.start, self.target)
+            import time
+
+            from countlo.classic.anymin import fewest
+
+            limit = MIN_TIME if a.time_limit is None else a.time_limit
+            began = time.monotonic()
+            found = fewest(self.board, self.start, self.target, time_limit=limit,
+                           progress=_status_line(sol.solutions))
+            _clear_status()
             assert found is not None
-            presses, exact = found
+            presses, exact = found.presses, found.exact
+            extra["lower_bound"] = found.lower_bound
+            if found.stopped and not found.exact:
+                extra["stopped"] = f"best found in {time.monotonic() - began:.0f} s"
         elif a.all:
             if a.limit is None and sol.solutions > ALL_LIMIT:
                 raise CountloError(f"the start has {sol.solutions} solutions; pass --limit N to "
@@ -271,6 +289,7 @@ class _Answer:
                        count=count)
             if exact is not None:
                 out["exact"] = exact
+                out["lower_bound"] = extra["lower_bound"]
             if "solutions" in extra:
                 out["all"] = [self.pairs(x) for x in extra["solutions"]]
             if "classes" in extra:
@@ -283,8 +302,9 @@ class _Answer:
             print(json.dumps(out))
             return
         kind = "fewest presses" if exact is not None else "presses"
-        note = "" if exact is None else (
-            " (exact minimum)" if exact else " (best found; not proven minimal)")
+        note = "" if exact is None else " (exact minimum)" if exact else (
+            f" ({extra.get('stopped') or 'best found'}; the minimum is at least "
+            f"{extra['lower_bound']})")
         mult = " counted with multiplicity" if self.k > 2 else ""
         many = "the only solution" if sol.solutions == 1 else f"{sol.solutions} solutions" if (
             sol.solutions < 10 ** 12) else "more than 10^12 solutions"
@@ -325,3 +345,82 @@ class _Answer:
             names = "" if self.big else f": {self.listing(q)}"
             order = f" (order {o})" if self.k > 2 else ""
             print(f"{i:>4}. {sum(1 for v in q if v)} cells{order}{names}")
+
+
+def _status_line(solutions: int) -> Any:
+    """A progress callback writing one self-overwriting line to stderr, when it is a terminal."""
+    import sys
+
+    if not sys.stderr.isatty():
+        return None
+    many = str(solutions) if solutions < 10 ** 12 else "more than 10^12"
+
+    def show(st: Any) -> None:
+        frac = st.done / st.total
+        left = st.elapsed * (1 - frac) / frac if frac else 0.0
+        sys.stderr.write(f"\r\x1b[Ksearching {many} solutions: {100 * frac:.1f}% done, best "
+                         f"{st.best} presses, {st.elapsed:.0f} s, about {left:.0f} s left "
+                         "(Ctrl-C stops with the best so far)")
+        sys.stderr.flush()
+
+    return show
+
+
+def _clear_status() -> None:
+    import sys
+
+    if sys.stderr.isatty():
+        sys.stderr.write("\r\x1b[K")
+        sys.stderr.flush()
+
+
+def _most(board: Board, args: argparse.Namespace) -> int:
+    """`--most`: the most presses any solvable start of this board needs (the covering radius
+    of the quiet patterns, docs/MATH.md §17 and §23), and a start needing it."""
+    from countlo.classic import general
+    from countlo.classic.anymin import hardest
+
+    limit = MOST_TIME if args.time_limit is None else args.time_limit
+    h = hardest(board, time_limit=limit)
+    answer = _Answer(board, [0] * board.cells, None, args)
+    k = answer.k
+    start = None
+    if h.presses is not None:
+        start = [(-v) % k for v in general.apply(board, [0] * board.cells, h.presses)]
+    if args.out and start is not None:
+        from countlo.formats.states import format_grid
+
+        if isinstance(board, Shape):
+            text = format_grid(board, start)
+        else:
+            text = "\n".join(f"{n}={v}" if v != 1 else n
+                             for n, v in zip(board.nodes, start) if v) + "\n"
+        try:
+            with open(args.out, "w", encoding="utf-8") as f:
+                f.write(text)
+        except OSError as e:
+            raise CountloError(f"cannot write {args.out}: {e.strerror}") from None
+    if args.json:
+        print(json.dumps(dict(answer.head(), most=h.lower if h.exact else None, exact=h.exact,
+                              lower_bound=h.lower, upper_bound=h.upper, method=h.method,
+                              start=None if start is None else answer.pairs(start),
+                              presses=None if h.presses is None else answer.pairs(h.presses),
+                              count=None if h.presses is None else h.lower)))
+        return 0
+    mult = " counted with multiplicity" if k > 2 else ""
+    if h.exact:
+        print(f"{answer.title()}: the hardest solvable starts need {h.lower} presses{mult} "
+              f"(exact; {h.method}).")
+    else:
+        print(f"{answer.title()}: the hardest solvable starts need between {h.lower} and "
+              f"{h.upper} presses{mult} ({h.method})" + (
+                  "; no start is shown: none had its fewest presses proven in time."
+                  if start is None else f"; this start needs {h.lower}:"))
+    if start is None or h.presses is None:
+        return 0
+    answer.grids([("start", start), ("fewest presses", h.presses)])
+    if not answer.big:
+        if isinstance(board, Graph):
+            print(f"start: {answer.listing(start)}")
+        print(f"presses: {answer.listing(h.presses)}")
+    return 0

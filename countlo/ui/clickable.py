@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from countlo.ui.picture import STYLE
+from countlo.ui.layout import fit, narrow_note, status_bar
+from countlo.ui.picture import STYLE, picture_width
 
 
 def run_clickable(session: Any, input: Any = None, output: Any = None, colour: bool = True) -> None:
@@ -26,18 +27,25 @@ def run_clickable(session: Any, input: Any = None, output: Any = None, colour: b
     from prompt_toolkit.completion import WordCompleter
     from prompt_toolkit.formatted_text import FormattedText
     from prompt_toolkit.key_binding import KeyBindings
-    from prompt_toolkit.layout import HSplit, Layout, Window
+    from prompt_toolkit.layout import Dimension, HSplit, Layout, Window
     from prompt_toolkit.layout.controls import BufferControl, FormattedTextControl
     from prompt_toolkit.layout.processors import BeforeInput
     from prompt_toolkit.output import ColorDepth
+    from prompt_toolkit.output.defaults import create_output
     from prompt_toolkit.styles import Style
 
     style = Style.from_dict(STYLE)
     depth = None if colour else ColorDepth.DEPTH_1_BIT
 
+    if output is None:
+        output = create_output()
+
+    def width() -> int:
+        return output.get_size().columns
+
     def say(fragments: list) -> None:
         if fragments:
-            print_formatted_text(FormattedText(fragments), style=style, output=output,
+            print_formatted_text(FormattedText(fit(fragments, width())), style=style, output=output,
                                  color_depth=depth, end="")
 
     def one_line() -> str:
@@ -47,7 +55,7 @@ def run_clickable(session: Any, input: Any = None, output: Any = None, colour: b
         def accept(buffer: Buffer) -> bool:
             reason = session.check(buffer.text)
             if reason is not None:
-                warning[:] = [("class:warn", f"! {reason}")]
+                warning[:] = fit([("class:warn", f"! {reason}")], width())
                 buffer.text = ""
                 return True  # keep the (emptied) text in the buffer, stay in the prompt
             app.exit(result=buffer.text)
@@ -81,8 +89,9 @@ def run_clickable(session: Any, input: Any = None, output: Any = None, colour: b
         body = HSplit([
             Window(FormattedTextControl(lambda: session.board()), dont_extend_height=True),
             Window(BufferControl(buffer, input_processors=[BeforeInput("> ")]), height=1),
-            Window(FormattedTextControl(lambda: warning), height=1, dont_extend_height=True),
-            Window(FormattedTextControl(lambda: session.toolbar()), height=1,
+            Window(FormattedTextControl(lambda: warning), height=Dimension(min=1),
+                   dont_extend_height=True),
+            Window(FormattedTextControl(lambda: FormattedText(status_bar(session.toolbar(), width()))), height=1,
                    style="class:bottom-toolbar"),
         ])
         app: Application[str] = Application(
@@ -92,6 +101,9 @@ def run_clickable(session: Any, input: Any = None, output: Any = None, colour: b
         return app.run()
 
     say(session.greeting())
+    note = narrow_note(width(), picture_width(session.shape))
+    if note is not None:
+        say([("class:warn", note + "\n")])
     try:
         while not session.over:
             try:

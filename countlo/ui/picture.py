@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from countlo.board import Shape, column_letters
+from countlo.ui.layout import pack
 
 Fragments = list[tuple[str, str]]
 
@@ -104,12 +105,24 @@ def legend_lines() -> list[Fragments]:
     ]
 
 
-def legend() -> Fragments:
-    """The legend on one line."""
-    out: Fragments = []
-    for line in legend_lines():
-        out += line + [("", "   ")]
-    return out[:-1] + [("", "\n")]
+def legend(width: int | None = None) -> Fragments:
+    """The legend on one line, or on as few lines as fit in `width` columns (entries whole)."""
+    if width is None:
+        out: Fragments = []
+        for line in legend_lines():
+            out += line + [("", "   ")]
+        return out[:-1] + [("", "\n")]
+    return pack(legend_lines(), width)
+
+
+def legend_width() -> int:
+    """Columns the legend takes when set beside the board (its widest line)."""
+    return max(len(plain(line)) for line in legend_lines())
+
+
+def picture_width(shape: Shape) -> int:
+    """Columns the board picture takes: row numbers, then four columns a cell."""
+    return len(str(shape.rows)) + 1 + 4 * shape.cols
 
 
 def plain(fragments: Fragments) -> str:

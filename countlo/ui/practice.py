@@ -9,10 +9,11 @@ The game itself is countlo.classic.practice.Practice.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from countlo.board import column_letters
-from countlo.classic.practice import Practice
 from countlo.errors import CountloError
+from countlo.rules import RULE_HELP, TOPOLOGY_HELP
 from countlo.ui.picture import DARK, LIT
 
 Fragment = tuple  # (style, text) or (style, text, mouse handler)
@@ -23,9 +24,9 @@ WORDS = {"hint": "hint", "h": "hint", "?": "hint", "undo": "undo", "u": "undo", 
          "exit": "quit"}
 
 HELP = """\
-Turn every light off. Clicking a cell toggles it and its neighbours above,
-below, left and right.
-  C4, 4 3   click a cell (A1 name, or row and column); or click it with the mouse
+{goal}
+{rule}
+  C4, 4 3   click a cell by name or by row and column, or with the mouse
   hint      one click of a fewest-click way to finish from here
   undo      take back the last click ({keys})
   board     show the board again
@@ -44,8 +45,11 @@ def plural(n: int, word: str) -> str:
 class PracticeSession:
     """One practice game as text in, formatted fragments out (no terminal)."""
 
-    def __init__(self, game: Practice, label: str = "", keys: str = "F2"):
+    def __init__(self, game: Any, label: str = "", keys: str = "F2", goal: str = "dark"):
+        """`game`: countlo.classic.practice.Practice (the classic game) or
+        countlo.classic.anypractice.RulesPractice; `goal`: dark, lit, or the target's file name."""
         self.game, self.shape, self.label, self.keys = game, game.shape, label, keys
+        self.goal = goal
         self.hinted: int | None = None  # the cell the last hint named, bracketed on the board
         self.hints = 0
         self.over = game.won
@@ -88,7 +92,7 @@ class PracticeSession:
         self.game.click(cell)
         self.hinted = None
         out: Fragments = [("", f"{self.game.moves:>4}. "), ("class:cellname", self.shape.name(cell)),
-                          ("class:note", f"  {plural(self.game.lit, 'light')} on\n")]
+                          ("class:note", f"  {self.left()}\n")]
         if self.game.won:
             self.over = True
             out += self._won()
@@ -98,7 +102,7 @@ class PracticeSession:
         cell = self.game.undo()
         self.hinted = None
         assert cell is not None
-        text = f"      undo {self.shape.name(cell)}  {plural(self.game.lit, 'light')} on\n"
+        text = f"      undo {self.shape.name(cell)}  {self.left()}\n"
         return [("class:note", text)]
 
     def _do_hint(self, _cell: None) -> Fragments:
@@ -106,11 +110,33 @@ class PracticeSession:
         assert cell is not None  # a won game is over
         self.hinted, self.hints = cell, self.hints + 1
         n = self.game.to_go()
+        found = self.game.fewest(self.game.lights)
+        best = "the fewest" if found is None or found[1] else "countlo's best"
         return [("class:advice", "Hint: click "), ("class:cellname", self.shape.name(cell)),
-                ("class:note", f" (the fewest from here: {plural(n, 'click')})\n")]
+                ("class:note", f" ({best} from here: {plural(n, 'click')})\n")]
 
     def _do_help(self, _cell: None) -> Fragments:
-        return [("", HELP.format(keys=self.keys))]
+        return [("", HELP.format(keys=self.keys, goal=self.goal_text(), rule=self.rule_text()))]
+
+    def goal_text(self) -> str:
+        if self.goal == "dark":
+            return "Turn every light off."
+        if self.goal == "lit":
+            return "Turn every light on (state 1)."
+        return f"Make the board match the target ({self.goal}, shown at the start)."
+
+    def rule_text(self) -> str:
+        """What a click does, in words."""
+        rules = self.shape.rules
+        if rules.classic:
+            return "Clicking a cell toggles it and its neighbours above, below, left and right."
+        name = rules.rule.name
+        cells = RULE_HELP[name].replace(" (the classic)", "") if name in RULE_HELP else \
+            "the cells of the drawn rule"
+        change = "toggles" if rules.states == 2 else f"adds 1 (mod {rules.states}) to"
+        edges = "" if rules.topology == "plane" else \
+            f"\nEdges: {rules.topology}, {TOPOLOGY_HELP[rules.topology]}."
+        return f"Clicking a cell {change} {cells}.{edges}"
 
     def _do_board(self, _cell: None) -> Fragments:
         return []  # the prompt draws the board anyway
@@ -124,13 +150,26 @@ class PracticeSession:
         g = self.game
         best = "" if g.optimum_exact else " or fewer"
         label = f", {self.label}" if self.label else ""
-        text = (f"Turn every light off in as few clicks as you can: {g.optimum}{best} will do.\n"
-                "Type a cell (C4) or click it; hint, undo, help, quit.\n")
-        return [("class:advice", f"countlo practice: {self.shape} board{label}\n"), ("", text)]
+        rules = self.shape.rules
+        kind = "" if rules.classic else f" ({rules.describe()})"
+        goal = {"dark": "Turn every light off", "lit": "Turn every light on"}.get(
+            self.goal, "Reach the target")
+        text = (f"{goal} in as few clicks as you can: {g.optimum}{best} will do"
+                f"{' (counted with multiplicity)' if g.k > 2 else ''}.\n")
+        out: Fragments = [("class:advice", f"countlo practice: {self.shape} board{kind}{label}\n"),
+                          ("", text)]
+        if not rules.classic:
+            out.append(("class:note", self.rule_text() + "\n"))
+        if self.goal not in ("dark", "lit"):
+            out += [("", "The target:\n"), *self._grid(g.target, None)]
+        return out + [("", "Type a cell (C4) or click it; hint, undo, help, quit.\n")]
 
     def board(self) -> Fragments:
         """The lights, columns lettered and rows numbered; each cell carries a mouse handler
         when a front end has set `on_click`."""
+        return self._grid([self.game.state(k) for k in range(self.shape.cells)], self.hinted)
+
+    def _grid(self, values: list[int], hinted: int | None) -> Fragments:
         s = self.shape
         pad = len(str(s.rows))
         out: Fragments = [("", " " * (pad + 1))]
@@ -141,10 +180,11 @@ class PracticeSession:
             out.append(("class:label", f"{r + 1:>{pad}} "))
             for c in range(s.cols):
                 k = r * s.cols + c
-                lit = self.game.lights >> k & 1
-                style, text = ("class:cell.lit", LIT) if lit else ("class:cell.dark", DARK)
-                left, right = ("[", "]") if k == self.hinted else (" ", " ")
-                mark = "class:mark" if k == self.hinted else ""
+                v = values[k]
+                style = "class:cell.lit" if v else "class:cell.dark"
+                text = DARK if not v else LIT if self.game.k == 2 else f"{v:>2}"
+                left, right = ("[", "]") if k == hinted else (" ", " ")
+                mark = "class:mark" if k == hinted else ""
                 for frag in ((mark, left), (style, text), (mark, right)):
                     out.append(self._clickable(frag, s.name(k)))
             out.append(("", "\n"))
@@ -165,11 +205,17 @@ class PracticeSession:
 
         return (fragment[0], fragment[1], handler)
 
+    def left(self) -> str:
+        """'3 lights on', or under another goal '3 cells off target'."""
+        if self.goal == "dark":
+            return f"{plural(self.game.lit, 'light')} on"
+        return f"{plural(self.game.lit, 'cell')} off target"
+
     def status(self) -> str:
         g = self.game
         best = "" if g.optimum_exact else "<="
         return (f"{plural(g.moves, 'move')} · fewest from the start {best}{g.optimum} · "
-                f"{plural(g.lit, 'light')} on")
+                f"{self.left()}")
 
     def prompt(self, status: bool = False) -> Fragments:
         out = self.board()
@@ -181,7 +227,8 @@ class PracticeSession:
         """One short line (fits 40 columns on boards up to 99 lit): moves against the fewest."""
         g = self.game
         best = "" if g.optimum_exact else "<="
-        return [("", f" {plural(g.moves, 'move')} (fewest {best}{g.optimum}) · {g.lit} lit · "),
+        left = f"{g.lit} lit" if self.goal == "dark" else f"{g.lit} off target"
+        return [("", f" {plural(g.moves, 'move')} (fewest {best}{g.optimum}) · {left} · "),
                 ("class:bottom-toolbar.key", "hint"), ("", " · "),
                 ("class:bottom-toolbar.key", self.keys), ("", " undo")]
 
@@ -198,12 +245,13 @@ class PracticeSession:
         else:
             verdict = f"countlo's best is {g.optimum}"
         hints = f", {plural(self.hints, 'hint')}" if self.hints else ""
-        text = f"All dark: solved in {plural(g.moves, 'move')} ({verdict}{hints}).\n"
+        done = {"dark": "All dark", "lit": "All lit"}.get(self.goal, "Target reached")
+        text = f"{done}: solved in {plural(g.moves, 'move')} ({verdict}{hints}).\n"
         return [*self.board(), ("class:ok", text)]
 
     def leave(self) -> Fragments:
         if self.game.won:
             return []
         text = (f"Left after {plural(self.game.moves, 'move')} with "
-                f"{plural(self.game.lit, 'light')} on.\n")
+                f"{self.left()}.\n")
         return [("class:note", text)]

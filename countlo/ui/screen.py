@@ -14,8 +14,18 @@ from countlo.board import Shape
 from countlo.play.advice import Advice, Contradiction, Finish, Learned, Stuck
 from countlo.play.guide import Guide, Progress
 from countlo.ui.entry import COMMANDS
+from countlo.ui.layout import side_by_side
 from countlo.ui.modes import Mode
-from countlo.ui.picture import Fragments, board_picture, legend, legend_lines, picture, plain
+from countlo.ui.picture import (
+    Fragments,
+    board_picture,
+    legend,
+    legend_lines,
+    legend_width,
+    picture,
+    picture_width,
+    plain,
+)
 from countlo.ui.wording import (
     UNDO_KEYS,
     advice_text,
@@ -53,6 +63,7 @@ class View(Protocol):
     pending: int | None
     where: str | None
     label: str
+    width: int
 
     @property
     def started(self) -> bool: ...
@@ -106,8 +117,10 @@ class Screen:
         advice = v.advice()
         out: Fragments = [("", "\n")]
         if v.progress().possible > 0:  # no picture of boards when none fits the counts
-            side = legend_lines() if self.shape.cols <= 12 else ()
-            out += picture(self.shape, v.marginals(), v.target(), side)
+            beside = side_by_side(picture_width(self.shape), legend_width(), v.width)
+            out += picture(self.shape, v.marginals(), v.target(), legend_lines() if beside else ())
+            if not beside:  # too narrow for both: the legend below the board
+                out += legend(v.width)
         if status:
             out += line(("class:note", plain(self.toolbar(keys=False)).strip()))
         if advice.phase == "stuck":
@@ -132,7 +145,7 @@ class Screen:
         """Why no click can be advised, and the fixes that would let the game go on."""
         fixes = advice.fixes if isinstance(advice, Contradiction) else ()
         if not fixes:
-            return wrap(advice_text(self.shape, advice).split(), "", style="class:warn", gap=" ") + \
+            return wrap(advice_text(self.shape, advice).split(), "", self.view.width - 2, "class:warn", " ") + \
                 line(("class:note", f"If the last count was a typo, undo ({UNDO_KEYS}) and type it "
                                      "again.")) + \
                 [("class:warn", "Type undo, fix STEP COUNT, history or quit: ")]
@@ -162,7 +175,8 @@ class Screen:
                    ("class:advice", "; the count should become "),
                    ("class:count", str(advice.expected)), ("class:advice", "."))
         if left > 1:
-            out += wrap([f"{self.shape.name(c)} ({n})" for c, n in advice.plan[1:]], "Then: ")
+            out += wrap([f"{self.shape.name(c)} ({n})" for c, n in advice.plan[1:]], "Then: ",
+                        self.view.width - 2)
         return out
 
     def toolbar(self, keys: bool = True) -> Fragments:
@@ -250,7 +264,7 @@ class Screen:
         if not v.started:
             return line(("", "No count yet: every board is possible."))
         p = v.progress()
-        out = [("", "\n"), *picture(self.shape, v.marginals(), v.target()), *legend()]
+        out = [("", "\n"), *picture(self.shape, v.marginals(), v.target()), *legend(v.width)]
         return out + line(("class:note", f"{boards(p.possible, p.tally)} possible, "
                                           f"{p.bits_known:.1f} of {self.shape.cells} bits known"))
 

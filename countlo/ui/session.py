@@ -61,6 +61,7 @@ class Session:
         self.guide, self.writer, self.where = guide, writer, where
         self.mode: Mode = RealGame() if oracle is None else SimulatedGame(oracle)
         self.label = label  # e.g. "simulated game, seed 1", shown in the greeting
+        self.width = 80  # columns to lay the screen out for; a terminal front end sets its own
         self.shape: Shape = guide.shape
         self.pending: int | None = None  # a cell the player clicked whose count is still to come
         self._seen: dict[tuple[str, tuple[int, ...]], object] = {}  # guide answers for this state

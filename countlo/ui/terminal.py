@@ -12,8 +12,8 @@ import os
 import sys
 from typing import TextIO
 
-from countlo.ui.layout import bar, fit, narrow_note
-from countlo.ui.picture import STYLE, Fragments, plain, shade_styles
+from countlo.ui.layout import fit, narrow_note, status_bar
+from countlo.ui.picture import STYLE, Fragments, picture_width, plain, shade_styles
 from countlo.ui.session import Session
 from countlo.ui.wording import UNDO_KEYS
 
@@ -82,11 +82,12 @@ def run_terminal(session: Session, input=None, output=None, colour: bool = True)
                                  output=output, color_depth=depth, end="")
 
     say(session.greeting())
-    note = narrow_note(width(), needed_width(session.shape))
+    note = narrow_note(width(), picture_width(session.shape))
     if note is not None:
         say([("class:warn", note + "\n")])
     while not session.over:
         columns = width()
+        session.width = columns
         message = FormattedText(fit(session.prompt(), columns))
         toolbar = FormattedText(status_bar(session.toolbar(), columns))
         try:
@@ -95,19 +96,6 @@ def run_terminal(session: Session, input=None, output=None, colour: bool = True)
             say(session.leave())
             break
         say(session.handle(text))
-
-
-def needed_width(shape) -> int:
-    """Columns the board picture needs: row numbers, then four columns a cell."""
-    return len(str(shape.rows)) + 2 + 4 * shape.cols
-
-
-def status_bar(fragments: Fragments, width: int) -> Fragments:
-    """The status bar as it is if it fits, else its most important parts that fit, whole."""
-    text = plain(fragments)
-    if len(text) < width:
-        return fragments
-    return [("", bar([p.strip() for p in text.split(" · ") if p.strip()], width))]
 
 
 def run_lines(session: Session, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 
 import pytest
@@ -199,3 +200,79 @@ def test_readme_examples_print_what_they_say(run_cli, command, printed):
     if " | head -" in command:
         lines = lines[:int(command.rsplit("-", 1)[1])]
     assert "\n".join(lines) == printed
+
+
+# --- fewest presses and the most clicks under other rules ----------------------------------
+
+
+def test_min_on_the_torus_is_proven_and_matches_brute_force(run_cli):
+    res = run_cli(["solve", "--all-on", "--size", "4x4", "--topology", "torus", "--rule", "ring",
+                   "--min", "--json"])
+    assert res.returncode == 0, res.stderr
+    out = json.loads(res.stdout)
+    shape = Shape(4, 4, Rules.make("torus", "ring"))
+    brute = min(sum(x) for x in general.all_solutions(shape, [1] * 16))
+    assert out["exact"] is True and out["count"] == out["lower_bound"] == brute
+    assert general.apply(shape, [1] * 16, values_of(out["presses"], shape)) == [0] * 16
+
+
+def test_min_with_three_states_to_a_lit_target(run_cli):
+    res = run_cli(["solve", "--lit", "5", "--size", "3x4", "--states", "3", "--topology",
+                   "cylinder", "--rule", "ring", "--target", "lit", "--min", "--json"])
+    assert res.returncode == 0, res.stderr
+    out = json.loads(res.stdout)
+    shape = Shape(3, 4, Rules.make("cylinder", "ring", 3))
+    start = [0] * 4 + [1] + [0] * 7
+    brute = min(sum(x) for x in general.all_solutions(shape, start, [1] * 12))
+    assert out["exact"] is True and out["count"] == out["lower_bound"] == brute
+    assert general.apply(shape, start, values_of(out["presses"], shape)) == [1] * 12
+
+
+@pytest.mark.parametrize("args", [
+    ["--topology", "torus", "--size", "20x20"],  # two states: the coset search stops
+    ["--states", "3", "--topology", "torus", "--size", "12x12"],  # three: the Z_3 search stops
+])
+def test_min_stopped_by_the_time_limit_reports_a_proven_lower_bound(run_cli, args):
+    res = run_cli(["solve", "--all-on", *args, "--min", "--time-limit", "0.2", "--json"])
+    assert res.returncode == 0, res.stderr
+    out = json.loads(res.stdout)
+    assert out["exact"] is False and 0 < out["lower_bound"] < out["count"]
+    res = run_cli(["solve", "--all-on", *args, "--min", "--time-limit", "0.2"])
+    first = res.stdout.splitlines()[0]
+    assert "best found in" in first and "the minimum is at least" in first
+
+
+@pytest.mark.parametrize("args", [
+    ["--size", "4x4", "--topology", "torus", "--rule", "ring"],
+    ["--size", "3x3", "--states", "3", "--topology", "torus", "--rule", "knight"],
+    ["--size", "2x3", "--states", "6"],
+])
+def test_most_under_other_rules_against_brute_force(run_cli, args):
+    res = run_cli(["solve", "--most", "--json", *args])
+    assert res.returncode == 0, res.stderr
+    out = json.loads(res.stdout)
+    shape = Shape(out["rows"], out["cols"], Rules.make(out["topology"], out["rule"],
+                                                       out["states"]))
+    k, n = out["states"], shape.cells
+    least: dict[tuple[int, ...], int] = {}
+    for x in itertools.product(range(k), repeat=n):
+        key = tuple(general.apply(shape, [0] * n, list(x)))
+        least[key] = min(least.get(key, n * k), sum(x))
+    assert out["exact"] is True and out["most"] == max(least.values())
+    start, presses = values_of(out["start"], shape), values_of(out["presses"], shape)
+    assert general.apply(shape, start, presses) == [0] * n
+    assert sum(presses) == out["most"] == out["count"]
+
+
+def test_most_on_a_graph_and_refusals(run_cli, tmp_path):
+    g = tmp_path / "g.txt"
+    g.write_text("a b\nb c\nc d\nd a\na c\n")
+    res = run_cli(["solve", "--graph", str(g), "--rule", "sigma", "--most"])
+    assert res.returncode == 0, res.stderr
+    assert "the hardest solvable starts need" in res.stdout and "start: " in res.stdout
+    for args, needle in ((["--all-on", "--size", "3x3"], "--most is about every start"),
+                         ([], "--most needs --size RxC or --graph FILE"),
+                         (["--size", "5x5"], "at most 1048576 of them (3^25 here)")):
+        res = run_cli(["solve", "--most", "--states", "3", *args])
+        assert res.returncode == 2 and needle in res.stderr, res.stderr
+        assert len(res.stderr.strip().splitlines()) == 1
