@@ -40,26 +40,44 @@ def solvable_seeds(shape: Shape, first: int, games: int) -> list[int]:
     return out
 
 
+def warm(size: str, strategy: str) -> None:
+    """One untimed decision per worker, as `countlo simulate` does (imports, per-shape tables)."""
+    from countlo.play.guide import Guide
+
+    shape = Shape.parse(size)
+    guide = Guide(shape, strategy, "exact", counts=False)
+    guide.start(shape.cells // 2)
+    guide.advice()
+
+
 def one(job: tuple[str, str, int]) -> tuple[str, int, list[float], int]:
+    from countlo.errors import CountloError
+
     size, strategy, seed = job
     shape = Shape.parse(size)
-    r = play_game(SimulatedOracle(shape, seed), strategy, "exact", seed)
+    try:
+        r = play_game(SimulatedOracle(shape, seed), strategy, "exact", seed)
+        outcome, clicks, times = r.outcome.value, r.clicks, list(r.decision_times)
+    except CountloError as e:  # the engine refused this game's record (e.g. too wide a frontier)
+        outcome, clicks, times = f"refused: {e}", 0, []
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024  # MB (Linux: KB)
-    return r.outcome.value, r.clicks, list(r.decision_times), peak
+    return outcome, clicks, times, peak
 
 
-def measure(size: str, strategy: str, seeds: list[int], jobs: int) -> dict[str, float]:
-    with ProcessPoolExecutor(jobs) as pool:
+def measure(size: str, strategy: str, seeds: list[int], jobs: int) -> dict:
+    with ProcessPoolExecutor(jobs, initializer=warm, initargs=(size, strategy)) as pool:
         results = list(pool.map(one, [(size, strategy, s) for s in seeds]))
     ms = [t * 1000 for _, _, times, _ in results for t in times]
     solved = [c for outcome, c, _, _ in results if outcome == "solved"]
+    refused = [outcome for outcome, *_ in results if outcome.startswith("refused")]
     return {
         "games": len(results),
         "solved": len(solved),
+        "refused": refused,
         "clicks": statistics.mean(solved) if solved else float("nan"),
-        "median": statistics.median(ms),
-        "worst": max(ms),
-        "game": statistics.median(sum(times) for _, _, times, _ in results),
+        "median": statistics.median(ms) if ms else float("nan"),
+        "worst": max(ms) if ms else float("nan"),
+        "game": statistics.median(sum(times) for _, _, times, _ in results if times) if ms else float("nan"),
         "memory": max(peak for *_, peak in results),
     }
 
@@ -74,15 +92,18 @@ def main() -> int:
     args = p.parse_args()
     print(f"{args.games} games per size and strategy on clearable boards from seed {args.seed}; "
           "CPU time per decision; memory = peak resident size of a worker\n")
-    print("| size | strategy | mean clicks | decision median | decision worst | CPU per game | "
-          "peak memory |")
-    print("|---|---|---:|---:|---:|---:|---:|")
+    print("| size | strategy | games | solved | mean clicks | decision median | decision worst | "
+          "CPU per game | peak memory |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
     for size in args.sizes:
         seeds = solvable_seeds(Shape.parse(size), args.seed, args.games)
         for strategy in args.strategies:
             m = measure(size, strategy, seeds, args.jobs)
-            print(f"| {size} | {strategy} | {m['clicks']:.1f} | {m['median']:.1f} ms | "
-                  f"{m['worst']:.0f} ms | {m['game']:.1f} s | {m['memory']:.0f} MB |", flush=True)
+            print(f"| {size} | {strategy} | {m['games']} | {m['solved']} | {m['clicks']:.1f} | "
+                  f"{m['median']:.1f} ms | {m['worst']:.0f} ms | {m['game']:.1f} s | {m['memory']:.0f} MB |",
+                  flush=True)
+            for why in sorted(set(m["refused"])):
+                print(f"<!-- {size} {strategy}: {m['refused'].count(why)} games {why} -->", flush=True)
     return 0
 
 

@@ -122,3 +122,35 @@ def test_replay_with_the_exact_engine_refuses_a_board_beyond_it(capsys, tmp_path
     code = main(["replay", str(tape), "--engine", "exact"])
     err = capsys.readouterr().err
     assert code == 2 and err.count("\n") == 1 and "20x20" in err  # refused up front, one line
+
+
+def test_default_jobs_play_a_short_run_in_this_process(capsys, monkeypatch):
+    import countlo.cli.workers as workers
+
+    def no_workers(*args, **kwargs):
+        raise AssertionError("a short run started worker processes")
+
+    monkeypatch.setattr(workers, "available_cores", lambda: 4)
+    _, one = simulate_json(capsys, "--size", "3x3", "--games", "5", "--seed", "2", "--jobs", "1")
+    monkeypatch.setattr(workers, "play_in_workers", no_workers)
+    code, default = simulate_json(capsys, "--size", "3x3", "--games", "5", "--seed", "2")
+    assert code == 0 and without_times(default) == without_times(one)
+
+
+def test_default_jobs_hand_a_long_run_to_no_more_workers_than_games_left(capsys, monkeypatch):
+    import countlo.cli.workers as workers
+
+    started: list[tuple[list[int], int]] = []
+    real = workers.play_in_workers
+
+    def spy(args, seeds, jobs):
+        started.append((list(seeds), jobs))
+        yield from real(args, seeds, jobs)
+
+    monkeypatch.setattr(workers, "available_cores", lambda: 8)
+    monkeypatch.setattr(workers, "HANDOVER_SECONDS", 0.0)  # every run counts as long
+    monkeypatch.setattr(workers, "play_in_workers", spy)
+    code, default = simulate_json(capsys, "--size", "4x4", "--games", "4", "--seed", "11")
+    assert started == [([12, 13, 14], 3)]  # the first game in this process, then 3 workers, not 8
+    _, one = simulate_json(capsys, "--size", "4x4", "--games", "4", "--seed", "11", "--jobs", "1")
+    assert code == 0 and without_times(default) == without_times(one)

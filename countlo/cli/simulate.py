@@ -50,8 +50,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help=_("how long to wait for each answer of the game program (default 5)"))
     p.add_argument("--json", action="store_true", help=_("print one JSON object instead of a table"))
     p.add_argument("--jobs", type=_positive, metavar="N",
-                   help=_("play games in N worker processes (default: the cores available; the same "
-                          "games and summary as one process)"))
+                   help=_("play games in N worker processes (the same games and summary as one "
+                          "process; default: the cores available, never more than the games, and none "
+                          "for a run that ends within seconds)"))
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help=_("play the games on the Dask cluster whose scheduler is at ADDRESS, e.g. "
+                          "tcp://10.0.0.5:8786 (needs pip install 'countlo[cluster]'; the same games "
+                          "and summary as one process)"))
     p.add_argument("--records", metavar="FILE",
                    help=_("write one JSON line per game to FILE as soon as it finishes"))
     from countlo.cli.rules_args import add_rule_arguments
@@ -75,7 +80,15 @@ def run(args: argparse.Namespace) -> int:
         program_argv(args.oracle_cmd)  # an empty or unbalanced command fails before any game
     seeds = range(args.seed, args.seed + args.games)
     jobs = min(args.jobs or available_cores(), args.games)
-    finished, interrupted = _play_all(args, shape, seeds, jobs)
+    client = None
+    if args.scheduler is not None:
+        from countlo.cli.cluster import connect
+        from countlo.errors import CountloError
+
+        if args.jobs is not None:
+            raise CountloError("--jobs and --scheduler do not go together: the cluster's workers play the games")
+        client = connect(args.scheduler)  # one line, exit 2, before any file is written
+    finished, interrupted = _play_all(args, shape, seeds, jobs, client)
     order = sorted(finished)
     results = [finished[seed][0] for seed in order]
     records = [finished[seed][1] for seed in order]
@@ -100,7 +113,7 @@ def run(args: argparse.Namespace) -> int:
     return 1 if s.failed else 0
 
 
-def _play_all(args, shape, seeds, jobs: int) -> tuple[dict[int, tuple], bool]:
+def _play_all(args, shape, seeds, jobs: int, client=None) -> tuple[dict[int, tuple], bool]:
     """{seed: (GameResult, JSON record)} of every finished game, and whether Ctrl-C cut the run
     short (the games finished by then are kept; with --records each is on disk already)."""
     from countlo.errors import CountloError
@@ -111,9 +124,11 @@ def _play_all(args, shape, seeds, jobs: int) -> tuple[dict[int, tuple], bool]:
         try:
             stream = open(args.records, "w", encoding="utf-8")  # noqa: SIM115 (closed below)
         except OSError as e:
+            if client is not None:
+                client.close()
             raise CountloError(_("cannot write --records {path}: {reason}").format(
                 path=args.records, reason=reason(e))) from None
-    games = _games(args, shape, seeds, jobs)
+    games = _games(args, shape, seeds, jobs, client)
     try:
         for seed, result, hidden in games:
             record = _record(shape, seed, result, hidden)
@@ -130,13 +145,20 @@ def _play_all(args, shape, seeds, jobs: int) -> tuple[dict[int, tuple], bool]:
     return finished, False
 
 
-def _games(args, shape, seeds, jobs: int):
-    """(seed, GameResult, hidden start or None) per finished game, in this process or in `jobs`
-    workers (then in the order they finish), with a progress bar on a terminal."""
-    from countlo.cli.workers import play_in_process, play_in_workers, play_one, warm_up
+def _games(args, shape, seeds, jobs: int, client=None):
+    """(seed, GameResult, hidden start or None) per finished game, in this process, in `jobs`
+    workers or on the Dask cluster of `client` (then in the order they finish), with a progress
+    bar on a terminal."""
+    from countlo.cli.workers import play_in_process, play_in_workers, play_one, play_then_spread, warm_up
 
-    if jobs > 1:
+    if client is not None:
+        from countlo.cli.cluster import play_on_cluster
+
+        source = play_on_cluster(client, args, seeds)
+    elif jobs > 1 and args.jobs is not None:  # asked for: workers from the first game
         source = play_in_workers(args, seeds, jobs)
+    elif jobs > 1:
+        source = play_then_spread(args, shape, seeds, jobs)
     else:
         warm_up(shape, args)
         source = play_in_process(lambda seed: play_one(args, shape, seed), seeds)

@@ -11,12 +11,18 @@ from __future__ import annotations
 import argparse
 import os
 import signal
-from collections.abc import Callable, Generator, Iterable
+import time
+from collections.abc import Callable, Generator, Iterable, Sequence
 from typing import Any
 
 from countlo import i18n
 
 Game = tuple[int, Any, Any]  # (seed, GameResult, hidden start or None)
+
+# Without --jobs, games are played in this process until they have taken this long (wall clock):
+# a worker costs a fresh interpreter, its imports and a warm-up decision (about a second each on
+# a busy 2-core machine), so a run that ends sooner would only be slowed down by workers.
+HANDOVER_SECONDS = 2.0
 
 
 def available_cores() -> int:
@@ -33,6 +39,25 @@ def play_in_process(play: Callable[[int], tuple[Any, Any]],
     for seed in seeds:
         result, hidden = play(seed)
         yield seed, result, hidden
+
+
+def play_then_spread(args: argparse.Namespace, shape: Any, seeds: Sequence[int],
+                     jobs: int, budget: float | None = None) -> Generator[Game, None, None]:
+    """The default of --jobs: games in this process while the run is short; once they have
+    taken `budget` seconds (HANDOVER_SECONDS), the rest in min(jobs, games left) workers.
+
+    Each game depends only on its seed, so where a game is played changes nothing but the time.
+    """
+    budget = HANDOVER_SECONDS if budget is None else budget
+    warm_up(shape, args)
+    began = time.perf_counter()  # wall clock: a game program's own time counts too
+    for i, seed in enumerate(seeds):
+        result, hidden = play_one(args, shape, seed)
+        yield seed, result, hidden
+        rest = seeds[i + 1:]
+        if len(rest) > 1 and jobs > 1 and time.perf_counter() - began > budget:
+            yield from play_in_workers(args, rest, min(jobs, len(rest)))
+            return
 
 
 def warm_up(shape: Any, args: argparse.Namespace) -> None:
@@ -80,6 +105,21 @@ def _play_seed(seed: int) -> Game:
 
     assert _ARGS is not None
     result, hidden = play_one(_ARGS, _shape(_ARGS), seed)
+    return seed, result, hidden
+
+
+_WARM: set[tuple[str, ...]] = set()  # (size, rules, strategy, engine) warmed up in this process
+
+
+def play_seed(args: argparse.Namespace, seed: int) -> Game:
+    """One game anywhere (a Dask worker, countlo.cli.cluster): the first game of a kind in a
+    process is preceded by an untimed warm-up, as in this process and in the --jobs workers."""
+    shape = _shape(args)
+    kind = (str(shape), shape.rules.describe(), args.strategy, args.engine)
+    if kind not in _WARM:
+        warm_up(shape, args)
+        _WARM.add(kind)
+    result, hidden = play_one(args, shape, seed)
     return seed, result, hidden
 
 

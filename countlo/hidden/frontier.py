@@ -37,7 +37,7 @@ from countlo.i18n import _
 KEY_BITS = 62  # bits of a state key (int64, sign bit unused)
 QUERY_BITS = 4  # bits of the side pass's extra residual (a neighbourhood of up to 15 cells)
 MAX_CELLS = 1000  # float64 holds every count below 2^1000 with room for the sums
-MAX_NARROW = 16  # shorter side: 2 x 16 open equations fit a key with room (docs/MATH.md §22)
+MAX_NARROW = 16  # shorter side: 2 x 16 open equations, most at 1 bit, fit a key with room (MATH §22)
 
 
 def check_supported(shape: Shape) -> None:
@@ -59,10 +59,12 @@ class TooWide(CountloError, ValueError):
 
 @dataclass(frozen=True)
 class _Touch:
-    """One equation touched by a step: field offset and mask, flip bit, delta base, new width."""
+    """One equation touched by a step: its field before (offset, mask; mask 0: no bits, value 0)
+    and after (offset, width), the flip bit and the delta base."""
 
+    old_offset: int
+    old_mask: int
     offset: int
-    mask: int
     flip: int  # 1 if the cell counts as lit when it is off (the click saw it flipped)
     base: int  # lo_before - lo_after: added to the field with y, the cell's lit-then value
     width: int  # largest field value after the step (0: the equation is closed or forced)
@@ -81,72 +83,90 @@ class _Plan:
 
     An equation is (support, flipped, lit): `lit` cells of `support` are lit when read as
     b xor flipped. Its field holds p - lo(a): p lit so far among a assigned cells, lo the least p
-    from which `lit` is still reachable.
+    from which `lit` is still reachable. A field has as many bits as its largest value after the
+    current step needs (docs/MATH.md §22): a five-cell equation needs 1 bit for most of its life
+    and 2 only around its centre, so it grows (in place, or moved to free bits) and shrinks as
+    its cells are assigned; the bits it gives back serve other equations.
     """
 
     def __init__(self, n: int, equations: list[tuple[int, int, int]], base_bits: int = 0):
         self.n = n
         self.touches: list[list[_Touch]] = [[] for _ in range(n)]
         self.infeasible = False
-        occupied: dict[int, tuple[int, int]] = {}  # equation -> (offset, bits)
-        free_at: dict[int, list[int]] = {}  # step -> equations ending there
-        top = base_bits
         used = [False] * 64
-        starts: dict[int, list[int]] = {}
+        placed: dict[int, tuple[int, int]] = {}  # open equation -> (offset, bits)
+        at: list[list[int]] = [[] for _ in range(n)]  # step -> equations whose support holds it
         cells_of = []
         for i, (support, _size, lit) in enumerate(equations):
             cells = [c for c in range(n) if support >> c & 1]
             cells_of.append(cells)
             if not 0 <= lit <= len(cells):
                 self.infeasible = True
-            starts.setdefault(cells[0], []).append(i)
-            free_at.setdefault(cells[-1], []).append(i)
-        self.bits = base_bits
+            for c in cells:
+                at[c].append(i)
+        top = base_bits
         for j in range(n):
-            for i in starts.get(j, ()):
-                _, _, lit = equations[i]
-                size = len(cells_of[i])
-                most = max(_width(lit, a, size) for a in range(size + 1)) if 0 <= lit <= size else 0
-                width = max(0, most).bit_length()
-                offset = _first_fit(used, width, base_bits)
-                if offset is None:
-                    raise TooWide(f"the clicks so far leave more than {KEY_BITS} bits of open equations "
-                                  "along one row: too many for the exact engine")
-                for b in range(offset, offset + width):
-                    used[b] = True
-                occupied[i] = (offset, width)
-                top = max(top, offset + width)
-            for i in list(occupied):
-                support, flipped, lit = equations[i]
+            steps = []
+            for i in at[j]:
+                _, flipped, lit = equations[i]
                 cells = cells_of[i]
-                if j not in cells:
-                    continue
                 size, a = len(cells), cells.index(j) + 1
-                offset, width = occupied[i]
+                width = max(0, _width(lit, a, size)) if 0 <= lit <= size else 0
+                offset, bits = placed.get(i, (base_bits, 0))
                 base = _lo(lit, size - a + 1) - _lo(lit, size - a)
-                self.touches[j].append(
-                    _Touch(offset, (1 << width) - 1, flipped >> j & 1, base, _width(lit, a, size))
-                )
-            for i in free_at.get(j, ()):
-                offset, width = occupied.pop(i)
-                for b in range(offset, offset + width):
+                steps.append((i, offset, bits, width.bit_length(), width, flipped >> j & 1, base))
+            # give back what shrinks (in place) or moves, then place what grows
+            for _, offset, bits, need, *_ in steps:
+                for b in range(offset + min(bits, need), offset + bits):
                     used[b] = False
+            for i, offset, bits, need, width, flip, base in steps:
+                new = offset
+                if need > bits:
+                    if all(not used[b] for b in range(offset + bits, offset + need)) and bits and \
+                            offset + need <= KEY_BITS:
+                        new = offset  # grows in place
+                    else:
+                        for b in range(offset, offset + min(bits, need)):
+                            used[b] = False
+                        found = _first_fit(used, need, base_bits)
+                        if found is None:
+                            raise TooWide(f"the clicks so far leave more than {KEY_BITS} bits of open "
+                                          "equations along one row: too many for the exact engine")
+                        new = found
+                    for b in range(new, new + need):
+                        used[b] = True
+                top = max(top, new + need)
+                self.touches[j].append(_Touch(offset, (1 << bits) - 1, new, flip, base, width))
+                if need:
+                    placed[i] = (new, need)
+                else:
+                    placed.pop(i, None)
         self.bits = top
 
     def advance(self, keys: np.ndarray, j: int, x: int) -> tuple[np.ndarray, np.ndarray]:
         """States after giving cell j the value x, and which of them keep every equation possible."""
         ok = np.ones(len(keys), dtype=bool)
         out = keys
+        moves = []
         for t in self.touches[j]:
             delta = t.base + (x ^ t.flip)
-            if t.mask:
-                field = (keys >> t.offset) & t.mask
-                new = field + delta
-                ok &= (new >= 0) & (new <= t.width)
+            if not t.old_mask:  # no bits yet (opening, or forced): the value was 0
+                if not 0 <= delta <= t.width:
+                    ok[:] = False
+                elif delta:
+                    moves.append((np.int64(delta), t.offset))
+                continue
+            field = (keys >> t.old_offset) & t.old_mask
+            new = field + delta
+            ok &= (new >= 0) & (new <= t.width)
+            if t.offset == t.old_offset:
                 if delta:
                     out = out + (delta << t.offset)
-            elif delta:  # a forced equation: the cell must take the other value
-                ok[:] = False
+            else:  # the field moves: take the old bits out first, put the new value in after
+                out = out - (field << t.old_offset)
+                moves.append((new, t.offset))
+        for value, offset in moves:
+            out = out + (value << offset)
         return out, ok
 
 

@@ -15,6 +15,16 @@ from countlo.hidden.diagnose import Fix
 from countlo.play.finish import Plan
 
 
+class Tally(str, Enum):
+    """How well a number of boards is known: exactly, as an estimate (the frontier engine past
+    about 2^100 boards: a lower bound within a relative 1e-9, docs/MATH.md §22), or only as a
+    lower bound (an engine that stops counting, e.g. `linear`). Its value is the word for people."""
+
+    EXACT = ""
+    ABOUT = "about"
+    AT_LEAST = "at least"
+
+
 class Phase(str, Enum):
     START = "start"
     PROBE = "probe"
@@ -51,6 +61,7 @@ class Probe:
     possible: tuple[int, ...]
     boards: int  # consistent starts before the click
     exhausted: bool = False
+    tally: Tally = Tally.EXACT  # how well `boards` is known
     phase: ClassVar[Phase] = Phase.PROBE
     expected: ClassVar[None] = None
     plan: ClassVar[Plan] = ()
@@ -149,6 +160,8 @@ class Learned:
     possible_after: int
     fixes: tuple[Fix, ...] = ()
     stuck: Stuck | None = None
+    tally_before: Tally = Tally.EXACT  # how well possible_before and possible_after are known
+    tally_after: Tally = Tally.EXACT
 
     @property
     def applied(self) -> Fix | None:

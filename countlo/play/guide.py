@@ -33,6 +33,7 @@ from countlo.play.advice import (
     Phase,
     Probe,
     Stuck,
+    Tally,
     Unclearable,
 )
 from countlo.play.finish import Plan, finish_plan
@@ -64,6 +65,7 @@ class Progress:
     bits_known: float
     strategy: str
     phase: Phase
+    tally: Tally = Tally.EXACT  # how well `possible` is known
 
 
 @dataclass(frozen=True)
@@ -213,14 +215,14 @@ class Guide:
         cell = self._strategy.next_click(record, k)
         exhausted = False
         if cell is None and getattr(self._strategy, "asks", False):
-            return Probe(None, (), k.possible)
+            return Probe(None, (), k.possible, tally=k.tally)
         if cell is None:
             cell, exhausted = best_informative(k), True
         if cell is None:
             start = k.posterior.sample(1, k.rng)[0]
             return self._finish(start, record, guessed=k.possible)
         possible = self.possible_counts(cell) if self.counts else ()
-        return Probe(cell, possible, k.possible, exhausted)
+        return Probe(cell, possible, k.possible, exhausted, k.tally)
 
     def _all_unclearable(self, k: Knowledge) -> Unclearable | None:
         """STUCK advice if no start still possible can be cleared (checked when few enough to list).
@@ -256,23 +258,29 @@ class Guide:
         self.shape.cell(cell)
         adv = self.advice()
         new = record.then(cell, count)  # BadCountError if no board at all could show it
-        before = self.knowledge().possible
+        before, tally_before = self.knowledge().possible, self.knowledge().tally
         if isinstance(adv, Probe) and not force and self.knowledge(new).possible == 0:
             ok = self.possible_counts(cell)
             if count not in ok:
                 listed = ", ".join(map(str, ok))
+                many = f"{before:,}"
+                if tally_before is Tally.ABOUT:
+                    many = _("about {n}").format(n=many)
+                elif tally_before is Tally.AT_LEAST:
+                    many = _("at least {n}").format(n=many)
                 raise BadCountError(
                     _("count {count} after clicking {cell} fits none of the {n} boards still "
                       "possible (they show {listed})").format(
-                        count=count, cell=self.shape.name(cell), n=f"{before:,}", listed=listed),
+                        count=count, cell=self.shape.name(cell), n=many, listed=listed),
                     ok)
         self._save()
         if self.knowledge().board is None:
             self.probes += 1
         self.record = new
         fixes = self._settle(trust_last=force)
-        after = self.knowledge().possible
-        return Learned(len(new.steps), cell, count, before, after, fixes, self._stuck)
+        after = self.knowledge()
+        return Learned(len(new.steps), cell, count, before, after.possible, fixes, self._stuck,
+                       tally_before, after.tally)
 
     def _settle(self, trust_last: bool, auto: bool = True) -> tuple[Fix, ...]:
         """If the record is contradictory, diagnose it: apply the fix if there is exactly one,
@@ -334,9 +342,10 @@ class Guide:
         phase = self.advice().phase
         if self.record is None:
             return Progress(0, 0, 1 << self.shape.cells, 0.0, self.strategy, phase)
-        possible = self.knowledge().possible
+        k = self.knowledge()
+        possible = k.possible
         bits = self.shape.cells - math.log2(possible) if possible > 0 else float(self.shape.cells)
-        return Progress(len(self.record.steps), self.probes, possible, bits, self.strategy, phase)
+        return Progress(len(self.record.steps), self.probes, possible, bits, self.strategy, phase, k.tally)
 
     @classmethod
     def from_record(cls, record: Record, strategy: str = "adaptive", engine: str = "exact",

@@ -18,6 +18,7 @@ from countlo.hidden.posterior import AnyPosterior, posterior_of
 from countlo.hidden.reconstruct import reconstruct
 from countlo.hidden.record import Record
 from countlo.hidden.result import Reconstruction, Status
+from countlo.play.advice import Tally
 
 PRESS_SAMPLES = 48  # posterior samples behind press_probabilities() when boards are many
 EXACT_LIMIT = 64  # at most this many consistent boards: use them all instead of samples
@@ -27,8 +28,8 @@ class Knowledge:
     """What a record tells about the hidden start, computed lazily and cached.
 
     `posterior_of` (record -> Posterior) lets a caller share a cache across steps; by default
-    a fresh countlo.hidden.posterior.Posterior is built. `prior` is (possible, board) of the record
-    without its last step, when known: then a known board stays known (or becomes contradicted)
+    a fresh countlo.hidden.posterior.Posterior is built. `prior` is `counted` (possible, board,
+    tally) of the record without its last step, when known: then a known board stays known (or becomes contradicted)
     by one consistency check, and a click that undoes the click before it (the count must
     return to what it was) leaves the possible boards as they were, both without a posterior.
     """
@@ -39,7 +40,7 @@ class Knowledge:
         engine: str = "exact",
         seed: int | str = 0,
         posterior_of: Callable[[Record], AnyPosterior] | None = None,
-        prior: tuple[int, int | None] | None = None,
+        prior: tuple[int, int | None, Tally] | None = None,
     ):
         self.record = record
         self.shape: Shape = record.shape
@@ -56,40 +57,49 @@ class Knowledge:
         return posterior_of(self.record)
 
     @cached_property
-    def counted(self) -> tuple[int, int | None]:
-        """(number of consistent starts, the start when exactly one), by the chosen engine."""
+    def counted(self) -> tuple[int, int | None, Tally]:
+        """(number of consistent starts, the start when exactly one, how well the number is
+        known), by the chosen engine."""
         shortcut = self._shortcut()
         if shortcut is not None:
             return shortcut
         if self.engine == "exact":
             post = self.posterior
-            return post.count, post.board if post.count == 1 else None
+            # the frontier engine's count past ~2^100 boards is an estimate (docs/MATH.md §22)
+            tally = Tally.EXACT if getattr(post, "count_exact", True) else Tally.ABOUT
+            return post.count, post.board if post.count == 1 else None, tally
         r = self.reconstruction
         status = str(getattr(r.status, "value", r.status))
         if status == "determined":
-            return 1, r.board
+            return 1, r.board, Tally.EXACT
         if status == "contradictory":
-            return 0, None
-        return max(2, r.possible), None  # ambiguous: `possible` may be a lower bound
+            return 0, None, Tally.EXACT
+        # ambiguous: `possible` is a lower bound when the engine stopped counting
+        return max(2, r.possible), None, Tally.EXACT if r.possible_exact else Tally.AT_LEAST
 
-    def _shortcut(self) -> tuple[int, int | None] | None:
+    def _shortcut(self) -> tuple[int, int | None, Tally] | None:
         if self._prior is None:
             return None
-        n, board = self._prior
+        n, board, tally = self._prior
         steps = self.record.steps
         if n == 0:
-            return 0, None
+            return 0, None, Tally.EXACT
         if n == 1 and board is not None:
-            return (1, board) if self.record.consistent(board) else (0, None)
+            return (1, board, Tally.EXACT) if self.record.consistent(board) else (0, None, Tally.EXACT)
         if len(steps) >= 2 and steps[-1].cell == steps[-2].cell:
             before = steps[-3].count if len(steps) >= 3 else self.record.start
-            return (n, board) if steps[-1].count == before else (0, None)
+            return (n, board, tally) if steps[-1].count == before else (0, None, Tally.EXACT)
         return None
 
     @property
     def possible(self) -> int:
         """Number of hidden starts consistent with the record, by the chosen engine."""
         return self.counted[0]
+
+    @property
+    def tally(self) -> Tally:
+        """How well `possible` is known: exactly, an estimate, or a lower bound."""
+        return self.counted[2]
 
     @property
     def known(self) -> bool:

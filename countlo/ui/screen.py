@@ -266,7 +266,7 @@ class Screen:
         else:
             p = v.progress()
             head = " " + _("{clicks} · {boards} left · {bits} of {cells} bits · {strategy}").format(
-                clicks=clicks(p.clicks), boards=boards(p.possible), bits=f"{p.bits_known:.1f}",
+                clicks=clicks(p.clicks), boards=boards(p.possible, p.tally), bits=f"{p.bits_known:.1f}",
                 cells=self.shape.cells, strategy=p.strategy)
         if not keys:
             return [("", head)]
@@ -300,7 +300,7 @@ class Screen:
         elif learned.possible_before == learned.possible_after == 1:
             style, message = "class:note", rest
         else:
-            message = _("{boards} left").format(boards=boards(learned.possible_after)) + \
+            message = _("{boards} left").format(boards=boards(learned.possible_after, learned.tally_after)) + \
                 (f"; {rest}" if rest else "")
             style = "class:note"
         out = [("class:note", f"{learned.step:>4}. "), ("class:cellname", ljust(name, 3)),
@@ -354,7 +354,7 @@ class Screen:
         if marks:
             out += wrap(marks_explained(set(marks.values())).split(), "", v.width - 2, gap=" ")
         out += line(("class:note", _("{boards} possible, {bits} of {cells} bits known").format(
-            boards=boards(p.possible), bits=f"{p.bits_known:.1f}", cells=self.shape.cells)))
+            boards=boards(p.possible, p.tally), bits=f"{p.bits_known:.1f}", cells=self.shape.cells)))
         found = self._outlook()
         if found is not None:
             ahead = to_go(found)

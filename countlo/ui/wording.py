@@ -15,6 +15,7 @@ from countlo.play.advice import (
     GaveUp,
     Learned,
     Probe,
+    Tally,
     Unclearable,
 )
 from countlo.play.game import Ending, Mismatch, ProgramFailed, Refused
@@ -55,7 +56,11 @@ The simulated game answers for you: press Enter to make the suggested click.
 
 def amount(n: int) -> str:
     """A count of boards for people: 1,234 up to a million, then 2.5 million, 9.1 billion
-    (in Chinese: 1,234 up to a million, then 250.0万, 91.0亿)."""
+    (in Chinese: 1,234 up to a million, then 250.0万, 91.0亿), and from a thousand trillion on
+    1.2e15, 1.1e77 (the digits cut, not rounded up)."""
+    if n >= 10**15:
+        digits = str(n)
+        return f"{digits[0]}.{digits[1]}e{len(digits) - 1}"
     if language() == "zh":
         for size, word in ((10**12, "万亿"), (10**8, "亿"), (10**6, "万")):
             if n >= size:
@@ -73,9 +78,26 @@ def clicks(n: int) -> str:
     return ngettext("{n} click", "{n} clicks", n).format(n=n)
 
 
-def boards(n: int) -> str:
-    """'1 board', '24 boards', '9.1 billion boards'."""
-    return ngettext("{n} board", "{n} boards", n).format(n=amount(n))
+def boards(n: int, tally: Tally = Tally.EXACT) -> str:
+    """'1 board', '24 boards', '9.1 billion boards'; 'about 1.1e77 boards' for an estimate,
+    'at least 1,000 boards' for a lower bound."""
+    return tallied(ngettext("{n} board", "{n} boards", n).format(n=amount(n)), tally)
+
+
+def many(n: int, tally: Tally = Tally.EXACT) -> str:
+    """Every digit of an exact count ('1,024 boards'), else as `boards` says it."""
+    if tally is Tally.EXACT:
+        return ngettext("{n} board", "{n} boards", n).format(n=f"{n:,}")
+    return boards(n, tally)
+
+
+def tallied(text: str, tally: Tally) -> str:
+    """A number of boards said as exact, an estimate or a lower bound."""
+    if tally is Tally.ABOUT:
+        return _("about {boards}").format(boards=text)
+    if tally is Tally.AT_LEAST:
+        return _("at least {boards}").format(boards=text)
+    return text
 
 
 def where(step: int) -> str:
@@ -159,12 +181,12 @@ def advice_text(shape: Shape, advice: Advice, strategy: str = "") -> str:
         return _("Type the starting count (0-{cells})").format(cells=advice.cells)
     if isinstance(advice, Probe):
         if advice.cell is None:
-            return _("{n} boards possible: click any cell, then type its count").format(
-                n=f"{advice.boards:,}")
+            return _("{boards} possible: click any cell, then type its count").format(
+                boards=many(advice.boards, advice.tally))
         if advice.exhausted:
-            return _("Click {cell} ({strategy} has no more clicks; {n} boards still fit)").format(
+            return _("Click {cell} ({strategy} has no more clicks; {boards} still fit)").format(
                 cell=shape.name(advice.cell), strategy=strategy or _("the strategy"),
-                n=f"{advice.boards:,}")
+                boards=many(advice.boards, advice.tally))
         return _("Click {cell}").format(cell=shape.name(advice.cell))
     if isinstance(advice, Finish):
         steps = ", ".join(f"{shape.name(c)} ({n})" for c, n in advice.plan)
@@ -186,7 +208,8 @@ def learned_text(shape: Shape, learned: Learned) -> str:
     """What one count taught, e.g. 'C4 showed 17: 1,024 boards -> 96 boards'."""
     text = _("{cell} showed {count}: {before} -> {after}").format(
         cell=shape.name(learned.cell), count=learned.count,
-        before=boards(learned.possible_before), after=boards(learned.possible_after))
+        before=boards(learned.possible_before, learned.tally_before),
+        after=boards(learned.possible_after, learned.tally_after))
     if learned.applied is not None:
         return text + "; " + must_have_been(learned.applied)
     if learned.stuck is not None:
