@@ -16,7 +16,6 @@ solutions; every such s is then kept with the same probability (as in §21).
 
 from __future__ import annotations
 
-import itertools
 import math
 import random
 from collections.abc import Iterator, Sequence
