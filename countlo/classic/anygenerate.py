@@ -16,7 +16,6 @@ solutions; every such s is then kept with the same probability (as in §21).
 
 from __future__ import annotations
 
-import itertools
 import math
 import random
 from collections.abc import Iterator, Sequence
@@ -84,15 +83,23 @@ class RulesGenerator:
         return [(t - a) % self.k for t, a in zip(self.target, ax)]
 
     def _coset(self, x: Sequence[int]) -> Iterator[list[int]]:
-        """Every press vector x + q, q a quiet pattern."""
+        """Every press vector x + q, q a quiet pattern: generator i is added once per step, and
+        after its order o_i steps (o_i g_i = 0 mod k) the vector is back where it started, so
+        each member costs one vector addition."""
         assert self.gens is not None
-        k = self.k
-        for combo in itertools.product(*(range(o) for _, o in self.gens)):
-            y = list(x)
-            for (g, _), c in zip(self.gens, combo):
-                if c:
-                    y = [(a + c * t) % k for a, t in zip(y, g)]
-            yield y
+        k, gens = self.k, self.gens
+
+        def walk(i: int, y: list[int]) -> Iterator[list[int]]:
+            if i == len(gens):
+                yield y
+                return
+            g, order = gens[i]
+            for step in range(order):
+                yield from walk(i + 1, y)
+                if step + 1 < order:
+                    y = [(a + t) % k for a, t in zip(y, g)]
+
+        yield from walk(0, list(x))
 
     def lightest(self, x: Sequence[int]) -> tuple[int, int, list[int]]:
         """(fewest presses, how many solutions have that many, one of them) over x + Q."""
