@@ -41,7 +41,8 @@ def test_help_lines_fit_the_terminal_in_chinese(run_cli, monkeypatch):
 NAMES = {"plane", "cylinder", "torus", "moebius", "klein", "projective", "plus", "star", "ring",
          "knight", "rowcol", "sigma", "nodes", "png", "svg", "zh", "en", "Esc", "board", "help",
          "history", "quit", "undo", "fix", "countlo", "auto", "rows", "restore", "z3", "Ctrl", "RxC",
-         "dark", "lit", "size", "false", "play", "replay", "simulate", "solve"}
+         "dark", "lit", "size", "false", "play", "replay", "simulate", "solve",
+         "Dask", "pip", "install", "cluster", "tcp"}  # the --scheduler help: a product, a command, an address
 
 
 @pytest.mark.parametrize("command", ["play", "replay", "simulate", "solve"])
