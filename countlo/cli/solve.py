@@ -289,6 +289,7 @@ def _most(shape: Shape, args: argparse.Namespace) -> int:
     from countlo.classic.most import hardest
     from countlo.classic.solver import quiet_patterns
     from countlo.formats.textgrid import cell_pairs
+    from countlo.ui import rulewords
 
     limit = MOST_TIME if args.time_limit is None else args.time_limit
     quiet = quiet_patterns(shape)
@@ -315,16 +316,16 @@ def _most(shape: Shape, args: argparse.Namespace) -> int:
     if h.exact:
         print(ngettext("{shape} board: the hardest solvable starts need {n} press (exact; {method}).",
                        "{shape} board: the hardest solvable starts need {n} presses (exact; {method}).",
-                       h.need).format(shape=shape, n=h.need, method=_method(h.method)))
+                       h.need).format(shape=shape, n=h.need, method=rulewords.method_words(h.method)))
     elif h.presses is None:
         print(_("{shape} board: the hardest solvable starts need between {low} and {high} presses "
                 "({method}); no start is shown: none had its fewest presses proven in time.").format(
-                    shape=shape, low=h.need, high=h.upper, method=_method(h.method)))
+                    shape=shape, low=h.need, high=h.upper, method=rulewords.method_words(h.method)))
         return 0
     else:
         print(_("{shape} board: the hardest solvable starts need between {low} and {high} presses "
                 "({method}); this start needs {low}:").format(
-                    shape=shape, low=h.need, high=h.upper, method=_method(h.method)))
+                    shape=shape, low=h.need, high=h.upper, method=rulewords.method_words(h.method)))
     if report.big:
         print(_("(board larger than {n}x{n}: pass --full to print it, or --out FILE to save the "
                 "start)").format(n=GRID_LIMIT))
@@ -332,14 +333,6 @@ def _most(shape: Shape, args: argparse.Namespace) -> int:
         print(report._grids(_("fewest presses"), press_rows, "X"), end="")
         print(_("presses: {cells}").format(cells=report._names(press_rows)))
     return 0
-
-
-def _method(text: str) -> str:
-    """The method of a --most result in the language spoken."""
-    import re
-
-    m = re.fullmatch(r"all 2\^(\d+) cosets", text)
-    return _("all 2^{n} cosets").format(n=m.group(1)) if m else _(text)
 
 
 def _read(path: str | None) -> str:

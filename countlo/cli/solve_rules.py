@@ -18,7 +18,7 @@ from countlo.errors import BadRuleError, BadSizeError, BoardFormatError, Countlo
 from countlo.graph import GRAPH_RULES, Graph
 from countlo.i18n import _, ngettext, reason
 from countlo.rules import Rule, Rules
-from countlo.ui.rulewords import graph_text, rules_text
+from countlo.ui.rulewords import graph_text, method_words, rules_text
 
 GRID_LIMIT = 64
 MIN_TIME = 60.0  # as for the classic game (countlo.cli.solve)
@@ -377,14 +377,16 @@ def _status_line(solutions: int) -> Any:
 
     if not sys.stderr.isatty():
         return None
-    many = str(solutions) if solutions < 10 ** 12 else "more than 10^12"
+    many = str(solutions) if solutions < 10 ** 12 else _("more than 10^12")
 
     def show(st: Any) -> None:
         frac = st.done / st.total
         left = st.elapsed * (1 - frac) / frac if frac else 0.0
-        sys.stderr.write(f"\r\x1b[Ksearching {many} solutions: {100 * frac:.1f}% done, best "
-                         f"{st.best} presses, {st.elapsed:.0f} s, about {left:.0f} s left "
-                         "(Ctrl-C stops with the best so far)")
+        sys.stderr.write("\r\x1b[K" + _(
+            "searching {many} solutions: {done}% done, best {best} presses, {spent} s, about "
+            "{left} s left (Ctrl-C stops with the best so far)").format(
+                many=many, done=f"{100 * frac:.1f}", best=st.best, spent=f"{st.elapsed:.0f}",
+                left=f"{left:.0f}"))
         sys.stderr.flush()
 
     return show
@@ -434,15 +436,15 @@ def _most(board: Board, args: argparse.Namespace) -> int:
     mult = _(" counted with multiplicity") if k > 2 else ""
     if h.exact:
         print(_("{title}: the hardest solvable starts need {n} presses{mult} (exact; {method}).").format(
-            title=answer.title(), n=h.lower, mult=mult, method=h.method))
+            title=answer.title(), n=h.lower, mult=mult, method=method_words(h.method)))
     elif start is None:
         print(_("{title}: the hardest solvable starts need between {low} and {high} presses{mult} "
                 "({method}); no start is shown: none had its fewest presses proven in time.").format(
-                    title=answer.title(), low=h.lower, high=h.upper, mult=mult, method=h.method))
+                    title=answer.title(), low=h.lower, high=h.upper, mult=mult, method=method_words(h.method)))
     else:
         print(_("{title}: the hardest solvable starts need between {low} and {high} presses{mult} "
                 "({method}); this start needs {low}:").format(
-                    title=answer.title(), low=h.lower, high=h.upper, mult=mult, method=h.method))
+                    title=answer.title(), low=h.lower, high=h.upper, mult=mult, method=method_words(h.method)))
     if start is None or h.presses is None:
         return 0
     answer.grids([(_("start"), start), (_("fewest presses"), h.presses)])

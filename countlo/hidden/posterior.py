@@ -37,6 +37,7 @@ from countlo.hidden.frontier import FrontierPosterior
 from countlo.hidden.posterior_dp import Plan, Tables, dense_size, lit_values, plan_for
 from countlo.hidden.posterior_sparse import Inexact, SparseTables, binom
 from countlo.hidden.record import Equation, Record, Step
+from countlo.i18n import _
 
 DENSE_CELLS = 66  # dense tables need float64/int64 counts (see posterior_dp)
 WINDOW_BITS = 26  # other rules: widest window (cells held at once) the programme may need
@@ -61,10 +62,10 @@ def check_rules(shape: Shape) -> None:
         return
     bits = window_bits_needed(shape)
     if bits > WINDOW_BITS:
-        raise EngineLimitError(
-            f"the exact posterior behind the strategies would hold {bits} cells at once on a "
-            f"{shape} board ({shape.rules.describe()}), more than {WINDOW_BITS}: the clicks reach "
-            "too far; try a smaller board")
+        raise EngineLimitError(_(
+            "the exact posterior behind the strategies would hold {bits} cells at once on a "
+            "{shape} board ({rules}), more than {most}: the clicks reach too far; try a smaller "
+            "board").format(bits=bits, shape=shape, rules=shape.rules.describe(), most=WINDOW_BITS))
 DENSE_SWITCH = 0.08  # dense next-count pass when the sparse one looks this large relative to it
 
 
@@ -321,7 +322,7 @@ class Posterior:
         if above is None:  # no stepped cells at all
             parts = [(0, 0, 0, 0)] * (draw[0] if draw else 1)
         out: list[int] = []
-        for _, _, b, e in parts:
+        for _window, _total, b, e in parts:
             if draw is None:
                 lit = combinations(free, self._work.start - e)
                 out.extend(b | sum(1 << x for x in chosen) for chosen in lit)

@@ -5,6 +5,8 @@ types, so they stay as they are."""
 
 from __future__ import annotations
 
+import re
+
 from countlo.i18n import N_, _, ngettext
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up; mypy knows it)
@@ -36,3 +38,14 @@ def graph_text(graph: Graph) -> str:
     if graph.states != 2:
         parts.append(ngettext("{n} state", "{n} states", graph.states).format(n=graph.states))
     return _(", ").join(parts)
+
+
+def method_words(text: str) -> str:
+    """The method of a --most result in the language spoken."""
+    m = re.fullmatch(r"all 2\^(\d+) cosets", text)
+    if m:
+        return _("all 2^{n} cosets").format(n=m.group(1))
+    m = re.fullmatch(r"all (\d+)\^(\d+) press vectors", text)
+    if m:
+        return _("all {k}^{n} press vectors").format(k=m.group(1), n=m.group(2))
+    return _(text)
