@@ -11,7 +11,6 @@ from countlo.i18n import N_, _, ngettext, reason
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up; mypy knows it)
 if TYPE_CHECKING:
     from countlo.board import Shape
-    from countlo.classic.coset import Progress, Status
 
 GRID_LIMIT = 64  # larger boards print a summary unless --full
 ALL_LIMIT = 4096  # --all lists at most this many solutions unless --limit is given
@@ -209,11 +208,12 @@ def run(args: argparse.Namespace) -> int:
         bits = shape.from_rows(rows)
         if args.min:
             from countlo.classic.minpress import fewest
+            from countlo.cli.status import clear_status, status_line
 
             limit = MIN_TIME if args.time_limit is None else args.time_limit
             began = time.monotonic()
-            found = fewest(shape, bits, time_limit=limit, progress=_status_line(sol.nullity))
-            _clear_status()
+            found = fewest(shape, bits, time_limit=limit, progress=status_line(f"2^{sol.nullity}"))
+            clear_status()
             assert found is not None
             presses, exact = shape.to_rows(found.presses), found.exact
             extra["lower_bound"] = found.lower_bound
@@ -257,30 +257,6 @@ def _draw(picture, path: str, quiet: bool) -> None:
 def _classic_rules(args: argparse.Namespace) -> bool:
     return (args.topology.strip().lower() == "plane" and args.states == 2
             and (args.rule is None or args.rule.strip().lower() == "plus"))
-
-
-def _status_line(nullity: int) -> Progress | None:
-    """A progress callback writing one self-overwriting line to stderr, when it is a terminal."""
-    if not sys.stderr.isatty():
-        return None
-
-    def show(st: Status) -> None:
-        frac = st.done / st.total
-        left = st.elapsed * (1 - frac) / frac if frac else 0.0
-        sys.stderr.write("\r\x1b[K" + _(
-            "searching 2^{nullity} solutions: {done}% done, best {best} presses, {spent} s, about "
-            "{left} s left (Ctrl-C stops with the best so far)").format(
-                nullity=nullity, done=f"{100 * frac:.1f}", best=st.best, spent=f"{st.elapsed:.0f}",
-                left=f"{left:.0f}"))
-        sys.stderr.flush()
-
-    return show
-
-
-def _clear_status() -> None:
-    if sys.stderr.isatty():
-        sys.stderr.write("\r\x1b[K")
-        sys.stderr.flush()
 
 
 def _most(shape: Shape, args: argparse.Namespace) -> int:

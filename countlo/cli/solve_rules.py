@@ -207,12 +207,14 @@ class _Answer:
             import time
 
             from countlo.classic.anymin import fewest
+            from countlo.cli.status import clear_status, status_line
 
             limit = MIN_TIME if a.time_limit is None else a.time_limit
             began = time.monotonic()
             found = fewest(self.board, self.start, self.target, time_limit=limit,
-                           progress=_status_line(sol.solutions))
-            _clear_status()
+                           progress=status_line(str(sol.solutions) if sol.solutions < 10 ** 12
+                                                            else _("more than 10^12")))
+            clear_status()
             assert found is not None
             presses, exact = found.presses, found.exact
             extra["lower_bound"] = found.lower_bound
@@ -369,35 +371,6 @@ class _Answer:
             order = _(" (order {o})").format(o=o) if self.k > 2 else ""
             n = sum(1 for v in q if v)
             print(f"{i:>4}. " + ngettext("{n} cell", "{n} cells", n).format(n=n) + order + names)
-
-
-def _status_line(solutions: int) -> Any:
-    """A progress callback writing one self-overwriting line to stderr, when it is a terminal."""
-    import sys
-
-    if not sys.stderr.isatty():
-        return None
-    many = str(solutions) if solutions < 10 ** 12 else _("more than 10^12")
-
-    def show(st: Any) -> None:
-        frac = st.done / st.total
-        left = st.elapsed * (1 - frac) / frac if frac else 0.0
-        sys.stderr.write("\r\x1b[K" + _(
-            "searching {many} solutions: {done}% done, best {best} presses, {spent} s, about "
-            "{left} s left (Ctrl-C stops with the best so far)").format(
-                many=many, done=f"{100 * frac:.1f}", best=st.best, spent=f"{st.elapsed:.0f}",
-                left=f"{left:.0f}"))
-        sys.stderr.flush()
-
-    return show
-
-
-def _clear_status() -> None:
-    import sys
-
-    if sys.stderr.isatty():
-        sys.stderr.write("\r\x1b[K")
-        sys.stderr.flush()
 
 
 def _most(board: Board, args: argparse.Namespace) -> int:
