@@ -15,7 +15,8 @@ self-injective, so the image of A is exactly what every such w annihilates).
 
 Two-state grids (every topology but the projective plane) from ROWCHASE_CELLS cells on go to
 countlo.classic.rowchase, the same chase done a whole line at a time on bit-packed numpy arrays
-(docs/MATH.md §18.1), when it applies (`rowchase.applies`); the answers are the same.
+(docs/MATH.md §18.1), when it applies (`rowchase.applies`); the answers are the same. The rowcol rule
+goes to countlo.classic.rowcol, in closed form from its line sums at any k (docs/MATH.md §18.3).
 """
 
 from __future__ import annotations
@@ -276,9 +277,21 @@ def _rowchase(board: Board) -> Any:
     return rowchase if rowchase.applies(board) else None
 
 
+def _closed(board: Board) -> Any:
+    """countlo.classic.rowcol for the rowcol rule (docs/MATH.md §18.3), else None."""
+    if not isinstance(board, Shape) or board.rules.rule.name != "rowcol":
+        return None
+    _check_size(board)
+    from countlo.classic import rowcol  # noqa: PLC0415 (numpy stays off the start-up path)
+
+    return rowcol
+
+
 def quiet(board: Board, count: int | None = None) -> list[tuple[Vector, int]]:
     """Independent generators of the quiet patterns (presses changing nothing) with their
     orders; the first `count` when given."""
+    if (closed := _closed(board)) is not None:
+        return list(closed.quiet(board, count))
     fast = _rowchase(board)
     if fast is not None:
         return [(g, 2) for g in fast.quiet_list(board, count)]
@@ -289,6 +302,8 @@ def quiet(board: Board, count: int | None = None) -> list[tuple[Vector, int]]:
 
 
 def orders(board: Board) -> tuple[int, ...]:
+    if (closed := _closed(board)) is not None:
+        return tuple(closed.orders(board))
     fast = _rowchase(board)
     if fast is not None:
         return (2,) * int(fast.plan(board).nullity)
@@ -302,6 +317,9 @@ def solve(board: Board, start: Sequence[int], target: Sequence[int] | None = Non
     if fast is not None:  # checks the vectors itself, on arrays
         presses, witness, nullity = fast.solve_start(board, start, target)
         return Outcome(presses is not None, presses, witness, (2,) * nullity, k)
+    if (closed := _closed(board)) is not None:
+        presses, witness, ords = closed.solve_start(board, start, target)
+        return Outcome(presses is not None, presses, witness, ords, k)
     check_vector(board, start, "the start")
     if target is not None:
         check_vector(board, target, "the target")
@@ -421,6 +439,8 @@ def invariants(board: Board) -> list[Vector]:
     fast = _rowchase(board)
     if fast is not None:
         return list(fast.invariant_list(board))
+    if (closed := _closed(board)) is not None:  # A is symmetric: the invariants are the quiet patterns
+        return [g for g, _o in closed.quiet(board)]
     plan = _transposed_plan(board)
     zero = [0] * plan.n
     return [plan.chase(zero, g) for g in plan.kernel.gens]
