@@ -3,9 +3,10 @@
 Run from the repository root:  python bench/bench_rules.py [--quick] [--sizes 20,200,1000]
 For each rule family and topology, one random n x n start is solved from cold (the chase plan is
 rebuilt every repeat) and the CPU time (time.process_time) is reported as the median of the
-repeats. Two-state grids (all but the projective plane and rowcol) from 400 cells go through the chase
+repeats. Two-state grids (all but the projective plane) from 400 cells go through the chase
 a line at a time (countlo.classic.rowchase, docs/MATH.md §18.1); the others through the chase one equation
-at a time, which is timed only up to --general-max (it grows like n^3: about a minute at 1000).
+at a time, which is timed only up to --general-max (it grows like n^3: about a minute at 1000); rowcol
+is solved in closed form from its line sums (countlo.classic.rowcol, docs/MATH.md §18.3) at every size.
 The torus with the plus rule goes through the circulant ring (countlo.classic.circulant, docs/MATH.md
 §18.2) from 400 cells. A last table times it at 1000 x 1000 and --big (4095) x 4095 on random starts,
 each from cold (the plan per board size rebuilt): circulant.solve_rows on C-bit rows (the solver
@@ -29,13 +30,13 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from countlo.board import Shape
-from countlo.classic import circulant, general, gf2, rowchase, zk
+from countlo.classic import circulant, general, gf2, rowchase, rowcol, zk
 from countlo.rules import Rules
 
 
 def cold(board: Shape, start: list[int]) -> None:
     for cache in (general._plan, general._rows, general._columns, general._transposed_plan, rowchase.plan,
-                  rowchase.layout, circulant.plan):
+                  rowchase.layout, rowcol.structure, circulant.plan):
         cache.cache_clear()
     general.solve(board, start)
 
@@ -98,6 +99,8 @@ def main() -> None:
     ap.add_argument("--big", type=int, default=4095, help="side of the big torus plus row (0: skip that table)")
     ap.add_argument("--big-repeats", type=int, default=7, help="random starts per size in that table")
     ap.add_argument("--topologies", default="", help="only these topologies (comma-separated)")
+    ap.add_argument("--rules", default="", help="only these rules (comma-separated)")
+    ap.add_argument("--states", default="", help="only these k (comma-separated)")
     args = ap.parse_args()
     sizes = [10, 20] if args.quick else [int(s) for s in args.sizes.split(",")]
     repeats = 1 if args.quick else 3
@@ -105,15 +108,15 @@ def main() -> None:
     print("| topology | rule | k | n x n | countlo CPU | full matrix CPU | ratio |")
     print("| --- | --- | ---: | ---: | ---: | ---: | ---: |")
     only = set(args.topologies.split(",")) - {""}
+    only_rules = set(args.rules.split(",")) - {""}
+    only_k = {int(v) for v in args.states.split(",") if v}
     for top, rule, k in CASES:
-        if only and top not in only:
+        if (only and top not in only) or (only_rules and rule not in only_rules) or (only_k and k not in only_k):
             continue
         for n in sizes:
-            if rule == "rowcol" and n > 40:
-                continue
             board = Shape(n, n, Rules.make(top, rule, k))
-            fast = k == 2 and n * n >= general.ROWCHASE_CELLS and rowchase.applies(board)
-            ring = fast and circulant.applies(board)
+            fast = (k == 2 and n * n >= general.ROWCHASE_CELLS and rowchase.applies(board)) or rowcol.applies(board)
+            ring = k == 2 and n * n >= general.ROWCHASE_CELLS and circulant.applies(board)
             if not fast and n > args.general_max:
                 print(f"| {top} | {rule} | {k} | {n} | not timed (one equation at a time) | - | - |", flush=True)
                 continue
@@ -124,7 +127,8 @@ def main() -> None:
                 base = cpu(full_matrix, board, start, repeats=1)
             b = "-" if base is None else f"{base * 1000:.1f} ms"
             ratio = "-" if base is None else f"{base / max(ours, 1e-9):.0f}x"
-            path = " (circulant)" if ring else " (lines)" if fast else ""
+            path = (" (circulant)" if ring else " (line sums)" if rowcol.applies(board) else " (lines)" if fast
+                    else "")
             print(f"| {top} | {rule} | {k} | {n} | {ours * 1000:.1f} ms{path} | {b} | {ratio} |",
                   flush=True)
     if args.big and not args.quick:
