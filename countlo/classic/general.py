@@ -19,7 +19,9 @@ countlo.classic.rowchase, the same chase done a whole line at a time on bit-pack
 rule on a torus of at least 3 x 3 with two states (from the same size) goes to countlo.classic.circulant, a 2 x 2
 system over the ring of circulant rows (docs/MATH.md §18.2), which solves boards up to
 circulant.MAX_CELLS; its quiet patterns keep the limit MAX_CELLS of the rest. The rowcol rule
-goes to countlo.classic.rowcol, in closed form from its line sums at any k (docs/MATH.md §18.3).
+goes to countlo.classic.rowcol, in closed form from its line sums at any k (docs/MATH.md §18.3);
+grids with k > 2 from ROWCHASE_CELLS cells to countlo.classic.zkchase, the line chase over Z_k
+(docs/MATH.md §18.4), when it applies.
 """
 
 from __future__ import annotations
@@ -305,6 +307,16 @@ def _circulant(board: Board) -> TypeGuard[Shape]:
     return isinstance(board, Shape) and board.cells >= ROWCHASE_CELLS and circulant.applies(board)
 
 
+def _zkchase(board: Board) -> Any:
+    """countlo.classic.zkchase for grids with k > 2 that it takes (docs/MATH.md §18.4), else None."""
+    if not isinstance(board, Shape) or board.cells < ROWCHASE_CELLS or board.rules.states == 2:
+        return None
+    _check_size(board)
+    from countlo.classic import zkchase  # noqa: PLC0415 (numpy stays off the start-up path)
+
+    return zkchase if zkchase.applies(board) else None
+
+
 def _closed(board: Board) -> Any:
     """countlo.classic.rowcol for the rowcol rule (docs/MATH.md §18.3), else None."""
     if not isinstance(board, Shape) or board.rules.rule.name != "rowcol":
@@ -321,7 +333,7 @@ def quiet(board: Board, count: int | None = None) -> list[tuple[Vector, int]]:
     if _circulant(board):
         _check_size(board)
         return [(g, 2) for g in circulant.quiet_list(board, count)]
-    if (closed := _closed(board)) is not None:
+    if (closed := _closed(board) or _zkchase(board)) is not None:
         return list(closed.quiet(board, count))
     fast = _rowchase(board)
     if fast is not None:
@@ -335,7 +347,7 @@ def quiet(board: Board, count: int | None = None) -> list[tuple[Vector, int]]:
 def orders(board: Board) -> tuple[int, ...]:
     if _circulant(board):
         return (2,) * circulant.nullity(board)
-    if (closed := _closed(board)) is not None:
+    if (closed := _closed(board) or _zkchase(board)) is not None:
         return tuple(closed.orders(board))
     fast = _rowchase(board)
     if fast is not None:
@@ -353,7 +365,7 @@ def solve(board: Board, start: Sequence[int], target: Sequence[int] | None = Non
     if fast is not None:  # checks the vectors itself, on arrays
         presses, witness, nullity = fast.solve_start(board, start, target)
         return Outcome(presses is not None, presses, witness, (2,) * nullity, k)
-    if (closed := _closed(board)) is not None:
+    if (closed := _closed(board) or _zkchase(board)) is not None:
         presses, witness, ords = closed.solve_start(board, start, target)
         return Outcome(presses is not None, presses, witness, ords, k)
     check_vector(board, start, "the start")
@@ -479,6 +491,8 @@ def invariants(board: Board) -> list[Vector]:
         return list(fast.invariant_list(board))
     if (closed := _closed(board)) is not None:  # A is symmetric: the invariants are the quiet patterns
         return [g for g, _o in closed.quiet(board)]
+    if (chase := _zkchase(board)) is not None:
+        return [g for g, _o in chase.quiet(board, transposed=True)]
     plan = _transposed_plan(board)
     zero = [0] * plan.n
     return [plan.chase(zero, g) for g in plan.kernel.gens]
