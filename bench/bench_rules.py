@@ -3,11 +3,16 @@
 Run from the repository root:  python bench/bench_rules.py [--quick] [--sizes 20,200,1000]
 For each rule family and topology, one random n x n start is solved from cold (the chase plan is
 rebuilt every repeat) and the CPU time (time.process_time) is reported as the median of the
-repeats. Two-state grids (all but the projective plane and rowcol) from 400 cells go through the chase
-a line at a time (countlo.classic.rowchase, docs/MATH.md §18.1); the others through the chase one equation
-at a time, which is timed only up to --general-max (it grows like n^3: about a minute at 1000).
-The last row is the torus with the plus rule at 4095 x 4095, timed once through rowchase directly
-(general.solve refuses boards above 2^22 cells). The baseline, in the same run and on the same start, is Gauss-Jordan elimination over
+repeats. Grids (all but the projective plane) from 400 cells go through the chase a line at a time
+(countlo.classic.rowchase, docs/MATH.md §18.1; for k > 2 countlo.classic.zkchase, §18.4); the others through the chase one equation
+at a time, which is timed only up to --general-max (it grows like n^3: about a minute at 1000); rowcol
+is solved in closed form from its line sums (countlo.classic.rowcol, docs/MATH.md §18.3) at every size.
+The torus with the plus rule goes through the circulant ring (countlo.classic.circulant, docs/MATH.md
+§18.2) from 400 cells. A last table times it at 1000 x 1000 and --big (4095) x 4095 on random starts,
+each from cold (the plan per board size rebuilt): circulant.solve_rows on C-bit rows (the solver
+itself), general.solve on 0/1 lists (what `countlo solve` calls, with the list conversions), and as
+the baseline in the same run the line chase it replaced (rowchase.solve, one run at 4095).
+The baseline of the main table, in the same run and on the same start, is Gauss-Jordan elimination over
 GF(2) on the whole n^2 x n^2 press matrix with bitset rows (countlo.classic.gf2.echelon), the
 method the known Python Lights Out tools use; for k > 2 it is the Smith-form solver of
 countlo.classic.zk on the whole matrix.
@@ -25,13 +30,13 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from countlo.board import Shape
-from countlo.classic import general, gf2, rowchase, zk
+from countlo.classic import circulant, general, gf2, rowchase, rowcol, zk, zkchase
 from countlo.rules import Rules
 
 
 def cold(board: Shape, start: list[int]) -> None:
     for cache in (general._plan, general._rows, general._columns, general._transposed_plan, rowchase.plan,
-                  rowchase.layout):
+                  rowchase.layout, rowcol.structure, circulant.plan, zkchase.plan, zkchase.zlayout):
         cache.cache_clear()
     general.solve(board, start)
 
@@ -40,6 +45,11 @@ def cold_rowchase(board: Shape, b: list[int]) -> None:
     rowchase.plan.cache_clear()
     rowchase.layout.cache_clear()
     rowchase.solve(board, b)
+
+
+def cold_circulant(n: int, rows: list[int]) -> None:
+    circulant.plan.cache_clear()
+    circulant.solve_rows(n, n, rows)
 
 
 def full_matrix(board: Shape, start: list[int]) -> None:
@@ -86,8 +96,11 @@ def main() -> None:
     ap.add_argument("--baseline-max", type=int, default=40, help="largest side for the baseline")
     ap.add_argument("--general-max", type=int, default=200,
                     help="largest side timed through the chase one equation at a time")
-    ap.add_argument("--big", type=int, default=4095, help="side of the torus plus row (0: skip it)")
+    ap.add_argument("--big", type=int, default=4095, help="side of the big torus plus row (0: skip that table)")
+    ap.add_argument("--big-repeats", type=int, default=7, help="random starts per size in that table")
     ap.add_argument("--topologies", default="", help="only these topologies (comma-separated)")
+    ap.add_argument("--rules", default="", help="only these rules (comma-separated)")
+    ap.add_argument("--states", default="", help="only these k (comma-separated)")
     args = ap.parse_args()
     sizes = [10, 20] if args.quick else [int(s) for s in args.sizes.split(",")]
     repeats = 1 if args.quick else 3
@@ -95,14 +108,16 @@ def main() -> None:
     print("| topology | rule | k | n x n | countlo CPU | full matrix CPU | ratio |")
     print("| --- | --- | ---: | ---: | ---: | ---: | ---: |")
     only = set(args.topologies.split(",")) - {""}
+    only_rules = set(args.rules.split(",")) - {""}
+    only_k = {int(v) for v in args.states.split(",") if v}
     for top, rule, k in CASES:
-        if only and top not in only:
+        if (only and top not in only) or (only_rules and rule not in only_rules) or (only_k and k not in only_k):
             continue
         for n in sizes:
-            if rule == "rowcol" and n > 40:
-                continue
             board = Shape(n, n, Rules.make(top, rule, k))
-            fast = k == 2 and n * n >= general.ROWCHASE_CELLS and rowchase.applies(board)
+            lines = n * n >= general.ROWCHASE_CELLS and (rowchase.applies(board) or zkchase.applies(board))
+            fast = lines or rowcol.applies(board)
+            ring = k == 2 and n * n >= general.ROWCHASE_CELLS and circulant.applies(board)
             if not fast and n > args.general_max:
                 print(f"| {top} | {rule} | {k} | {n} | not timed (one equation at a time) | - | - |", flush=True)
                 continue
@@ -113,16 +128,27 @@ def main() -> None:
                 base = cpu(full_matrix, board, start, repeats=1)
             b = "-" if base is None else f"{base * 1000:.1f} ms"
             ratio = "-" if base is None else f"{base / max(ours, 1e-9):.0f}x"
-            path = " (lines)" if fast else ""
+            path = (" (circulant)" if ring else " (line sums)" if rowcol.applies(board) else " (lines)" if fast
+                    else "")
             print(f"| {top} | {rule} | {k} | {n} | {ours * 1000:.1f} ms{path} | {b} | {ratio} |",
                   flush=True)
     if args.big and not args.quick:
-        n = args.big
-        board = Shape(n, n, Rules.make("torus", "plus"))
-        b = [rng.randrange(2) for _ in range(n * n)]
-        ours = cpu(cold_rowchase, board, b, repeats=1)
-        print(f"| torus | plus | 2 | {n} | {ours * 1000:.0f} ms (lines, 1 run) | - | - |", flush=True)
-
+        print()
+        print("| torus, plus, 2 | circulant.solve_rows CPU | general.solve CPU | rowchase.solve CPU (baseline) | ratio |")
+        print("| ---: | ---: | ---: | ---: | ---: |")
+        for n in (1000, args.big):
+            board = Shape(n, n, Rules.make("torus", "plus"))
+            core, whole = [], []
+            for _ in range(args.big_repeats):
+                rows = circulant.random_rows(n, n, rng)
+                core.append(cpu(cold_circulant, n, rows, repeats=1))
+                start = circulant._to_list(rows, n)
+                whole.append(cpu(cold, board, start, repeats=1))
+            b = circulant._to_list(circulant.random_rows(n, n, rng), n)
+            base = cpu(cold_rowchase, board, b, repeats=1 if n > 1000 else 3)
+            ours = statistics.median(core)
+            print(f"| {n} x {n} | {ours * 1000:.1f} ms | {statistics.median(whole) * 1000:.0f} ms | "
+                  f"{base * 1000:.0f} ms | {base / ours:.0f}x |", flush=True)
 
 if __name__ == "__main__":
     main()

@@ -79,6 +79,8 @@ def run(args: argparse.Namespace) -> int:
         return _most(board, args)
     if args.limit is not None and not args.all:
         raise CountloError(_("--limit only applies with --all"))
+    if sized:
+        _check_size(board, args)
     if args.lit is not None or args.all_on:
         if not sized:
             raise BadSizeError(_("{option} needs --size RxC").format(
@@ -89,12 +91,29 @@ def run(args: argparse.Namespace) -> int:
             raise CountloError(_("no start given: pass FILE, '-' for stdin, --lit or --all-on"))
         where = "stdin" if args.file == "-" else args.file
         board, start = _values(board, _read(args.file), where, args.size is not None)
+    _check_size(board, args)
     target: list[int] | None = None
     if args.to is not None:
         _board, target = _values(board, _read(args.to), args.to, True)
     elif args.target == "lit":
         target = [1] * board.cells
     return _Answer(board, start, target, args).run()
+
+
+def _check_size(board: Board, args: argparse.Namespace) -> None:
+    """Refuse, in one line and before any work, a board too large: `solve` alone goes further
+    on the torus with the plus rule (countlo.classic.circulant) than the options that list
+    quiet patterns or solutions."""
+    from countlo.classic import general
+
+    general.check_size(board)
+    if board.cells > general.MAX_CELLS:
+        for flag, on in (("--min", args.min), ("--all", args.all), ("--classes", args.classes),
+                         ("--quiet", args.quiet), ("--full", args.full)):
+            if on:
+                raise BadSizeError(_("{option} works on boards of at most {most} cells under other rules; "
+                                     "{board} has {cells}").format(option=flag, most=general.MAX_CELLS,
+                                                                   board=board, cells=board.cells))
 
 
 def _values(board: Board, text: str, where: str, sized: bool) -> tuple[Board, list[int]]:
@@ -269,7 +288,8 @@ class _Answer:
         after = sum(a * b for a, b in zip(w, self.target or [0] * len(w))) % self.k
         if self.args.json:
             out = dict(self.head(), solvable=False, quiet_orders=list(sol.orders),
-                       nullity=sol.nullity, presses=None, count=None, witness=self.pairs(w),
+                       nullity=sol.nullity, presses=None, count=None,
+                       witness=None if self.big else self.pairs(w),
                        start_sum=before, target_sum=after)
             if self.args.quiet:
                 out["quiet"] = [{"pattern": self.pairs(q), "order": o}
@@ -296,7 +316,8 @@ class _Answer:
         count = sum(presses)
         if self.args.json:
             out = dict(self.head(), solvable=True, quiet_orders=list(sol.orders),
-                       nullity=sol.nullity, solutions=sol.solutions, presses=self.pairs(presses),
+                       nullity=sol.nullity, solutions=sol.solutions,
+                       presses=None if self.big else self.pairs(presses),
                        count=count)
             if exact is not None:
                 out["exact"] = exact
