@@ -18,6 +18,7 @@ budget keeps a decision short.
 from __future__ import annotations
 
 import heapq
+import itertools
 import math
 from collections.abc import Callable, Hashable, Sequence
 
@@ -189,7 +190,7 @@ class BeliefProgramme:
                 continue
             boards = after[k][order].tolist()
             edges = [0, *cuts.tolist(), m]
-            candidates.append(_split(k, cost, m, [boards[a:b] for a, b in zip(edges, edges[1:])]))
+            candidates.append(_split(k, cost, m, [boards[a:b] for a, b in itertools.pairwise(edges)]))
         return candidates, moves
 
 
