@@ -96,28 +96,29 @@ def constraint_rows(nbhd: Sequence[Sequence[int]], steps: Sequence[tuple[int, in
                     free: Sequence[int]) -> list[int]:
     """The homogeneous chase: each constraint as a bitset over the free variables. A press's form
     is dropped after the last equation holding it, so at most a front of forms is alive."""
-    index = {v: i for i, v in enumerate(free)}
-    last: dict[int, int] = {}
+    n = len(nbhd)
+    unit = [0] * n
+    for i, v in enumerate(free):
+        unit[v] = 1 << i
+    last = [0] * n
     for t, (e, _p) in enumerate(steps):
         for v in nbhd[e]:
             last[v] = t
-    forms: dict[int, int] = {}
+    forms = unit[:]  # a free variable's form is its own bit; a pivot's is set before any use
     out: list[int] = []
     for t, (e, p) in enumerate(steps):
         acc = 0
-        for v in nbhd[e]:
+        row = nbhd[e]
+        for v in row:
             if v != p:
-                form = forms.get(v)
-                if form is None:  # a free variable (its pivots never come before it)
-                    form = forms[v] = 1 << index[v]
-                acc ^= form
+                acc ^= forms[v]
         if p >= 0:
             forms[p] = acc
         else:
             out.append(acc)
-        for v in nbhd[e]:
+        for v in row:
             if last[v] == t:
-                forms.pop(v, None)
+                forms[v] = 0
     return out
 
 
