@@ -33,6 +33,7 @@ from countlo.i18n import _
 Words = NDArray[np.uint64]
 ONE = np.uint64(1)
 GROUP = 8  # pivots per lookup table (256 rows)
+SAMPLE = 128  # rows a word's pivots are first looked for in
 
 
 def check_nodes(graph: Graph) -> None:
@@ -95,28 +96,29 @@ def constraint_rows(nbhd: Sequence[Sequence[int]], steps: Sequence[tuple[int, in
                     free: Sequence[int]) -> list[int]:
     """The homogeneous chase: each constraint as a bitset over the free variables. A press's form
     is dropped after the last equation holding it, so at most a front of forms is alive."""
-    index = {v: i for i, v in enumerate(free)}
-    last: dict[int, int] = {}
+    n = len(nbhd)
+    unit = [0] * n
+    for i, v in enumerate(free):
+        unit[v] = 1 << i
+    last = [0] * n
     for t, (e, _p) in enumerate(steps):
         for v in nbhd[e]:
             last[v] = t
-    forms: dict[int, int] = {}
+    forms = unit[:]  # a free variable's form is its own bit; a pivot's is set before any use
     out: list[int] = []
     for t, (e, p) in enumerate(steps):
         acc = 0
-        for v in nbhd[e]:
+        row = nbhd[e]
+        for v in row:
             if v != p:
-                form = forms.get(v)
-                if form is None:  # a free variable (its pivots never come before it)
-                    form = forms[v] = 1 << index[v]
-                acc ^= form
+                acc ^= forms[v]
         if p >= 0:
             forms[p] = acc
         else:
             out.append(acc)
-        for v in nbhd[e]:
+        for v in row:
             if last[v] == t:
-                forms.pop(v, None)
+                forms[v] = 0
     return out
 
 
@@ -132,75 +134,99 @@ def rref(a: Words, ncols: int) -> tuple[list[int], list[int]]:
     (later bits are carried along): (pivot columns, their rows). Row piv_rows[i] has a 1 at
     piv_cols[i] and 0 at every other pivot column; every other row is 0 on columns < ncols.
 
-    A word of 64 columns at a time. Its pivots are found on that word alone among the rows not yet
-    pivots, and their rows are kept reduced among themselves (P, the trailing words only: a row
-    that is not a pivot yet is 0 left of this word). Every other row r then becomes
-    r + sum_i r[pivot i] P_i, the one row of r + span(P) that is 0 at these pivots, added from
-    tables of all sums of GROUP pivot rows (the method of the four Russians)."""
+    A word of 64 columns at a time (docs/MATH.md §18.5). Its pivots are looked for among the first
+    SAMPLE rows that are not pivots yet and are not 0 on it, on that word alone (Python ints), and
+    their rows are reduced among themselves (P, the trailing words only: such a row is 0 left of
+    this word). Every other row r then becomes r + sum_i r[pivot i] P_i, the one row of
+    r + span(P) that is 0 at these pivots, added from tables of all sums of GROUP pivot rows (the
+    method of the four Russians); if rows outside the sample are still not 0 on the word, again."""
     m = len(a)
     is_pivot = np.zeros(m, dtype=bool)
     piv_cols: list[int] = []
     piv_rows: list[int] = []
     for wd in range((ncols + 63) // 64):
-        cand = np.flatnonzero(~is_pivot)
-        if not len(cand):
-            break
-        word = a[:, wd].copy()  # every row's word before this word's eliminations
-        cur = word[cand]  # the candidates' word, reduced by this word's pivots so far
-        live = np.flatnonzero(cur)
-        if not len(live):
-            continue
-        cand, cur = cand[live], cur[live]
-        tail = a.shape[1] - wd
-        pmat = np.zeros((64, tail), dtype=np.uint64)
-        bits: list[int] = []
-        rows: list[int] = []
-        for bit in range(min(64, ncols - 64 * wd)):
-            b = np.uint64(bit)
-            hits = np.flatnonzero((cur >> b) & ONE)
-            if not len(hits):
-                continue
-            i = int(hits[0])
-            p = int(cand[i])
-            full = a[p, wd:].copy()
-            k = len(bits)
-            if k:
-                use = ((word[p] >> np.array(bits, dtype=np.uint64)) & ONE).astype(bool)
-                if use.any():
-                    full ^= np.bitwise_xor.reduce(pmat[:k][use], axis=0)
-                older = ((pmat[:k, 0] >> b) & ONE).astype(bool)
-                if older.any():
-                    pmat[:k][older] ^= full
-            pmat[k] = full
-            bits.append(bit)
-            rows.append(p)
-            cur[hits[1:]] ^= cur[i]
-            cur[i] = 0
-        k = len(bits)
-        mask = 0
-        for bit in bits:
-            mask |= 1 << bit
-        is_pivot[rows] = True
-        hit = (word & np.uint64(mask)) != 0
-        hit[rows] = False
-        targets = np.flatnonzero(hit)
-        if len(targets):
-            tw = word[targets]
-            acc = np.zeros((len(targets), tail), dtype=np.uint64)
-            for lo in range(0, k, GROUP):
-                hi = min(k, lo + GROUP)
-                table = np.zeros((1 << (hi - lo), tail), dtype=np.uint64)
-                idx = np.zeros(len(targets), dtype=np.intp)
-                for j in range(lo, hi):
-                    t = j - lo
-                    table[1 << t:2 << t] = table[:1 << t] ^ pmat[j]
-                    idx |= ((tw >> np.uint64(bits[j])) & ONE).astype(np.intp) << t
-                acc ^= table[idx]
-            a[targets, wd:] ^= acc
-        a[rows, wd:] = pmat[:k]
-        piv_cols.extend(64 * wd + bit for bit in bits)
-        piv_rows.extend(rows)
+        limit = min(64, ncols - 64 * wd)
+        low = np.uint64((1 << limit) - 1)
+        while True:
+            cand = np.flatnonzero(~is_pivot & ((a[:, wd] & low) != 0))
+            if not len(cand):
+                break
+            bits, rows, combos, chosen = _word_pivots((a[cand[:SAMPLE], wd] & low).tolist(),
+                                                      cand[:SAMPLE].tolist())
+            _eliminate(a, wd, bits, rows, combos, chosen, is_pivot)
+            piv_cols.extend(64 * wd + b for b in bits)
+            piv_rows.extend(rows)
+            if len(cand) <= SAMPLE:
+                break  # every candidate was searched: they are all 0 on this word now
     return piv_cols, piv_rows
+
+
+def _word_pivots(words: list[int], ids: list[int]) -> tuple[list[int], list[int], list[int], list[int]]:
+    """Gauss-Jordan on one word of some rows: (pivot bits, the row that becomes each pivot's row,
+    for each pivot the set of rows (bit i = chosen[i]) whose sum is 1 at its bit and 0 at the
+    others, chosen: the independent rows in the order found)."""
+    basis: dict[int, tuple[int, int]] = {}  # pivot bit -> (reduced word, combination)
+    owner: dict[int, int] = {}
+    chosen: list[int] = []
+    for w, row in zip(words, ids):
+        combo = 1 << len(chosen)
+        for b, (bw, bc) in basis.items():
+            if w >> b & 1:
+                w ^= bw
+                combo ^= bc
+        if not w:
+            continue
+        b = (w & -w).bit_length() - 1
+        for ob, (bw, bc) in list(basis.items()):
+            if bw >> b & 1:
+                basis[ob] = (bw ^ w, bc ^ combo)
+        basis[b] = (w, combo)
+        owner[b] = row
+        chosen.append(row)
+        if len(basis) == 64:
+            break
+    bits = sorted(basis)
+    return bits, [owner[b] for b in bits], [basis[b][1] for b in bits], chosen
+
+
+def _eliminate(a: Words, wd: int, bits: list[int], rows: list[int], combos: list[int], chosen: list[int],
+               is_pivot: NDArray[np.bool_]) -> None:
+    """Make `rows` the reduced pivot rows of `bits` (sums of the `chosen` rows as `combos` say) and
+    clear those bits from every other row."""
+    k = len(bits)
+    src = a[chosen, wd:]
+    pmat = np.empty((k, src.shape[1]), dtype=np.uint64)
+    for i, combo in enumerate(combos):
+        members = [j for j in range(k) if combo >> j & 1]
+        pmat[i] = src[members[0]] if len(members) == 1 else np.bitwise_xor.reduce(src[members], axis=0)
+    word = a[:, wd].copy()  # coefficients: P is reduced, so they are the rows' bits at the pivots
+    mask = 0
+    for b in bits:
+        mask |= 1 << b
+    hit = (word & np.uint64(mask)) != 0
+    hit[rows] = False
+    is_pivot[rows] = True
+    targets = np.flatnonzero(hit)
+    if len(targets):
+        whole = 2 * len(targets) > len(a)  # then update every row in place (the pivots are rewritten)
+        tw = word if whole else word[targets]
+        acc = np.zeros((len(tw), pmat.shape[1]), dtype=np.uint64)
+        buf = np.empty_like(acc)
+        for lo in range(0, k, GROUP):
+            hi = min(k, lo + GROUP)
+            table = np.zeros((1 << (hi - lo), pmat.shape[1]), dtype=np.uint64)
+            idx = np.zeros(len(tw), dtype=np.intp)
+            for j in range(lo, hi):
+                t = j - lo
+                table[1 << t:2 << t] = table[:1 << t] ^ pmat[j]
+                idx |= ((tw >> np.uint64(bits[j])) & ONE).astype(np.intp) << t
+            np.take(table, idx, axis=0, out=buf)
+            acc ^= buf
+        if whole:
+            a[:, wd:] ^= acc
+        else:
+            a[targets, wd:] ^= acc
+    a[rows, wd:] = pmat
 
 
 class Reduced:
