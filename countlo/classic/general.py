@@ -36,6 +36,7 @@ from typing import Any, TypeGuard
 from countlo.board import Shape
 from countlo.classic import circulant, zk
 from countlo.errors import BadSizeError
+from countlo.graph import MAX_NODES as GRAPH_NODES
 from countlo.graph import Graph
 from countlo.i18n import _
 
@@ -45,6 +46,7 @@ MAX_CELLS = 1 << 22
 MAX_SYMBOLIC = 1 << 28  # bytes of free-variable expressions alive at once (k > 2)
 EXACT_QUIET = 1 << 22  # fewest presses: walk every solution up to this many
 ROWCHASE_CELLS = 400  # from this size two-state grids chase a line at a time (rowchase)
+BITMATRIX_NODES = 200  # from this size two-state graphs go to the greedy chase + bit-packed elimination
 
 
 @dataclass(frozen=True)
@@ -87,6 +89,9 @@ def columns(board: Board) -> list[dict[int, int]]:
 
 
 def _check_size(board: Board) -> None:
+    if isinstance(board, Graph) and board.cells > GRAPH_NODES:
+        raise BadSizeError(_("graphs are limited to {most} nodes; this one has {nodes}").format(
+            most=GRAPH_NODES, nodes=board.cells))
     if board.cells > MAX_CELLS:
         raise BadSizeError(_("boards under other rules are limited to {most} cells; {board} has {cells}").format(
             most=MAX_CELLS, board=board, cells=board.cells))
@@ -281,8 +286,14 @@ def _transposed_plan(board: Board) -> _Plan:
 
 
 def _rowchase(board: Board) -> Any:
-    """countlo.classic.rowchase when it solves this board (docs/MATH.md §18.1), else None. It
-    is imported only here: numpy stays off the start-up path of `countlo solve`."""
+    """countlo.classic.rowchase when it solves this board (docs/MATH.md §18.1), countlo.classic.bitmatrix
+    for a two-state graph from BITMATRIX_NODES nodes (§18.5), else None. They are imported only
+    here: numpy stays off the start-up path of `countlo solve`."""
+    if isinstance(board, Graph) and board.states == 2 and board.cells >= BITMATRIX_NODES:
+        _check_size(board)
+        from countlo.classic import bitmatrix  # noqa: PLC0415 (numpy loads only for big graphs)
+
+        return bitmatrix
     if not isinstance(board, Shape) or board.cells < ROWCHASE_CELLS or board.rules.states != 2:
         return None
     _check_size(board)
