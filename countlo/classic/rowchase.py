@@ -125,11 +125,12 @@ class _Recurrence:
                     self.q, self.e = exps, e
                 break
 
-    def __call__(self, u: Words) -> Words:
+    def __call__(self, u: Words, scratch: bool = False) -> Words:
+        """u / p(z); with `scratch` u is the caller's temporary and may be overwritten."""
         if not self.lags:
             return u
         n = len(u)
-        v: Words = u.copy()
+        v: Words = u if scratch and self.q == (0,) else u.copy()
         if self.e:
             for a in self.q:
                 if 0 < a < n:
@@ -176,6 +177,7 @@ class _Local:
     free_cols: tuple[int, ...]  # the row columns that the recurrence leaves free (local index i)
     cons_eqs: tuple[int, ...]  # the equations without a pivot (local index e)
     hmask: Words  # (C, f): all ones where homogeneous solution i is 1
+    hslices: tuple[slice | None, ...]  # per i: the places of homogeneous solution i when evenly spaced
     t: tuple[int, ...]  # T as row bitmasks over the equations
     rank: int
     pivcols: tuple[int, ...]
@@ -279,7 +281,8 @@ def _layout(rows: int, cols: int, geometry: tuple[bool, bool, bool, bool], offse
     hmask = np.zeros((cols, max(f, 1)), dtype=np.uint64)
     for i in range(f):
         hmask[:, i] = [np.uint64(0xFFFFFFFFFFFFFFFF) if hom[j] >> i & 1 else np.uint64(0) for j in range(cols)]
-    local = _Local(free_cols, cons_eqs, hmask, tuple(t), rank, tuple(pivcols), tuple(reduced), nonpiv)
+    hslices = tuple(_even_slice([j for j in range(cols) if hom[j] >> i & 1]) for i in range(f))
+    local = _Local(free_cols, cons_eqs, hmask, hslices, tuple(t), rank, tuple(pivcols), tuple(reduced), nonpiv)
     if cyclic:
         chased = tuple(r <= rows - 1 - span for r in range(rows))
         free_rows = tuple(sorted((r + h) % rows for r in range(rows) if not chased[r]))
@@ -292,6 +295,17 @@ def _layout(rows: int, cols: int, geometry: tuple[bool, bool, bool, bool], offse
     ncons = (rows - nchased) * cols + nchased * (f - rank)
     return Layout(rows, cols, across, wrap, cyclic, twisted, h, stencils, wrap_stencils, l1, _Recurrence(lags),
                   local, free_rows, chased, nfree, ncons)
+
+
+def _even_slice(places: list[int]) -> slice | None:
+    """The slice of exactly these places when they are evenly spaced (a run of an arithmetic
+    progression), else None: one strided XOR then replaces a masked one."""
+    if not places:
+        return None
+    step = places[1] - places[0] if len(places) > 1 else 1
+    if any(b - a != step for a, b in zip(places, places[1:])):
+        return None
+    return slice(places[0], places[-1] + 1, step)
 
 
 def _small_rref(rows: list[int], width: int) -> tuple[list[int], int, list[int], list[int]]:
@@ -406,9 +420,15 @@ def chase(lay: Layout, fv: Words, rhs: NDArray[np.uint8] | None = None, keep: bo
                     phi[loc.pivcols[a]] = val
                 if loc.rank < f:
                     cons.append(te[loc.rank:])
-                tmp = np.empty_like(xr)
+                tmp = None
                 for i in range(f):
                     if phi[i].any():
+                        where = loc.hslices[i]
+                        if where is not None:
+                            xr[where] ^= phi[i]
+                            continue
+                        if tmp is None:
+                            tmp = np.empty_like(xr)
                         np.bitwise_and(loc.hmask[:, i:i + 1], phi[i], out=tmp)
                         xr ^= tmp
             x[v] = xr
@@ -444,24 +464,26 @@ def _row(lay: Layout, y: Words, lo: int, hi: int) -> Words:
         out = np.zeros_like(y)
         _shift_xor(out, y, -lay.l1, lay.wrap)
         return out
-    u = np.zeros_like(y)
     if lay.wrap:
+        u = np.empty_like(y)
         g = len(lay.local.free_cols)
         a = lay.l1 % cols  # u[g + j] = y[(j + l1) mod C] for j < C - g
         first = min(cols - g, cols - a)
+        u[:g] = 0
         u[g:g + first] = y[a:a + first]
         u[g + first:] = y[:cols - g - first]
-        s = lay.recurrence(u)
+        s = lay.recurrence(u, scratch=True)
         if not g:
             return s
         out = np.empty_like(s)  # out[j] = s[(j + g) mod C]
         out[:cols - g] = s[g:]
         out[cols - g:] = s[:g]
         return out
+    u = np.zeros_like(y)
     if lo > hi:
         return u
     u[lo:hi + 1] = y[lo + lay.l1:hi + 1 + lay.l1]
-    s = lay.recurrence(u)
+    s = lay.recurrence(u, scratch=True)
     if hi + 1 < cols:
         s[hi + 1:] = 0
     return s
