@@ -769,25 +769,39 @@ def quiet_patterns(board: Shape, transposed: bool = False, block: int = 0) -> Wo
 
 def lights(board: Shape, presses: NDArray[np.uint8]) -> NDArray[np.uint8]:
     """A x over GF(2) for an (R, C) 0/1 press array, straight from the rule and countlo.rules.place's
-    conventions (independent of the chase)."""
+    conventions (independent of the chase): for each offset, each block of cells that lands in
+    one piece (not wrapped, wrapped round the rows, across the left/right join) is XORed in
+    with slices, turned upside down where the join is twisted."""
     rows, cols = board.rows, board.cols
     top = board.rules.topology
     out = np.zeros((rows, cols), dtype=np.uint8)
-    rr, cc = np.meshgrid(np.arange(rows), np.arange(cols), indexing="ij")
+    wrap_rows = top in ("torus", "klein")
+    twisted = top in ("moebius", "klein")
     for dr, dc in board.rules.rule.offsets:
-        r, c = rr + dr, cc + dc
-        keep = np.ones((rows, cols), dtype=bool)
-        if top in ("torus", "klein"):
-            r %= rows
-        else:
-            keep &= (r >= 0) & (r < rows)
-        if top == "plane":
-            keep &= (c >= 0) & (c < cols)
-        else:
-            if top in ("moebius", "klein"):
-                r = np.where((c // cols) % 2 == 1, rows - 1 - r, r)
-            c %= cols
-        out[r[keep], c[keep]] ^= presses[keep]
+        row_parts = _parts(rows, dr, wrap_rows)
+        col_parts = _parts(cols, dc, top != "plane")
+        for cs0, cs1, cd0, crossed in col_parts:
+            for rs0, rs1, rd0, _wrapped in row_parts:
+                block = presses[rs0:rs1, cs0:cs1]
+                n = rs1 - rs0
+                if crossed and twisted:  # row r lands on R - 1 - r
+                    out[rows - rd0 - n:rows - rd0, cd0:cd0 + cs1 - cs0] ^= block[::-1]
+                else:
+                    out[rd0:rd0 + n, cd0:cd0 + cs1 - cs0] ^= block
+    return out
+
+
+def _parts(n: int, d: int, wrap: bool) -> list[tuple[int, int, int, bool]]:
+    """The runs of positions p in 0..n-1 whose p + d lands in one piece: (first, past the last,
+    where the first lands, whether it wrapped round); clipped when not `wrap` (|d| < n when it is)."""
+    out = []
+    lo, hi = max(0, -d), min(n, n - d)
+    if lo < hi:
+        out.append((lo, hi, lo + d, False))
+    if wrap and d < 0:
+        out.append((0, min(n, -d), d + n, True))
+    elif wrap and d > 0:
+        out.append((max(0, n - d), n, max(0, n - d) + d - n, True))
     return out
 
 
