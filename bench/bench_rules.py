@@ -3,8 +3,8 @@
 Run from the repository root:  python bench/bench_rules.py [--quick] [--sizes 20,200,1000]
 For each rule family and topology, one random n x n start is solved from cold (the chase plan is
 rebuilt every repeat) and the CPU time (time.process_time) is reported as the median of the
-repeats. Two-state grids (all but the projective plane) from 400 cells go through the chase
-a line at a time (countlo.classic.rowchase, docs/MATH.md §18.1); the others through the chase one equation
+repeats. Grids (all but the projective plane) from 400 cells go through the chase a line at a time
+(countlo.classic.rowchase, docs/MATH.md §18.1; for k > 2 countlo.classic.zkchase, §18.4); the others through the chase one equation
 at a time, which is timed only up to --general-max (it grows like n^3: about a minute at 1000); rowcol
 is solved in closed form from its line sums (countlo.classic.rowcol, docs/MATH.md §18.3) at every size.
 The torus with the plus rule goes through the circulant ring (countlo.classic.circulant, docs/MATH.md
@@ -30,13 +30,13 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from countlo.board import Shape
-from countlo.classic import circulant, general, gf2, rowchase, rowcol, zk
+from countlo.classic import circulant, general, gf2, rowchase, rowcol, zk, zkchase
 from countlo.rules import Rules
 
 
 def cold(board: Shape, start: list[int]) -> None:
     for cache in (general._plan, general._rows, general._columns, general._transposed_plan, rowchase.plan,
-                  rowchase.layout, rowcol.structure, circulant.plan):
+                  rowchase.layout, rowcol.structure, circulant.plan, zkchase.plan, zkchase.zlayout):
         cache.cache_clear()
     general.solve(board, start)
 
@@ -115,7 +115,8 @@ def main() -> None:
             continue
         for n in sizes:
             board = Shape(n, n, Rules.make(top, rule, k))
-            fast = (k == 2 and n * n >= general.ROWCHASE_CELLS and rowchase.applies(board)) or rowcol.applies(board)
+            lines = n * n >= general.ROWCHASE_CELLS and (rowchase.applies(board) or zkchase.applies(board))
+            fast = lines or rowcol.applies(board)
             ring = k == 2 and n * n >= general.ROWCHASE_CELLS and circulant.applies(board)
             if not fast and n > args.general_max:
                 print(f"| {top} | {rule} | {k} | {n} | not timed (one equation at a time) | - | - |", flush=True)

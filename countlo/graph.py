@@ -10,6 +10,7 @@ from countlo.i18n import _
 from countlo.rules import MAX_STATES
 
 GRAPH_RULES = ("sigma", "sigma+")
+MAX_NODES = 20_000  # what the solvers take: a dense GF(2) system of n^2 bits is 50 MB (docs/MATH.md §18.5)
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,9 @@ countlo.classic.rowchase, the same chase done a whole line at a time on bit-pack
 rule on a torus of at least 3 x 3 with two states (from the same size) goes to countlo.classic.circulant, a 2 x 2
 system over the ring of circulant rows (docs/MATH.md §18.2), which solves boards up to
 circulant.MAX_CELLS; its quiet patterns keep the limit MAX_CELLS of the rest. The rowcol rule
-goes to countlo.classic.rowcol, in closed form from its line sums at any k (docs/MATH.md §18.3).
+goes to countlo.classic.rowcol, in closed form from its line sums at any k (docs/MATH.md §18.3);
+grids with k > 2 from ROWCHASE_CELLS cells to countlo.classic.zkchase, the line chase over Z_k
+(docs/MATH.md §18.4), when it applies.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from typing import Any, TypeGuard
 from countlo.board import Shape
 from countlo.classic import circulant, zk
 from countlo.errors import BadSizeError
+from countlo.graph import MAX_NODES as GRAPH_NODES
 from countlo.graph import Graph
 from countlo.i18n import _
 
@@ -43,6 +46,7 @@ MAX_CELLS = 1 << 22
 MAX_SYMBOLIC = 1 << 28  # bytes of free-variable expressions alive at once (k > 2)
 EXACT_QUIET = 1 << 22  # fewest presses: walk every solution up to this many
 ROWCHASE_CELLS = 400  # from this size two-state grids chase a line at a time (rowchase)
+BITMATRIX_NODES = 200  # from this size two-state graphs go to the greedy chase + bit-packed elimination
 
 
 @dataclass(frozen=True)
@@ -85,6 +89,9 @@ def columns(board: Board) -> list[dict[int, int]]:
 
 
 def _check_size(board: Board) -> None:
+    if isinstance(board, Graph) and board.cells > GRAPH_NODES:
+        raise BadSizeError(_("graphs are limited to {most} nodes; this one has {nodes}").format(
+            most=GRAPH_NODES, nodes=board.cells))
     if board.cells > MAX_CELLS:
         raise BadSizeError(_("boards under other rules are limited to {most} cells; {board} has {cells}").format(
             most=MAX_CELLS, board=board, cells=board.cells))
@@ -279,8 +286,14 @@ def _transposed_plan(board: Board) -> _Plan:
 
 
 def _rowchase(board: Board) -> Any:
-    """countlo.classic.rowchase when it solves this board (docs/MATH.md §18.1), else None. It
-    is imported only here: numpy stays off the start-up path of `countlo solve`."""
+    """countlo.classic.rowchase when it solves this board (docs/MATH.md §18.1), countlo.classic.bitmatrix
+    for a two-state graph from BITMATRIX_NODES nodes (§18.5), else None. They are imported only
+    here: numpy stays off the start-up path of `countlo solve`."""
+    if isinstance(board, Graph) and board.states == 2 and board.cells >= BITMATRIX_NODES:
+        _check_size(board)
+        from countlo.classic import bitmatrix  # noqa: PLC0415 (numpy loads only for big graphs)
+
+        return bitmatrix
     if not isinstance(board, Shape) or board.cells < ROWCHASE_CELLS or board.rules.states != 2:
         return None
     _check_size(board)
@@ -292,6 +305,16 @@ def _rowchase(board: Board) -> Any:
 def _circulant(board: Board) -> TypeGuard[Shape]:
     """From ROWCHASE_CELLS on, as rowchase (smaller boards keep the answers they always had)."""
     return isinstance(board, Shape) and board.cells >= ROWCHASE_CELLS and circulant.applies(board)
+
+
+def _zkchase(board: Board) -> Any:
+    """countlo.classic.zkchase for grids with k > 2 that it takes (docs/MATH.md §18.4), else None."""
+    if not isinstance(board, Shape) or board.cells < ROWCHASE_CELLS or board.rules.states == 2:
+        return None
+    _check_size(board)
+    from countlo.classic import zkchase  # noqa: PLC0415 (numpy stays off the start-up path)
+
+    return zkchase if zkchase.applies(board) else None
 
 
 def _closed(board: Board) -> Any:
@@ -310,7 +333,7 @@ def quiet(board: Board, count: int | None = None) -> list[tuple[Vector, int]]:
     if _circulant(board):
         _check_size(board)
         return [(g, 2) for g in circulant.quiet_list(board, count)]
-    if (closed := _closed(board)) is not None:
+    if (closed := _closed(board) or _zkchase(board)) is not None:
         return list(closed.quiet(board, count))
     fast = _rowchase(board)
     if fast is not None:
@@ -324,7 +347,7 @@ def quiet(board: Board, count: int | None = None) -> list[tuple[Vector, int]]:
 def orders(board: Board) -> tuple[int, ...]:
     if _circulant(board):
         return (2,) * circulant.nullity(board)
-    if (closed := _closed(board)) is not None:
+    if (closed := _closed(board) or _zkchase(board)) is not None:
         return tuple(closed.orders(board))
     fast = _rowchase(board)
     if fast is not None:
@@ -342,7 +365,7 @@ def solve(board: Board, start: Sequence[int], target: Sequence[int] | None = Non
     if fast is not None:  # checks the vectors itself, on arrays
         presses, witness, nullity = fast.solve_start(board, start, target)
         return Outcome(presses is not None, presses, witness, (2,) * nullity, k)
-    if (closed := _closed(board)) is not None:
+    if (closed := _closed(board) or _zkchase(board)) is not None:
         presses, witness, ords = closed.solve_start(board, start, target)
         return Outcome(presses is not None, presses, witness, ords, k)
     check_vector(board, start, "the start")
@@ -468,6 +491,8 @@ def invariants(board: Board) -> list[Vector]:
         return list(fast.invariant_list(board))
     if (closed := _closed(board)) is not None:  # A is symmetric: the invariants are the quiet patterns
         return [g for g, _o in closed.quiet(board)]
+    if (chase := _zkchase(board)) is not None:
+        return [g for g, _o in chase.quiet(board, transposed=True)]
     plan = _transposed_plan(board)
     zero = [0] * plan.n
     return [plan.chase(zero, g) for g in plan.kernel.gens]

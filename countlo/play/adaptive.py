@@ -23,19 +23,21 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from countlo.board import Shape
+from countlo.board import Shape, iter_bits, press_masks
 from countlo.classic.batch import (
     PressAlgebra,
     algebra,
     bit_rows,
     fewest_press_sets,
     neighbourhood_lit,
+    row_ints,
     solvable,
 )
 from countlo.hidden.frontier import FrontierPosterior
 from countlo.hidden.record import Record
 from countlo.hidden.row_sampler import RowSampler, fits
 from countlo.lru import LRU
+from countlo.play.beliefs import BeliefProgramme, OutOfNodes
 from countlo.play.knowledge import Knowledge
 from countlo.play.pins import pins
 
@@ -55,6 +57,8 @@ class Tuning:
     # looked ahead); one click over longer lists
     width: int = 6  # candidate clicks searched at each level of the lookahead
     pin_weight: float = 2.0  # boards sampled: wasted clicks a unit of pin bonus is worth (0: off)
+    endgame: int = 256  # boards listed up to which the exact programme is tried (0: off)
+    endgame_work: int = 400_000  # its budget per decision, boards x clicks looked at
 
 
 @dataclass
@@ -138,9 +142,31 @@ def _waste_to_come(alg: PressAlgebra, lights: np.ndarray, bits: float, depth: in
     return best, best_k
 
 
-def choose(alg: PressAlgebra, view: View, t: Tuning = Tuning()) -> int | None:
+def endgame(alg: PressAlgebra, t: Tuning) -> BeliefProgramme | None:
+    """The exact programme over listed boards (docs/MATH.md §20.1), for an invertible A only:
+    there every board has one press set, the X of the |X| + 2W count."""
+    if not t.endgame or not alg.invertible:
+        return None
+    columns = row_ints(alg.M.T.astype(np.uint8))  # column j of M: the press set of light j
+    known: dict[int, int] = {}
+
+    def press(s: int) -> int:
+        x = known.get(s)
+        if x is None:
+            x = 0
+            for j in iter_bits(s):
+                x ^= columns[j]
+            known[s] = x
+        return x
+
+    return BeliefProgramme(press_masks(alg.shape), press, t.endgame_work)
+
+
+def choose(alg: PressAlgebra, view: View, t: Tuning = Tuning(),
+           exact: BeliefProgramme | None = None) -> int | None:
     """The cell to click next; None if the start is known, or if no possible board can be cleared
-    and no click tells them apart (when none can be cleared it pins the board, for the proof)."""
+    and no click tells them apart (when none can be cleared it pins the board, for the proof).
+    With `exact` (see `endgame`) a short list is first searched exactly, within its budget."""
     if view.total <= 1:
         return None
     bits = math.log2(view.total)
@@ -148,6 +174,11 @@ def choose(alg: PressAlgebra, view: View, t: Tuning = Tuning()) -> int | None:
         if not solvable(alg, view.lights).any():  # lost anyway: pin the board for the proof
             h = outcome_entropy(neighbourhood_lit(alg, view.lights))
             return int(np.argmax(h)) if h.max() > 1e-12 else None
+        if exact is not None and view.total <= t.endgame:
+            try:
+                return exact.choice(frozenset(row_ints(view.lights)))
+            except OutOfNodes:
+                pass
         depth = next((d for most, d in t.lookahead if view.total <= most), 1)
         return _waste_to_come(alg, view.lights, bits, depth, t)[1]
     if view.counts is not None:
@@ -182,6 +213,7 @@ class Adaptive:
         self.shape = shape
         self.tuning = tuning
         self.algebra = algebra(shape)
+        self._exact = endgame(self.algebra, tuning)
         self._samplers: LRU[Record, RowSampler] = LRU(self.KEEP_SAMPLERS)
         self._listed: LRU[Record, np.ndarray] = LRU(self.KEEP)
 
@@ -189,7 +221,7 @@ class Adaptive:
         """The next probe, or None once the start is known (the finish is then the press set)."""
         if record.count == 0 or knowledge.possible <= 1:
             return None
-        return choose(self.algebra, self.view(record, knowledge), self.tuning)
+        return choose(self.algebra, self.view(record, knowledge), self.tuning, self._exact)
 
     def view(self, record: Record, knowledge: Knowledge) -> View:
         """The boards this decision rests on: listed if at most exact_limit remain, else sampled."""
@@ -242,7 +274,7 @@ class Adaptive:
         return found
 
 
-BASELINE = Tuning(pin_weight=0.0)  # the adaptive strategy before parity pins (issue 14's baseline)
+BASELINE = Tuning(pin_weight=0.0, endgame=0)  # the adaptive strategy before parity pins (issue 14's baseline)
 
 
 def adaptive_v1(shape: Shape) -> Adaptive:

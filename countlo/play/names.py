@@ -25,8 +25,8 @@ class StrategyName(str, Enum):
 
 HELP: dict[StrategyName, str] = {
     StrategyName.ADAPTIVE: "clicks likely needed anyway that tell the most, completing the parity "
-    "supports that pin press-set cells early; looks ahead at the end",
-    StrategyName.ADAPTIVE_V1: "the adaptive strategy without parity pins (baseline)",
+    "supports that pin press-set cells early; searches the end game exactly",
+    StrategyName.ADAPTIVE_V1: "the adaptive strategy without parity pins or the exact end game (baseline)",
     StrategyName.ENTROPY: "the most informative click only (a baseline)",
     StrategyName.FIXED: "a fixed routine that determines every board (24 clicks on 6x6)",
     StrategyName.GREEDY: "max P(press needed) + 0.5 * entropy of the next count",

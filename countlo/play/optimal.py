@@ -1,15 +1,9 @@
 """The `optimal` strategy: fewest expected total clicks, solved exactly on small boards.
 
-With A invertible a game takes |X_start| + 2 W clicks (W: clicks outside the press set needed at
-that moment), so the policy minimising the expected W minimises expected total clicks. A belief
-is the set of light patterns still possible now, all equally likely; its value is
-
-    V(S) = 0 if |S| <= 1, else min over clicks k of P_S(k not in X) + sum_o P(o) V(S_o),
-
-where S_o are the boards (lights after the click) that show count o. Clicks whose count is the
-same for every board of S move S to one set and can form cycles; every cycle costs at least one
-click outside X, so a per-belief shortest path (Dijkstra) over such clicks, ending in an
-informative click, gives V exactly (docs/MATH.md §20).
+With A invertible a game takes |X_start| + 2 W clicks (W: clicks made outside the press set
+needed at that moment), so the policy minimising the expected W minimises expected total clicks.
+The programme over beliefs is countlo.play.beliefs; this module feeds it every pattern's press set
+and keys each belief by its least image under the board's symmetries (docs/MATH.md §20).
 
 Values and choices are memoised per shape in memory for the life of the process, so each belief is
 solved once; nothing is written to disk. Boards above MAX_CELLS cells, or whose press matrix is
@@ -18,25 +12,24 @@ singular, are refused in one line.
 
 from __future__ import annotations
 
-import heapq
-import math
 from array import array
+from collections.abc import Hashable
 from functools import lru_cache
 
 from countlo.board import Shape, iter_bits, press_masks
 from countlo.classic.batch import algebra, row_ints
 from countlo.errors import CountloError
 from countlo.hidden.record import Record
+from countlo.play.beliefs import Belief, BeliefProgramme
 
 MAX_CELLS = 10  # 3x3 takes 0.5 s, 1x10 5 s; 1x12 took 166 s and 3x4 did not finish in 7 min (README)
-Belief = frozenset[int]
 
 
 class OptimalUnavailableError(CountloError, ValueError):
     """A board too large, or with a singular press matrix, for the exact optimum."""
 
 
-class Solver:
+class Solver(BeliefProgramme):
     """Exact values and optimal clicks of the beliefs of one small invertible shape."""
 
     def __init__(self, shape: Shape):
@@ -50,14 +43,14 @@ class Solver:
                 f"strategy optimal needs a board whose every start has one press set; on {shape} "
                 f"some starts cannot be cleared: use adaptive")
         self.shape = shape
-        self.masks = press_masks(shape)
         columns = row_ints(alg.M.T.astype("uint8"))  # column j of M: the press set of light j
-        self.press: list[int] = []  # press set clearing each light pattern (index = pattern)
+        self.presses: list[int] = []  # press set clearing each light pattern (index = pattern)
         for s in range(1 << shape.cells):
             x = 0
             for j in iter_bits(s):
                 x ^= columns[j]
-            self.press.append(x)
+            self.presses.append(x)
+        super().__init__(press_masks(shape), self.presses.__getitem__)
         # the board's symmetries as maps of patterns and of cells: values are the same on a
         # belief and on its images, so one canonical image is solved (docs/MATH.md §20)
         self._patterns: list[list[int]] = []
@@ -65,10 +58,8 @@ class Solver:
         for sym in shape.symmetries():
             self._cells.append([sym.apply(1 << k).bit_length() - 1 for k in range(shape.cells)])
             self._patterns.append([sym.apply(s) for s in range(1 << shape.cells)])
-        self._value: dict[bytes, tuple[float, int]] = {}  # canonical belief -> value, its click
-        self._lower: dict[bytes, float] = {}  # canonical belief -> a proven lower bound
 
-    def _canonical(self, belief: Belief) -> tuple[bytes, int]:
+    def key(self, belief: Belief) -> tuple[Hashable, int]:
         """(the least image of `belief` under the symmetries, as bytes; the symmetry's index)."""
         best, at = b"", -1
         for i, pattern in enumerate(self._patterns):
@@ -76,6 +67,12 @@ class Solver:
             if at < 0 or image < best:
                 best, at = image, i
         return best, at
+
+    def from_belief_frame(self, cell: int, frame: int) -> int:
+        return self._cells[frame][cell]
+
+    def to_belief_frame(self, cell: int, frame: int) -> int:
+        return self._cells[frame].index(cell)
 
     # --- beliefs ------------------------------------------------------------------------------
     def belief(self, record: Record) -> Belief:
@@ -99,102 +96,8 @@ class Solver:
         """Expected total clicks over uniformly random starts when played optimally."""
         n = self.shape.cells
         waste = sum(len(s) * self.value(s) for s in self.start_beliefs().values()) / (1 << n)
-        press = sum(x.bit_count() for x in self.press) / (1 << n)
+        press = sum(x.bit_count() for x in self.presses) / (1 << n)
         return press + 2 * waste
-
-    # --- the programme ------------------------------------------------------------------------
-    def choice(self, belief: Belief) -> int | None:
-        """An optimal click on `belief`, None once at most one board is left."""
-        if len(belief) <= 1:
-            return None
-        self.value(belief)
-        key, sym = self._canonical(belief)
-        canonical = self._value[key][1]
-        return self._cells[sym].index(canonical)  # back from the canonical image's frame
-
-    def value(self, belief: Belief, budget: float = math.inf) -> float:
-        """V(belief), the least expected number of clicks still to be made outside the press set,
-        if it is below `budget`; otherwise a lower bound of it that is at least `budget`.
-
-        Branch and bound: a click is abandoned as soon as what it has cost so far reaches the
-        best found, and each outcome is searched only up to what is left of that bound; a search
-        that finds nothing below its budget remembers the budget as a lower bound.
-        """
-        if len(belief) <= 1:
-            return 0.0
-        key, sym = self._canonical(belief)
-        found = self._value.get(key)
-        if found is not None:
-            return found[0]
-        lower = self._lower.get(key, 0.0)
-        if lower >= budget:
-            return lower
-        best, first_best = budget, -1
-        dist = {belief: 0.0}
-        heap: list[tuple[float, int, Belief, int]] = [(0.0, 0, belief, -1)]
-        tie = 1
-        while heap:
-            d, _, now, first = heapq.heappop(heap)
-            if d >= best:
-                break
-            if d > dist[now]:
-                continue
-            q, k, moves = self._informative(now, best - d)
-            if d + q < best:
-                best, first_best = d + q, (first if first >= 0 else k)
-            for cost, cell, after in moves:
-                nd = d + cost
-                if nd < best and nd < dist.get(after, math.inf):
-                    dist[after] = nd
-                    heapq.heappush(heap, (nd, tie, after, first if first >= 0 else cell))
-                    tie += 1
-        if first_best < 0:  # nothing below the budget: V >= budget
-            self._lower[key] = max(lower, budget)
-            return max(lower, budget)
-        self._lower.pop(key, None)
-        self._value[key] = (best, self._cells[sym][first_best])
-        return best
-
-    def _informative(self, belief: Belief,
-                     bound: float) -> tuple[float, int, list[tuple[float, int, Belief]]]:
-        """(best informative value if below `bound` else inf, its click, uninformative moves).
-
-        Moves are (cost, click, belief after) for clicks whose count every board shares.
-        """
-        m = len(belief)
-        candidates: list[tuple[float, int, float, dict[int, list[int]]]] = []
-        moves: list[tuple[float, int, Belief]] = []
-        for k, mask in enumerate(self.masks):
-            groups: dict[int, list[int]] = {}
-            outside = 0
-            for s in belief:
-                if not self.press[s] >> k & 1:
-                    outside += 1
-                t = s ^ mask
-                groups.setdefault(t.bit_count(), []).append(t)
-            cost = outside / m
-            if len(groups) == 1:
-                moves.append((cost, k, frozenset(next(iter(groups.values())))))
-            else:
-                sizes = sorted(len(g) for g in groups.values())
-                bits = -sum(c / m * math.log2(c / m) for c in sizes)
-                candidates.append((cost - 0.5 * bits, k, cost, groups))
-        candidates.sort(key=lambda c: (c[0], c[1]))
-        best, best_k = math.inf, -1
-        for _, k, cost, groups in candidates:
-            total = cost
-            limit = min(best, bound)
-            if total >= limit:
-                continue
-            for g in sorted(groups.values(), key=len, reverse=True):
-                p = len(g) / m
-                total += p * self.value(frozenset(g), (limit - total) / p)
-                if total >= limit:
-                    break
-            if total < limit:
-                best, best_k = total, k
-        return best, best_k, moves
-
 
 @lru_cache(maxsize=8)
 def solver(shape: Shape) -> Solver:

@@ -1,0 +1,535 @@
+"""The light chase a whole line at a time over Z_k, k > 2 (docs/MATH.md §18.4).
+
+The same chase as countlo.classic.rowchase (docs/MATH.md §18.1), whose layout it reuses: lights
+line r is sum_s T_s x_{r + h - s}, the pivot line's equations form a linear recurrence along the
+line with characteristic polynomial p(z) = 1 + sum of z^d, the places it cannot reach are the
+line's local unknowns phi with their local equations K phi = E. Over Z_k:
+* the expressions of a line in the free variables are a (places, free variables) array of small
+  unsigned integers, reduced lazily: sums of a few terms below the dtype's range are brought
+  back into 0..k-1 by conditional subtractions of 2^j k (two whole-array operations each); for
+  k dividing 256 the uint8 arithmetic wraps mod 256, which is exact mod k, and nothing is reduced;
+* the recurrence s = u / p(z) is q(z) u / (1 - z^e), where z^e = 1 modulo p over Z_k (p is monic
+  with p(0) = 1, so z has a finite order in Z_k[z]/(p)) and q = (1 - z^e) / p: a few shifted
+  adds, then running sums with stride e done by doubling;
+* K is inverted once when it is invertible mod k (phi = K^-1 E); otherwise every local unknown is
+  a new free variable and every local equation a constraint (exact for any K);
+* the constraints C y = r go to countlo.classic.zklu (blocked elimination over Z_k).
+It gives what countlo.classic.general gives: solvability, a solution, the quiet group with its
+orders, generators of the quiet patterns and a witness (a quiet pattern of the transposed game,
+which rowchase's layout describes, not orthogonal to b).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from countlo.board import Shape
+from countlo.classic import rowchase, zk, zklu
+from countlo.errors import BadSizeError
+from countlo.i18n import _
+from countlo.rules import Rules
+
+Ints = NDArray[np.int64]
+Arr = NDArray[Any]
+ORDER_LIMIT = 64  # the order e of z modulo p(z) that the recurrence accepts
+Q_TERMS = 8  # and the number of terms of q(z)
+MAX_FREE = 4096  # free variables: the constraint matrix is dense (MAX_FREE^2 float64 entries, 128 MiB)
+
+
+def _order(lags: Sequence[int], k: int) -> tuple[int, tuple[tuple[int, int], ...]] | None:
+    """(e, q as (power, coefficient) pairs) with p(z) q(z) = 1 - z^e over Z_k, p = 1 + sum z^d;
+    (0, ()) without lags; None when e > ORDER_LIMIT or q has too many terms."""
+    if not lags:
+        return 0, ()
+    deg = max(lags)
+    p = [0] * (deg + 1)
+    p[0] = 1
+    for d in lags:
+        p[d] = (p[d] + 1) % k
+    # z^e mod p (p monic): reduce z^deg = -(p[0] + ... + p[deg-1] z^(deg-1))
+    r = [0] * deg
+    r[0] = 1
+    for e in range(1, ORDER_LIMIT + 1):
+        top = r[-1]
+        r = [0, *r[:-1]]
+        if top:
+            r = [(a - top * b) % k for a, b in zip(r, p)]
+        if r[0] == 1 and not any(r[1:]):
+            # q = (1 - z^e) / p by long division (exact)
+            num = [0] * (e + 1)
+            num[0], num[e] = 1, k - 1
+            q = [0] * (e - deg + 1)
+            for i in range(e - deg, -1, -1):
+                c = num[i + deg]
+                q[i] = c
+                if c:
+                    for j in range(deg + 1):
+                        num[i + j] = (num[i + j] - c * p[j]) % k
+            terms = tuple((i, c) for i, c in enumerate(q) if c)
+            return (e, terms) if len(terms) <= Q_TERMS else None
+    return None
+
+
+def applies(board: Shape) -> bool:
+    """True when this chase solves the board: k > 2, the geometry rowchase takes (the conditions
+    there do not depend on k) and a short recurrence along the line."""
+    rules = board.rules
+    if rules.states <= 2 or not rules.rule.offsets:
+        return False
+    two = Shape(board.rows, board.cols, Rules(rules.topology, rules.rule, 2, rules.target))
+    if not rowchase.applies(two):
+        return False
+    if not all(_order(rowchase.layout(two, t).recurrence.lags, rules.states) is not None for t in (False, True)):
+        return False
+    return all(zlayout(board, t).nfree <= MAX_FREE for t in (False, True))
+
+
+class _Arith:
+    """Lazy arithmetic mod k on unsigned arrays (see the module doc)."""
+
+    def __init__(self, k: int, bound: int) -> None:
+        self.k = k
+        self.wrap = 256 % k == 0
+        if self.wrap:
+            self.dtype: Any = np.uint8
+            self.steps: tuple[int, ...] = ()
+            return
+        bound += k  # neg() may reach the next multiple of k
+        self.dtype = np.uint8 if bound <= 256 else np.uint16 if bound <= 65536 else np.uint32
+        steps = []
+        c = k
+        while c <= bound:
+            steps.append(c)
+            c *= 2
+        self.steps = tuple(reversed(steps))
+
+    def reduce(self, a: Arr, bound: int | None = None) -> Arr:
+        """a (values below `bound`, default the dtype's whole range allowed) into 0..k-1, in place."""
+        if self.wrap:
+            return a
+        tmp = np.empty_like(a)
+        for c in self.steps:
+            if bound is not None and c >= bound:
+                continue
+            np.subtract(a, a.dtype.type(c), out=tmp)
+            np.minimum(a, tmp, out=a)
+        return a
+
+    def neg(self, a: Arr, bound: int) -> Arr:
+        """-a mod k for a below `bound` (a multiple of k at least bound): M - a, reduced."""
+        if self.wrap:
+            np.negative(a, out=a)
+            return a
+        m = -(-(bound - 1) // self.k) * self.k  # a multiple of k at least every value
+        np.subtract(a.dtype.type(m), a, out=a)
+        return self.reduce(a, m + 1)
+
+    def final(self, a: Arr) -> Ints:
+        out: Ints = a.astype(np.int64) % self.k
+        return out
+
+
+def _shift_add(out: Arr, x: Arr, dc: int, wrap: bool) -> None:
+    """out[c] += x[c - dc] (clipped on the plane, wrapped mod C on a joined edge)."""
+    n = len(x)
+    if wrap:
+        dc %= n
+        if dc == 0:
+            out += x
+            return
+        out[dc:] += x[:n - dc]
+        out[:dc] += x[n - dc:]
+        return
+    if dc >= n or -dc >= n:
+        return
+    if dc >= 0:
+        out[dc:] += x[:n - dc]
+    else:
+        out[:n + dc] += x[-dc:]
+
+
+@dataclass(frozen=True)
+class ZLayout:
+    """rowchase's layout with what the chase over Z_k needs besides (docs/MATH.md §18.4)."""
+
+    lay: rowchase.Layout
+    k: int
+    e: int  # order of z modulo p; 0 without a recurrence
+    q: tuple[tuple[int, int], ...]
+    hom: Ints  # (places, f): the line with local unknown i = 1, the others 0, b = 0
+    kmat: Ints  # (f, f)
+    kinv: Ints | None  # K^-1 mod k, None when K is not invertible
+    nfree: int
+    ncons: int
+    terms: int  # most terms (each below k) summed into a line before it is reduced
+
+    @property
+    def f(self) -> int:
+        return len(self.lay.local.free_cols)
+
+
+@lru_cache(maxsize=8)
+def zlayout(board: Shape, transposed: bool = False) -> ZLayout:
+    rules = board.rules
+    k = rules.states
+    two = Shape(board.rows, board.cols, Rules(rules.topology, rules.rule, 2, rules.target))
+    lay = rowchase.layout(two, transposed)
+    order = _order(lay.recurrence.lags, k)
+    assert order is not None
+    e, q = order
+    cols = lay.cols
+    loc = lay.local
+    f = len(loc.free_cols)
+    lags = lay.recurrence.lags
+    hom = np.zeros((cols, f), dtype=np.int64)
+    for i, j in enumerate(loc.free_cols):
+        hom[j, i] = 1
+    seq = [(j + cols - f) % cols for j in range(cols)] if lay.wrap else list(range(cols))
+    free_set = set(loc.free_cols)
+    for j in seq:
+        if j in free_set:
+            continue
+        acc = np.zeros(f, dtype=np.int64)
+        for d in lags:
+            src = j - d
+            if lay.wrap:
+                acc -= hom[src % cols]
+            elif src >= 0:
+                acc -= hom[src]
+        hom[j] = acc % k
+    kmat = np.zeros((f, f), dtype=np.int64)
+    for a, c in enumerate(loc.cons_eqs):
+        for dc in lay.stencils[0]:
+            src = c - dc
+            if lay.wrap:
+                kmat[a] += hom[src % cols]
+            elif 0 <= src < cols:
+                kmat[a] += hom[src]
+    kmat %= k
+    kinv = _inverse(kmat, k)
+    nchased = sum(lay.chased)
+    local = 0 if kinv is not None else f
+    nfree = len(lay.free_rows) * cols + nchased * local
+    ncons = (lay.rows - nchased) * cols + nchased * local
+    terms = 1 + sum(len(s) for s in lay.stencils)  # b and every stencil (a turned line replaces a plain one)
+    return ZLayout(lay, k, e, q, hom, kmat, kinv, nfree, ncons, terms)
+
+
+def _inverse(kmat: Ints, k: int) -> Ints | None:
+    f = len(kmat)
+    if not f:
+        return np.zeros((0, 0), dtype=np.int64)
+    system = zk.factorize(kmat.tolist(), f, k)
+    if system.orders:
+        return None
+    cols = []
+    for i in range(f):
+        unit = [0] * f
+        unit[i] = 1
+        x = system.solve(unit)
+        if x is None:
+            return None
+        cols.append(x)
+    inv: Ints = np.array(cols, dtype=np.int64).T % k
+    return inv
+
+
+def _arith(z: ZLayout) -> _Arith:
+    k = z.k
+    bound = max(z.terms * (k - 1) + 1, (z.f + 1) * k * k, (len(z.q) + 1) * k * k, 2 * k)
+    return _Arith(k, bound)
+
+
+def _line(z: ZLayout, ar: _Arith, y: Arr, lo: int, hi: int) -> Arr:
+    """Presses line with the local unknowns 0 that satisfies every pivoted equation of T_0 x = y."""
+    lay = z.lay
+    cols = lay.cols
+    if not lay.local.free_cols and not z.e:  # one pivot per equation: a shift
+        if lay.l1 % cols == 0:
+            return y  # a fresh array of the caller's
+        out = np.zeros_like(y)
+        if lay.wrap:
+            _shift_add(out, y, -lay.l1, True)
+        else:
+            _shift_add(out, y, -lay.l1, False)
+        return out
+    u = np.zeros_like(y)
+    if lay.wrap:
+        g = len(lay.local.free_cols)
+        a = lay.l1 % cols  # u[g + j] = y[(j + l1) mod C] for j < C - g
+        first = min(cols - g, cols - a)
+        u[g:g + first] = y[a:a + first]
+        u[g + first:] = y[:cols - g - first]
+        s = _recur(z, ar, u)
+        if not g:
+            return s
+        out = np.empty_like(s)  # out[j] = s[(j + g) mod C]
+        out[:cols - g] = s[g:]
+        out[cols - g:] = s[:g]
+        return out
+    if lo > hi:
+        return u
+    u[lo:hi + 1] = y[lo + lay.l1:hi + 1 + lay.l1]
+    s = _recur(z, ar, u)
+    if hi + 1 < cols:
+        s[hi + 1:] = 0
+    return s
+
+
+def _recur(z: ZLayout, ar: _Arith, u: Arr) -> Arr:
+    """s = u / p(z) along axis 0 (s before the start 0): q u, then s_j += s_(j - e), by doubling."""
+    if not z.e:
+        return u
+    n = len(u)
+    k = z.k
+    v = np.zeros_like(u)
+    tmp = np.empty_like(u)
+    for a, c in z.q:
+        if a >= n:
+            continue
+        np.multiply(u[:n - a], u.dtype.type(c), out=tmp[:n - a])
+        v[a:] += tmp[:n - a]
+    ar.reduce(v, (len(z.q) + 1) * k * k)
+    step = z.e
+    while step < n:
+        v[step:] += v[:n - step].copy()
+        ar.reduce(v, 2 * k)
+        step *= 2
+    return v
+
+
+def chase(z: ZLayout, fv: Arr, rhs: Ints | None = None, keep: bool = False, dot: Ints | None = None
+          ) -> tuple[Ints, Ints | None]:
+    """One chase. `fv` (nfree, W): the values of the free variables (the identity for the
+    symbolic chase); `rhs` (lines, places) b, None for b = 0. Returns the constraint values
+    A x - b on the constraints (ncons, W), and the presses (lines, places, W) when `keep`; with
+    `dot` (lines, places) instead, sum over the cells of dot times the presses, (W,) mod k,
+    without keeping every line."""
+    lay = z.lay
+    k = z.k
+    ar = _arith(z)
+    dt = ar.dtype
+    rows, cols = lay.rows, lay.cols
+    w = fv.shape[1]
+    loc = lay.local
+    f = z.f
+    fv = fv.astype(dt)
+    cons: list[Ints] = []
+    out = np.zeros((rows, cols, w), dtype=np.int64) if keep else None
+    total = np.zeros(w, dtype=np.int64)
+    x: dict[int, Arr] = {}
+    nxt = 0
+    for v in lay.free_rows:
+        x[v] = fv[nxt:nxt + cols]
+        nxt += cols
+    wrap = lay.wrap
+    lo, hi = lay.pivot_range()
+    bound = z.terms * (k - 1) + 1  # a line's sum stays below this
+    for r in range(rows):
+        acc = np.zeros((cols, w), dtype=dt)
+        if rhs is not None:
+            acc[:, 0] = (-rhs[r]) % k
+        first = 1 if lay.chased[r] else 0
+        for s in range(first, lay.span + 1):
+            source = lay.var_row(r, s)
+            if source is None:
+                continue
+            line, upside_down = source
+            if upside_down:
+                turned = np.zeros_like(acc)
+                for dc in lay.wrap_stencils[s]:
+                    _shift_add(turned, x[line], dc, wrap)
+                acc += turned[::-1]
+            else:
+                for dc in lay.stencils[s]:
+                    _shift_add(acc, x[line], dc, wrap)
+        if not lay.chased[r]:
+            cons.append(ar.final(ar.reduce(acc, bound)))
+        else:
+            v = (r + lay.h) % rows
+            y = ar.neg(acc, bound)
+            xr = _line(z, ar, y, lo, hi)
+            if f:
+                e = np.zeros((f, w), dtype=np.int64)
+                for i, c in enumerate(loc.cons_eqs):
+                    val = y[c].astype(np.int64)
+                    for dc in lay.stencils[0]:
+                        src = c - dc
+                        if wrap:
+                            val = val - xr[src % cols]
+                        elif 0 <= src < cols:
+                            val = val - xr[src]
+                    e[i] = val % k
+                if z.kinv is not None:
+                    phi = z.kinv @ e % k
+                else:
+                    phi = fv[nxt:nxt + f].astype(np.int64)
+                    nxt += f
+                    cons.append((z.kmat @ phi - e) % k)
+                tmp = np.empty_like(xr)
+                for i in range(f):
+                    if phi[i].any():
+                        np.multiply(z.hom[:, i:i + 1].astype(dt), phi[i].astype(dt), out=tmp)
+                        xr += tmp
+                ar.reduce(xr, (f + 1) * k * k)
+            x[v] = xr
+        if lay.cyclic:
+            done = r - lay.span
+            old = (done + lay.h) % rows if done >= 0 and lay.chased[done] else None
+        else:
+            old = r + lay.h - lay.span
+        if old is not None and old in x:
+            if out is not None:
+                out[old] = ar.final(x[old])
+            if dot is not None:
+                total += dot[old] @ ar.final(x[old])
+            del x[old]
+    for v, arr in x.items():
+        if out is not None:
+            out[v] = ar.final(arr)
+        if dot is not None:
+            total += dot[v] @ ar.final(arr)
+    both = np.concatenate(cons) if cons else np.zeros((0, w), dtype=np.int64)
+    if dot is not None:
+        return both, total % k
+    return both, out
+
+
+@dataclass(frozen=True)
+class Plan:
+    z: ZLayout
+    system: zklu.System
+
+    @property
+    def orders(self) -> tuple[int, ...]:
+        return tuple(self.system.orders)
+
+
+def _symmetric(board: Shape) -> bool:
+    two = Shape(board.rows, board.cols, Rules(board.rules.topology, board.rules.rule, 2, board.rules.target))
+    return rowchase._symmetric(two)
+
+
+@lru_cache(maxsize=8)
+def plan(board: Shape, transposed: bool = False) -> Plan:
+    if transposed and _symmetric(board):
+        return plan(board)
+    z = zlayout(board, transposed)
+    cons, _out = chase(z, np.eye(z.nfree, dtype=np.uint8))
+    return Plan(z, zklu.System(cons, z.k))
+
+
+def _to_lines(z: ZLayout, cells: Ints) -> Ints:
+    return cells.T if z.lay.across else cells
+
+
+def _from_lines(z: ZLayout, lines: Ints) -> Ints:
+    return lines.transpose(1, 0, *range(2, lines.ndim)) if z.lay.across else lines
+
+
+def lights(board: Shape, presses: Ints) -> Ints:
+    """A x mod k for an (R, C) press array, straight from the rule and countlo.rules.place's
+    conventions (independent of the chase; offsets land on distinct cells where it applies)."""
+    rows, cols = board.rows, board.cols
+    top = board.rules.topology
+    out = np.zeros((rows, cols), dtype=np.int64)
+    rr, cc = np.meshgrid(np.arange(rows), np.arange(cols), indexing="ij")
+    for dr, dc in board.rules.rule.offsets:
+        r, c = rr + dr, cc + dc
+        keep = np.ones((rows, cols), dtype=bool)
+        if top in ("torus", "klein"):
+            r %= rows
+        else:
+            keep &= (r >= 0) & (r < rows)
+        if top == "plane":
+            keep &= (c >= 0) & (c < cols)
+        else:
+            if top in ("moebius", "klein"):
+                r = np.where((c // cols) % 2 == 1, rows - 1 - r, r)
+            c %= cols
+        out[r[keep], c[keep]] += presses[keep]
+    res: Ints = out % board.rules.states
+    return res
+
+
+def _cells(board: Shape, v: Sequence[int], what: str) -> Ints:
+    k = board.rules.states
+    arr = np.asarray(v)
+    if arr.shape != (board.cells,) or arr.dtype.kind not in "iub" or (
+            len(arr) and (int(arr.min()) < 0 or int(arr.max()) >= k)):
+        raise BadSizeError(_("{what} must hold {cells} values 0..{last}").format(what=what, cells=board.cells,
+                                                                                last=k - 1))
+    return arr.astype(np.int64).reshape(board.rows, board.cols)
+
+
+def solve_start(board: Shape, start: Sequence[int], target: Sequence[int] | None = None
+                ) -> tuple[list[int] | None, list[int] | None, tuple[int, ...]]:
+    """(presses, witness, orders) taking start to target (all dark when None)."""
+    k = board.rules.states
+    b = -_cells(board, start, "the start")
+    if target is not None:
+        b += _cells(board, target, "the target")
+    return solve(board, b % k)
+
+
+def solve(board: Shape, b: Ints) -> tuple[list[int] | None, list[int] | None, tuple[int, ...]]:
+    """(presses, witness, orders) for A x = b (mod k), b an (R, C) array: presses None when
+    unsolvable, and then a witness w with w A = 0 and w.b != 0."""
+    p = plan(board)
+    z = p.z
+    k = z.k
+    rhs = _to_lines(z, b)
+    resid, _x = chase(z, np.zeros((z.nfree, 1), dtype=np.uint8), rhs)
+    y = p.system.solve((-resid[:, 0]) % k)
+    if y is None:
+        return None, _witness(board, b), p.orders
+    _r, x = chase(z, y.reshape(-1, 1), rhs, keep=True)
+    assert x is not None
+    presses = _from_lines(z, x[:, :, 0])
+    assert np.array_equal(lights(board, presses), b), "the line chase over Z_k failed to reach the target"
+    return presses.reshape(-1).tolist(), None, p.orders
+
+
+def _patterns(board: Shape, transposed: bool, first: int, last: int) -> Ints:
+    """(R, C, last - first): quiet patterns first..last-1 (of the transposed game when asked)."""
+    p = plan(board, transposed)
+    gens = p.system.gens[:, first:last]
+    _r, x = chase(p.z, gens, keep=True)
+    assert x is not None
+    return _from_lines(p.z, x)
+
+
+def _witness(board: Shape, b: Ints) -> list[int]:
+    """The first quiet pattern of the transposed game not orthogonal to b: every dot product in
+    one chase, then that pattern alone."""
+    p = plan(board, transposed=True)
+    _r, dots = chase(p.z, p.system.gens, dot=_to_lines(p.z, b))
+    assert dots is not None
+    hit = np.flatnonzero(dots)
+    if not len(hit):
+        raise AssertionError("no left-kernel vector separates an unsolvable start: the maths is wrong")
+    first = int(hit[0])
+    w: list[int] = _patterns(board, True, first, first + 1)[:, :, 0].reshape(-1).tolist()
+    return w
+
+
+def orders(board: Shape) -> tuple[int, ...]:
+    return plan(board).orders
+
+
+def quiet(board: Shape, count: int | None = None, transposed: bool = False) -> list[tuple[list[int], int]]:
+    """Generators of the quiet patterns with their orders (the first `count` when given)."""
+    p = plan(board, transposed)
+    ords = p.orders[:count]
+    out: list[tuple[list[int], int]] = []
+    for first in range(0, len(ords), 16):
+        last = min(len(ords), first + 16)
+        pats = _patterns(board, transposed, first, last)
+        out += [(pats[:, :, i].reshape(-1).tolist(), ords[first + i]) for i in range(last - first)]
+    return out

@@ -1,0 +1,229 @@
+"""Two-state graphs through the greedy chase and the bit-packed Gauss-Jordan (countlo.classic.bitmatrix):
+against brute force on every press vector of small graphs, against the chase one equation at a
+time (countlo.classic.general's plan) on larger ones, the elimination against a plain one, and
+the node limit through the CLI."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import numpy as np
+import pytest
+
+from countlo.classic import bitmatrix, general
+from countlo.errors import BadSizeError
+from countlo.graph import MAX_NODES, Graph
+
+
+def random_graph(rng: random.Random, n: int, edges: int, rule: str) -> Graph:
+    pairs = [(i, j) for i in range(n) for j in range(i + 1, n)]
+    chosen = rng.sample(pairs, min(edges, len(pairs)))
+    return Graph(tuple(f"v{i}" for i in range(n)), tuple(sorted(chosen)), rule, 2)
+
+
+def sparse_graph(rng: random.Random, n: int, degree: float, rule: str) -> Graph:
+    edges: set[tuple[int, int]] = set()
+    while len(edges) < int(n * degree / 2):
+        i, j = rng.randrange(n), rng.randrange(n)
+        if i != j:
+            edges.add((min(i, j), max(i, j)))
+    return Graph(tuple(f"v{i}" for i in range(n)), tuple(sorted(edges)), rule, 2)
+
+
+def press(graph: Graph, x: list[int]) -> list[int]:
+    """A x over GF(2), straight from the edges."""
+    out = list(x) if graph.rule == "sigma+" else [0] * graph.cells
+    for i, j in graph.edges:
+        out[i] ^= x[j]
+        out[j] ^= x[i]
+    return out
+
+
+def bits(v: list[int]) -> int:
+    return sum(b << i for i, b in enumerate(v))
+
+
+def span(vectors: list[int]) -> set[int]:
+    out = {0}
+    for v in vectors:
+        out |= {u ^ v for u in out}
+    return out
+
+
+def plain_rank(rows: list[int]) -> int:
+    basis: dict[int, int] = {}
+    for r in rows:
+        while r:
+            top = r.bit_length() - 1
+            if top not in basis:
+                basis[top] = r
+                break
+            r ^= basis[top]
+    return len(basis)
+
+
+def brute(graph: Graph) -> tuple[set[int], set[int]]:
+    """(image of A, kernel of A) as bitsets, every press vector listed."""
+    n = graph.cells
+    image, kernel = set(), set()
+    for m in range(1 << n):
+        b = bits(press(graph, [(m >> i) & 1 for i in range(n)]))
+        image.add(b)
+        if not b:
+            kernel.add(m)
+    return image, kernel
+
+
+def check_answer(graph: Graph, start: list[int], target: list[int] | None) -> tuple[bool, int]:
+    """Solve, and check every claim the answer makes; (solvable, nullity)."""
+    x, w, d = bitmatrix.solve_start(graph, start, target)
+    b = [s ^ (target[i] if target else 0) for i, s in enumerate(start)]
+    if x is not None:
+        assert w is None and press(graph, x) == b
+    else:
+        assert w is not None
+        assert not any(press(graph, w)), "the witness is not an invariant (w A = 0; A is symmetric)"
+        assert sum(a & c for a, c in zip(w, b)) % 2 == 1, "the witness does not separate start and target"
+    quiet = bitmatrix.quiet_list(graph)
+    assert len(quiet) == d
+    for q in quiet:
+        assert not any(press(graph, q))
+    assert plain_rank([bits(q) for q in quiet]) == d, "the quiet basis is not independent"
+    return x is not None, d
+
+
+@pytest.mark.parametrize("rule", ["sigma", "sigma+"])
+def test_small_graphs_against_brute_force(rule):
+    rng = random.Random(7 if rule == "sigma" else 8)
+    for trial in range(120):
+        n = rng.randint(1, 10)
+        graph = random_graph(rng, n, rng.randint(0, n * (n - 1) // 2), rule)
+        image, kernel = brute(graph)
+        for _ in range(3):
+            start = [rng.randint(0, 1) for _ in range(n)]
+            target = [rng.randint(0, 1) for _ in range(n)] if trial % 2 else None
+            solvable, d = check_answer(graph, start, target)
+            b = bits(start) ^ (bits(target) if target else 0)
+            assert solvable == (b in image), (graph, start, target)
+            assert 1 << d == len(kernel)
+        assert span([bits(q) for q in bitmatrix.quiet_list(graph)]) == kernel
+
+
+def test_special_graphs():
+    def graph(n: int, edges: list[tuple[int, int]], rule: str) -> Graph:
+        return Graph(tuple(f"n{i}" for i in range(n)), tuple(edges), rule, 2)
+
+    # isolated nodes under sigma: nothing changes them (a free press, an unreachable light)
+    g = graph(5, [(0, 1)], "sigma")
+    assert check_answer(g, [1, 1, 0, 0, 0], None) == (True, 3)
+    assert check_answer(g, [0, 0, 1, 0, 0], None) == (False, 3)
+    # a star under sigma: the leaves are all alike, nullity = leaves - 1
+    star = graph(8, [(0, i) for i in range(1, 8)], "sigma")
+    assert check_answer(star, [1] * 8, None)[1] == 6
+    # two components, a path of 4 and a cycle of 6 (a cycle under sigma+ is singular iff 3 divides
+    # its length: 1 1 0 1 1 0 is quiet, and so are its shifts)
+    two = graph(10, [(0, 1), (1, 2), (2, 3), (4, 5), (5, 6), (6, 7), (7, 8), (8, 9), (4, 9)], "sigma+")
+    image, kernel = brute(two)
+    assert len(kernel) == 4
+    for m in range(1 << 10):
+        start = [(m >> i) & 1 for i in range(10)]
+        assert check_answer(two, start, None) == (m in image, 2)
+    # one node
+    assert check_answer(graph(1, [], "sigma+"), [1], None) == (True, 0)
+    assert check_answer(graph(1, [], "sigma"), [1], None) == (False, 1)
+
+
+@pytest.mark.parametrize("rule", ["sigma", "sigma+"])
+def test_larger_graphs_against_the_chase_one_equation_at_a_time(rule):
+    rng = random.Random(11 if rule == "sigma" else 12)
+    for n, degree in [(60, 2.0), (150, 3.0), (250, 4.0), (300, 6.0), (400, 1.5)]:
+        graph = sparse_graph(rng, n, degree, rule)
+        ref = general._plan(graph)
+        for t in range(4):
+            start = [rng.randint(0, 1) for _ in range(n)]
+            if t % 2:  # a start known to be solvable: the lights of random presses
+                start = press(graph, start)
+            want = general._solve_by_plan(graph, start)
+            assert want.solvable or t % 2 == 0
+            solvable, d = check_answer(graph, start, None)
+            assert solvable == want.solvable and d == want.nullity == len(ref.kernel.orders)
+
+
+def test_general_dispatches_big_two_state_graphs():
+    rng = random.Random(3)
+    graph = sparse_graph(rng, 500, 4.0, "sigma+")
+    assert general._rowchase(graph) is bitmatrix
+    assert general._rowchase(graph.with_rule("sigma+", 3)) is None
+    start = [rng.randint(0, 1) for _ in range(500)]
+    out = general.solve(graph, start)
+    assert out.nullity == len(general.quiet(graph)) == len(general.orders(graph))
+    if out.solvable:
+        assert out.presses is not None and general.apply(graph, start, out.presses) == [0] * 500
+    else:
+        assert out.witness is not None and not any(general.apply(graph, [0] * 500, out.witness))
+    for w in general.invariants(graph):
+        assert not any(press(graph, w))
+    with pytest.raises(BadSizeError, match="the start must hold 500 values"):
+        general.solve(graph, [2] * 500)
+
+
+@pytest.mark.parametrize("m,ncols,extra,density", [(5, 3, 0, 0.5), (70, 64, 1, 0.5), (130, 130, 0, 0.5),
+                                                   (200, 150, 3, 0.02), (64, 200, 0, 0.5), (300, 129, 1, 0.9)])
+def test_rref_is_reduced_and_keeps_the_row_space(m, ncols, extra, density):
+    rng = random.Random(m * 1000 + ncols)
+    width = ncols + extra
+    rows = [sum(1 << j for j in range(width) if rng.random() < density) for _ in range(m)]
+    if m > 10:  # make it singular: some rows are sums of others
+        for i in range(0, m, 7):
+            rows[i] = rows[(i + 1) % m] ^ rows[(i + 3) % m]
+    a = bitmatrix.pack(rows, width)
+    piv_cols, piv_rows = bitmatrix.rref(a, ncols)
+    out = [int.from_bytes(r.tobytes(), "little") for r in a]
+    mask = (1 << ncols) - 1
+    assert len(piv_cols) == plain_rank([r & mask for r in rows])
+    assert plain_rank(out) == plain_rank(rows) and plain_rank(out + rows) == plain_rank(rows)
+    for c, r in zip(piv_cols, piv_rows):
+        assert [(out[i] >> c) & 1 for i in range(m)] == [int(i == r) for i in range(m)]
+    others = set(range(m)) - set(piv_rows)
+    assert all(out[i] & mask == 0 for i in others)
+    assert np.array_equal(a, bitmatrix.pack(out, width))
+
+
+def test_the_node_limit_is_one_line_exit_2(run_cli, tmp_path):
+    g = tmp_path / "big.txt"
+    g.write_text("\n".join(f"n{i}" for i in range(MAX_NODES + 1)) + "\n")
+    res = run_cli(["solve", "--graph", str(g), "--all-on"])
+    assert res.returncode == 2
+    assert res.stderr.strip().splitlines() == [
+        f"countlo solve: graphs are limited to {MAX_NODES} nodes; this one has {MAX_NODES + 1}"]
+    assert res.stdout == ""
+
+
+def test_a_10000_node_grid_graph_end_to_end(run_cli, tmp_path):
+    side = 100
+    lines = []
+    for r in range(side):
+        for c in range(side):
+            if c + 1 < side:
+                lines.append(f"r{r}c{c} r{r}c{c + 1}")
+            if r + 1 < side:
+                lines.append(f"r{r}c{c} r{r + 1}c{c}")
+    g = tmp_path / "grid.txt"
+    g.write_text("\n".join(lines) + "\n")
+    res = run_cli(["solve", "--graph", str(g), "--all-on", "--json"])
+    assert res.returncode == 0, res.stderr
+    out = json.loads(res.stdout)
+    names = [f"r{r}c{c}" for r in range(side) for c in range(side)]
+    x = [0] * len(names)
+    where = {name: i for i, name in enumerate(names)}
+    for name, v in out["presses"]:
+        x[where[name]] = v
+    edges = tuple(sorted((min(where[a], where[b]), max(where[a], where[b]))
+                         for a, b in (line.split() for line in lines)))
+    graph = Graph(tuple(names), edges, "sigma+", 2)
+    from countlo.board import Shape
+    from countlo.classic import solver
+
+    assert out["solvable"] and press(graph, x) == [1] * len(names)
+    assert out["nullity"] == solver.nullity(Shape(side, side))  # the grid graph is the classic game

@@ -1,0 +1,178 @@
+"""The line chase over Z_k (countlo.classic.zkchase, docs/MATH.md §18.4) and the blocked elimination
+behind it (countlo.classic.zklu): against brute force on every start of small boards, against the
+chase one equation at a time on medium ones, against countlo.classic.zk on random matrices."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from countlo.board import Shape
+from countlo.classic import general, zk, zkchase, zklu
+from countlo.rules import NAMED, Rule, Rules
+
+FAST = ("plane", "cylinder", "torus", "moebius", "klein")
+
+
+def images(board: Shape) -> tuple[set[tuple[int, ...]], int]:
+    """Every b = A x (brute force) and the number of quiet patterns."""
+    k, n = board.rules.states, board.cells
+    cols = general.columns(board)
+    out: set[tuple[int, ...]] = set()
+    quiet = 0
+    for x in itertools.product(range(k), repeat=n):
+        v = [0] * n
+        for j, times in enumerate(x):
+            if times:
+                for i, t in cols[j].items():
+                    v[i] = (v[i] + t * times) % k
+        out.add(tuple(v))
+        quiet += not any(v)
+    return out, quiet
+
+
+def check_answer(board: Shape, start: list[int], solvable: bool | None = None) -> bool:
+    """zkchase's answer for this start is right: presses that work, or a witness that proves it."""
+    k, n = board.rules.states, board.cells
+    presses, witness, _orders = zkchase.solve_start(board, start)
+    if solvable is not None:
+        assert (presses is not None) == solvable
+    if presses is not None:
+        assert general.apply(board, start, presses) == [0] * n
+        return True
+    assert witness is not None
+    assert all(sum(witness[i] * c for i, c in col.items()) % k == 0 for col in general.columns(board))
+    assert sum(w * v for w, v in zip(witness, start)) % k  # b = -start
+    return False
+
+
+def group(gens: list[tuple[list[int], int]], k: int, n: int) -> set[tuple[int, ...]]:
+    out = {tuple([0] * n)}
+    for g, o in gens:
+        out = {tuple((a + c * t) % k for a, t in zip(x, g)) for x in out for c in range(o)}
+    return out
+
+
+SMALL = [(2, 3, 3), (3, 2, 3), (2, 2, 4), (2, 2, 6), (1, 4, 4)]
+
+
+@pytest.mark.parametrize("rows, cols, k", SMALL)
+@pytest.mark.parametrize("topology", FAST)
+@pytest.mark.parametrize("rule", ["plus", "x", "star", "knight"])
+def test_every_start_against_brute_force(rows, cols, k, topology, rule):
+    check_small(Shape(rows, cols, Rules.make(topology, rule, k)), None)
+
+
+@pytest.mark.parametrize("topology", FAST)
+@pytest.mark.parametrize("rule", ["plus", "x"])
+def test_three_by_three_with_three_states_against_brute_force(topology, rule):
+    check_small(Shape(3, 3, Rules.make(topology, rule, 3)), 150)  # joined edges need 3 lines
+
+
+def check_small(board: Shape, sample: int | None) -> None:
+    """Every start (or `sample` random ones) against the brute-force image of A."""
+    if not zkchase.applies(board):
+        pytest.skip("the line chase does not take this board")
+    k, n = board.rules.states, board.cells
+    reach, quiet = images(board)
+    gens = zkchase.quiet(board)
+    assert len(group(gens, k, n)) == quiet == np.prod(zkchase.orders(board), dtype=int)
+    assert all(general.apply(board, [0] * n, g) == [0] * n for g, _ in gens)
+    starts = list(itertools.product(range(k), repeat=n))
+    if sample is not None:
+        starts = random.Random(n * k).sample(starts, sample)
+    for start in starts:
+        check_answer(board, list(start), tuple((-v) % k for v in start) in reach)
+
+
+def test_the_answers_are_the_general_chase_on_medium_boards():
+    rng = random.Random(7)
+    seen = set()
+    for topology in FAST:
+        for rule in NAMED:
+            for k in (3, 4, 6):
+                rows, cols = rng.randint(5, 9), rng.randint(5, 9)
+                board = Shape(rows, cols, Rules.make(topology, rule, k))
+                if not zkchase.applies(board):
+                    continue
+                general._plan.cache_clear()
+                plan = general._plan(board)
+                assert zkchase.orders(board) == tuple(plan.kernel.orders)
+                for t in range(3):
+                    start = [rng.randrange(k) for _ in range(board.cells)]
+                    if t == 1:  # reachable: the lights of random presses
+                        x = [rng.randrange(k) for _ in range(board.cells)]
+                        start = [(-v) % k for v in general.apply(board, [0] * board.cells, x)]
+                    ref = general._solve_by_plan(board, [(-v) % k for v in start])
+                    seen.add(check_answer(board, start, ref.solvable))
+    assert seen == {True, False}
+
+
+@st.composite
+def masked(draw):
+    offsets = draw(st.sets(st.tuples(st.integers(-2, 2), st.integers(-2, 2)), min_size=1, max_size=6))
+    topology = draw(st.sampled_from(FAST))
+    k = draw(st.sampled_from([3, 4, 5, 6, 8, 9, 12, 255]))
+    rows, cols = draw(st.integers(1, 7)), draw(st.integers(1, 7))
+    return Shape(rows, cols, Rules(topology, Rule("mask", tuple(sorted(offsets))), k))
+
+
+@settings(max_examples=60, deadline=None)
+@given(masked(), st.randoms(use_true_random=False))
+def test_drawn_rules_against_the_general_chase(board, rnd):
+    if not zkchase.applies(board):
+        return
+    k, n = board.rules.states, board.cells
+    general._plan.cache_clear()
+    assert zkchase.orders(board) == tuple(general._plan(board).kernel.orders)
+    gens = zkchase.quiet(board)
+    assert all(general.apply(board, [0] * n, g) == [0] * n for g, _ in gens)
+    if np.prod([o for _, o in gens], dtype=float) <= 3000:
+        ref = [(general._plan(board).chase([0] * n, g), o)
+               for g, o in zip(general._plan(board).kernel.gens, general._plan(board).kernel.orders)]
+        assert group(gens, k, n) == group(ref, k, n)
+    for _ in range(3):
+        start = [rnd.randrange(k) for _ in range(n)]
+        ref = general._solve_by_plan(board, [(-v) % k for v in start])
+        check_answer(board, start, ref.solvable)
+
+
+def test_general_hands_big_grids_with_more_states_to_the_line_chase():
+    board = Shape(24, 30, Rules.make("torus", "x", 4))
+    assert zkchase.applies(board) and general._zkchase(board) is zkchase
+    rng = np.random.default_rng(3)
+    presses = rng.integers(0, 4, board.cells).tolist()
+    start = [(-v) % 4 for v in general.apply(board, [0] * board.cells, presses)]
+    sol = general.solve(board, start)
+    assert sol.solvable and general.apply(board, start, sol.presses) == [0] * board.cells
+    assert sol.orders == zkchase.orders(board)
+    assert all(general.apply(board, [0] * board.cells, w) == [0] * board.cells  # x is its own transpose
+               for w in general.invariants(board))
+    assert not zkchase.applies(Shape(24, 30, Rules.make("projective", "plus", 3)))
+    assert not zkchase.applies(Shape(24, 30, Rules.make("plane", "plus", 2)))
+
+
+@pytest.mark.parametrize("k", [2, 3, 4, 6, 8, 9, 12, 5, 255])
+def test_blocked_elimination_matches_the_smith_form(k):
+    rng = np.random.default_rng(k)
+    for m, n in [(3, 3), (5, 4), (4, 6), (140, 140), (150, 131), (90, 200)]:
+        for trial in range(3):
+            r = int(rng.integers(1, min(m, n) + 1))
+            a = rng.integers(0, k, (m, r)) @ rng.integers(0, k, (r, n)) % k
+            if trial == 2:  # columns that are not units anywhere
+                a[:, ::7] = a[:, ::7] * (k // zk.factor(k)[0][0]) % k
+            ref = zk.factorize(a.tolist(), n, k)
+            sys = zklu.System(a, k)
+            assert sys.orders == ref.orders
+            assert not (a @ sys.gens % k).any()
+            for t in range(4):
+                b = a @ rng.integers(0, k, n) % k if t % 2 else rng.integers(0, k, m)
+                y = sys.solve(b)
+                assert (y is None) == (ref.solve(b.tolist()) is None)
+                if y is not None:
+                    assert not ((a @ y - b) % k).any()

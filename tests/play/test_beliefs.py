@@ -1,0 +1,80 @@
+"""The programme over beliefs (countlo.play.beliefs): the same values with or without the
+board's symmetries, a work budget that stops it without corrupting what it proved, and the
+adaptive strategy's end game choosing a click of least exact value."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from countlo.board import Shape, press_masks
+from countlo.classic.batch import algebra
+from countlo.play.adaptive import Tuning, View, choose, endgame
+from countlo.play.beliefs import BeliefProgramme, OutOfNodes
+from countlo.play.optimal import solver
+
+
+def plain(shape: Shape, work: float = math.inf) -> BeliefProgramme:
+    """The programme with each belief its own key, fed the optimal solver's press sets."""
+    return BeliefProgramme(press_masks(shape), solver(shape).presses.__getitem__, work)
+
+
+@pytest.mark.parametrize("shape", [Shape(2, 2), Shape(3, 3), Shape(2, 4), Shape(1, 6)], ids=str)
+def test_symmetry_keys_and_plain_keys_give_the_same_values(shape):
+    keyed, unkeyed = solver(shape), plain(shape)
+    for belief in keyed.start_beliefs().values():
+        assert unkeyed.value(belief) == pytest.approx(keyed.value(belief), abs=1e-12)
+        # a best click of one is a best click of the other: its one-step value is the optimum
+        k = unkeyed.choice(belief)
+        if k is not None:
+            assert one_step(unkeyed, belief, k) == pytest.approx(keyed.value(belief), abs=1e-12)
+
+
+def one_step(prog: BeliefProgramme, belief: frozenset[int], k: int) -> float:
+    """Cost of clicking k on `belief` then playing on optimally (uninformative clicks included)."""
+    m = len(belief)
+    cost = sum(1 for s in belief if not prog.press(s) >> k & 1) / m
+    groups: dict[int, set[int]] = {}
+    for s in belief:
+        t = s ^ prog.masks[k]
+        groups.setdefault(t.bit_count(), set()).add(t)
+    return cost + sum(len(g) / m * prog.value(frozenset(g)) for g in groups.values())
+
+
+def test_a_spent_budget_stops_the_search_and_keeps_only_true_values():
+    shape = Shape(3, 3)
+    belief = solver(shape).start_beliefs()[4]  # 126 boards
+    tight = plain(shape, work=2_000)
+    with pytest.raises(OutOfNodes):
+        tight.choice(belief)
+    exact = solver(shape).value(belief)
+    tight.work = math.inf  # go on from what was proved
+    assert tight.value(belief) == pytest.approx(exact, abs=1e-12)
+
+
+def test_the_end_game_picks_a_click_of_least_exact_value_on_a_big_board():
+    shape = Shape(6, 6)
+    alg = algebra(shape)
+    rng = np.random.default_rng(7)
+    start = rng.integers(0, 2, shape.cells).astype(np.uint8)
+    boards = [start]  # a start and a few boards near it, as if listed by the posterior
+    while len(boards) < 6:
+        other = start.copy()
+        other[rng.integers(0, shape.cells, 2)] ^= 1
+        boards.append(other)
+    lights = np.unique(np.array(boards), axis=0)
+    view = View(lights, lights.shape[0], True)
+    exact = endgame(alg, Tuning())
+    assert exact is not None
+    k = choose(alg, view, Tuning(), exact)
+    assert k is not None
+    reference = BeliefProgramme(press_masks(shape), exact.press)
+    belief = frozenset(int("".join(map(str, row[::-1])), 2) for row in lights)
+    assert one_step(reference, belief, k) == pytest.approx(reference.value(belief), abs=1e-12)
+
+
+def test_no_end_game_where_a_board_has_several_press_sets():
+    assert endgame(algebra(Shape(5, 5)), Tuning()) is None
+    assert endgame(algebra(Shape(6, 6)), Tuning(endgame=0)) is None
