@@ -126,7 +126,7 @@ class _Arith:
         if self.wrap:
             np.negative(a, out=a)
             return a
-        m = -(-bound // self.k) * self.k
+        m = -(-(bound - 1) // self.k) * self.k  # a multiple of k at least every value
         np.subtract(a.dtype.type(m), a, out=a)
         return self.reduce(a, m + 1)
 
@@ -167,7 +167,7 @@ class ZLayout:
     kinv: Ints | None  # K^-1 mod k, None when K is not invertible
     nfree: int
     ncons: int
-    terms: int  # most terms summed into a line before it is reduced
+    terms: int  # most terms (each below k) summed into a line before it is reduced
 
     @property
     def f(self) -> int:
@@ -217,7 +217,7 @@ def zlayout(board: Shape, transposed: bool = False) -> ZLayout:
     local = 0 if kinv is not None else f
     nfree = len(lay.free_rows) * cols + nchased * local
     ncons = (lay.rows - nchased) * cols + nchased * local
-    terms = 1 + sum(len(s) for s in lay.stencils) + sum(len(s) for s in lay.wrap_stencils)
+    terms = 1 + sum(len(s) for s in lay.stencils)  # b and every stencil (a turned line replaces a plain one)
     return ZLayout(lay, k, e, q, hom, kmat, kinv, nfree, ncons, terms)
 
 
@@ -242,7 +242,7 @@ def _inverse(kmat: Ints, k: int) -> Ints | None:
 
 def _arith(z: ZLayout) -> _Arith:
     k = z.k
-    bound = max(z.terms * k, (z.f + 1) * k * k, (len(z.q) + 1) * k * k, 2 * k)
+    bound = max(z.terms * (k - 1) + 1, (z.f + 1) * k * k, (len(z.q) + 1) * k * k, 2 * k)
     return _Arith(k, bound)
 
 
@@ -252,8 +252,7 @@ def _line(z: ZLayout, ar: _Arith, y: Arr, lo: int, hi: int) -> Arr:
     cols = lay.cols
     if not lay.local.free_cols and not z.e:  # one pivot per equation: a shift
         if lay.l1 % cols == 0:
-            same: Arr = y.copy()
-            return same
+            return y  # a fresh array of the caller's
         out = np.zeros_like(y)
         if lay.wrap:
             _shift_add(out, y, -lay.l1, True)
@@ -305,11 +304,13 @@ def _recur(z: ZLayout, ar: _Arith, u: Arr) -> Arr:
     return v
 
 
-def chase(z: ZLayout, fv: Arr, rhs: Ints | None = None, keep: bool = False
+def chase(z: ZLayout, fv: Arr, rhs: Ints | None = None, keep: bool = False, dot: Ints | None = None
           ) -> tuple[Ints, Ints | None]:
     """One chase. `fv` (nfree, W): the values of the free variables (the identity for the
     symbolic chase); `rhs` (lines, places) b, None for b = 0. Returns the constraint values
-    A x - b on the constraints (ncons, W), and the presses (lines, places, W) when `keep`."""
+    A x - b on the constraints (ncons, W), and the presses (lines, places, W) when `keep`; with
+    `dot` (lines, places) instead, sum over the cells of dot times the presses, (W,) mod k,
+    without keeping every line."""
     lay = z.lay
     k = z.k
     ar = _arith(z)
@@ -321,6 +322,7 @@ def chase(z: ZLayout, fv: Arr, rhs: Ints | None = None, keep: bool = False
     fv = fv.astype(dt)
     cons: list[Ints] = []
     out = np.zeros((rows, cols, w), dtype=np.int64) if keep else None
+    total = np.zeros(w, dtype=np.int64)
     x: dict[int, Arr] = {}
     nxt = 0
     for v in lay.free_rows:
@@ -328,7 +330,7 @@ def chase(z: ZLayout, fv: Arr, rhs: Ints | None = None, keep: bool = False
         nxt += cols
     wrap = lay.wrap
     lo, hi = lay.pivot_range()
-    bound = z.terms * k
+    bound = z.terms * (k - 1) + 1  # a line's sum stays below this
     for r in range(rows):
         acc = np.zeros((cols, w), dtype=dt)
         if rhs is not None:
@@ -385,11 +387,17 @@ def chase(z: ZLayout, fv: Arr, rhs: Ints | None = None, keep: bool = False
         if old is not None and old in x:
             if out is not None:
                 out[old] = ar.final(x[old])
+            if dot is not None:
+                total += dot[old] @ ar.final(x[old])
             del x[old]
-    if out is not None:
-        for v, arr in x.items():
+    for v, arr in x.items():
+        if out is not None:
             out[v] = ar.final(arr)
+        if dot is not None:
+            total += dot[v] @ ar.final(arr)
     both = np.concatenate(cons) if cons else np.zeros((0, w), dtype=np.int64)
+    if dot is not None:
+        return both, total % k
     return both, out
 
 
@@ -498,17 +506,17 @@ def _patterns(board: Shape, transposed: bool, first: int, last: int) -> Ints:
 
 
 def _witness(board: Shape, b: Ints) -> list[int]:
+    """The first quiet pattern of the transposed game not orthogonal to b: every dot product in
+    one chase, then that pattern alone."""
     p = plan(board, transposed=True)
-    k = board.rules.states
-    g = p.system.gens.shape[1]
-    for first in range(0, g, 16):
-        pats = _patterns(board, True, first, min(g, first + 16))
-        dots = np.einsum("rcg,rc->g", pats, b) % k
-        hit = np.flatnonzero(dots)
-        if len(hit):
-            w: list[int] = pats[:, :, int(hit[0])].reshape(-1).tolist()
-            return w
-    raise AssertionError("no left-kernel vector separates an unsolvable start: the maths is wrong")
+    _r, dots = chase(p.z, p.system.gens, dot=_to_lines(p.z, b))
+    assert dots is not None
+    hit = np.flatnonzero(dots)
+    if not len(hit):
+        raise AssertionError("no left-kernel vector separates an unsolvable start: the maths is wrong")
+    first = int(hit[0])
+    w: list[int] = _patterns(board, True, first, first + 1)[:, :, 0].reshape(-1).tolist()
+    return w
 
 
 def orders(board: Shape) -> tuple[int, ...]:

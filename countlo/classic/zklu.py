@@ -10,18 +10,20 @@ a pivot row. A column without a unit among the remaining rows is skipped: adding
 rows whose entries in it are divisible by p keeps them so, so the remaining rows end with a
 block S on the skipped columns whose entries are all divisible by p (zero for prime k). S is
 small next to the matrix (about the nullity) and goes to countlo.classic.zk's Smith form. The
-answers are the same as zk.factorize gives: solvability, one solution, and the kernel as
+factor q = 2 of k takes rowchase's bit-packed elimination instead. The answers are the same as
+zk.factorize gives: solvability, one solution, and the kernel as
 generators with their orders (listed by prime, then by order).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any, cast
 
 import numpy as np
 from numpy.typing import NDArray
 
-from countlo.classic import zk
+from countlo.classic import rowchase, zk
 
 Floats = NDArray[np.float64]
 Ints = NDArray[np.int64]
@@ -123,6 +125,36 @@ class _Part:
             np.int64)
 
 
+class _Width:
+    """What rowchase.Plan reads of its layout: the number of unknowns."""
+
+    def __init__(self, nfree: int) -> None:
+        self.nfree = nfree
+
+
+class _Gf2Part:
+    """q = 2: the bit-packed elimination of countlo.classic.rowchase (64 columns a word, four
+    Russians), through its Plan: one elimination of [A | b] per right-hand side, the kernel from
+    A's reduction."""
+
+    def __init__(self, a: Ints) -> None:
+        m, n = a.shape
+        self.n = n
+        words = max(1, (n + 63) // 64)
+        bits = np.zeros((m, words * 64), dtype=np.uint8)
+        bits[:, :n] = a & 1
+        packed = np.packbits(bits, axis=1, bitorder="little").view(np.uint64)
+        self.plan = rowchase.Plan(cast(Any, _Width(n)), packed, {}, {})
+        self.orders = [2] * self.plan.nullity
+        kernel = self.plan.kernel()  # (n, words): bit j of row i is y_i of kernel vector j
+        unpacked = np.unpackbits(kernel.view(np.uint8), axis=1, bitorder="little")[:, :len(self.orders)]
+        self.gens: Ints = unpacked.astype(np.int64)
+
+    def solve(self, b: Ints) -> Ints | None:
+        y = self.plan.particular((b & 1).astype(np.uint8))
+        return None if y is None else y.astype(np.int64)
+
+
 class System:
     """A y = b (mod k) for a dense integer matrix A, factored once; `gens` (n, g) with `orders`
     generate the solutions of A y = 0 (their direct sum)."""
@@ -130,7 +162,7 @@ class System:
     def __init__(self, a: Ints, k: int) -> None:
         fs = zk.factor(k)
         self.k, self.n = k, a.shape[1]
-        self.parts = [_Part(a, p, e) for p, e in fs]
+        self.parts: list[_Part | _Gf2Part] = [_Gf2Part(a) if p ** e == 2 else _Part(a, p, e) for p, e in fs]
         self.lifts = []
         for p, e in fs:
             m = k // p ** e
