@@ -30,6 +30,7 @@ chased the same way with the offsets negated).
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -125,11 +126,12 @@ class _Recurrence:
                     self.q, self.e = exps, e
                 break
 
-    def __call__(self, u: Words) -> Words:
+    def __call__(self, u: Words, scratch: bool = False) -> Words:
+        """u / p(z); with `scratch` u is the caller's temporary and may be overwritten."""
         if not self.lags:
             return u
         n = len(u)
-        v: Words = u.copy()
+        v: Words = u if scratch and self.q == (0,) else u.copy()
         if self.e:
             for a in self.q:
                 if 0 < a < n:
@@ -176,6 +178,7 @@ class _Local:
     free_cols: tuple[int, ...]  # the row columns that the recurrence leaves free (local index i)
     cons_eqs: tuple[int, ...]  # the equations without a pivot (local index e)
     hmask: Words  # (C, f): all ones where homogeneous solution i is 1
+    hslices: tuple[slice | None, ...]  # per i: the places of homogeneous solution i when evenly spaced
     t: tuple[int, ...]  # T as row bitmasks over the equations
     rank: int
     pivcols: tuple[int, ...]
@@ -279,7 +282,8 @@ def _layout(rows: int, cols: int, geometry: tuple[bool, bool, bool, bool], offse
     hmask = np.zeros((cols, max(f, 1)), dtype=np.uint64)
     for i in range(f):
         hmask[:, i] = [np.uint64(0xFFFFFFFFFFFFFFFF) if hom[j] >> i & 1 else np.uint64(0) for j in range(cols)]
-    local = _Local(free_cols, cons_eqs, hmask, tuple(t), rank, tuple(pivcols), tuple(reduced), nonpiv)
+    hslices = tuple(_even_slice([j for j in range(cols) if hom[j] >> i & 1]) for i in range(f))
+    local = _Local(free_cols, cons_eqs, hmask, hslices, tuple(t), rank, tuple(pivcols), tuple(reduced), nonpiv)
     if cyclic:
         chased = tuple(r <= rows - 1 - span for r in range(rows))
         free_rows = tuple(sorted((r + h) % rows for r in range(rows) if not chased[r]))
@@ -292,6 +296,17 @@ def _layout(rows: int, cols: int, geometry: tuple[bool, bool, bool, bool], offse
     ncons = (rows - nchased) * cols + nchased * (f - rank)
     return Layout(rows, cols, across, wrap, cyclic, twisted, h, stencils, wrap_stencils, l1, _Recurrence(lags),
                   local, free_rows, chased, nfree, ncons)
+
+
+def _even_slice(places: list[int]) -> slice | None:
+    """The slice of exactly these places when they are evenly spaced (a run of an arithmetic
+    progression), else None: one strided XOR then replaces a masked one."""
+    if not places:
+        return None
+    step = places[1] - places[0] if len(places) > 1 else 1
+    if any(b - a != step for a, b in itertools.pairwise(places)):
+        return None
+    return slice(places[0], places[-1] + 1, step)
 
 
 def _small_rref(rows: list[int], width: int) -> tuple[list[int], int, list[int], list[int]]:
@@ -332,15 +347,21 @@ def layout(board: Shape, transposed: bool = False) -> Layout:
 
 
 def chase(lay: Layout, fv: Words, rhs: NDArray[np.uint8] | None = None, keep: bool = False,
-          dot: NDArray[np.bool_] | None = None) -> tuple[Words, Words | None]:
+          dot: NDArray[np.bool_] | None = None, units: bool = False) -> tuple[Words, Words | None]:
     """One chase. `fv[i]` is the value (W words) of free variable i: unit bits for the symbolic
     chase, a 0/1 in bit 0 for a concrete one, one bit per pattern for many at once. `rhs` is
     the (lines, places) 0/1 right-hand side b (bit 0 of word 0), None for b = 0. Returns the
     constraint values (b + A x on the equations never chased, folded by T) and, when `keep`, the
     presses (lines, places, W); with `dot` (lines, places) instead, the sum of the presses over
-    the cells it marks, (1, 1, W), without keeping every line."""
+    the cells it marks, (1, 1, W), without keeping every line. `units` says fv[i] is the unit
+    bit i (the symbolic chase): a line then only spans the words of the free variables met so
+    far, as they are introduced in order, and is narrower than W until the last ones."""
     rows, cols = lay.rows, lay.cols
     w = fv.shape[1]
+
+    def width(known: int) -> int:
+        return int(min(w, max(1, (known + 63) // 64))) if units else int(w)
+
     loc = lay.local
     f = len(loc.free_cols)
     cons: list[Words] = []
@@ -349,12 +370,13 @@ def chase(lay: Layout, fv: Words, rhs: NDArray[np.uint8] | None = None, keep: bo
     x: dict[int, Words] = {}
     nxt = 0
     for v in lay.free_rows:
-        x[v] = fv[nxt:nxt + cols]
+        x[v] = fv[nxt:nxt + cols, :width(nxt + cols)]
         nxt += cols
     wrap = lay.wrap
     lo, hi = lay.pivot_range()
     for r in range(rows):
-        y = np.zeros((cols, w), dtype=np.uint64)
+        wr = width(nxt + len(loc.nonpiv)) if lay.chased[r] else width(nxt)
+        y = np.zeros((cols, wr), dtype=np.uint64)
         if rhs is not None:
             y[:, 0] ^= rhs[r].astype(np.uint64)
         first = 1 if lay.chased[r] else 0
@@ -363,21 +385,23 @@ def chase(lay: Layout, fv: Words, rhs: NDArray[np.uint8] | None = None, keep: bo
             if source is None:
                 continue
             line, upside_down = source
+            seen = x[line]
             if upside_down:
                 turned = np.zeros_like(y)
                 for dc in lay.wrap_stencils[s]:
-                    _shift_xor(turned, x[line], dc, wrap)
+                    _shift_xor(turned[:, :seen.shape[1]], seen, dc, wrap)
                 y ^= turned[::-1]
             else:
+                into = y[:, :seen.shape[1]] if seen.shape[1] < wr else y
                 for dc in lay.stencils[s]:
-                    _shift_xor(y, x[line], dc, wrap)
+                    _shift_xor(into, seen, dc, wrap)
         if not lay.chased[r]:
             cons.append(y)
         else:
             v = (r + lay.h) % rows  # not across a twisted join: `applies` asks 0 <= h <= span
             xr = _row(lay, y, lo, hi)
             if f:
-                e = np.empty((f, w), dtype=np.uint64)
+                e = np.empty((f, wr), dtype=np.uint64)
                 for i, c in enumerate(loc.cons_eqs):
                     acc = y[c].copy()
                     for dc in lay.stencils[0]:
@@ -387,15 +411,15 @@ def chase(lay: Layout, fv: Words, rhs: NDArray[np.uint8] | None = None, keep: bo
                         elif 0 <= src < cols:
                             acc ^= xr[src]
                     e[i] = acc
-                te = np.zeros((f, w), dtype=np.uint64)
+                te = np.zeros((f, wr), dtype=np.uint64)
                 for a, mask in enumerate(loc.t):
                     for b in range(f):
                         if mask >> b & 1:
                             te[a] ^= e[b]
-                phi = np.zeros((f, w), dtype=np.uint64)
+                phi = np.zeros((f, wr), dtype=np.uint64)
                 new: dict[int, Words] = {}
                 for j in loc.nonpiv:
-                    new[j] = fv[nxt]
+                    new[j] = fv[nxt, :wr]
                     nxt += 1
                     phi[j] = new[j]
                 for a in range(loc.rank):
@@ -406,9 +430,15 @@ def chase(lay: Layout, fv: Words, rhs: NDArray[np.uint8] | None = None, keep: bo
                     phi[loc.pivcols[a]] = val
                 if loc.rank < f:
                     cons.append(te[loc.rank:])
-                tmp = np.empty_like(xr)
+                tmp = None
                 for i in range(f):
                     if phi[i].any():
+                        where = loc.hslices[i]
+                        if where is not None:
+                            xr[where] ^= phi[i]
+                            continue
+                        if tmp is None:
+                            tmp = np.empty_like(xr)
                         np.bitwise_and(loc.hmask[:, i:i + 1], phi[i], out=tmp)
                         xr ^= tmp
             x[v] = xr
@@ -419,19 +449,23 @@ def chase(lay: Layout, fv: Words, rhs: NDArray[np.uint8] | None = None, keep: bo
         else:
             old = r + lay.h - lay.span
         if old is not None and old in x:
+            arr = x.pop(old)
             if out is not None:
-                out[old] = x[old]
+                out[old, :, :arr.shape[1]] = arr
             if dot is not None:
-                total ^= np.bitwise_xor.reduce(x[old][dot[old]], axis=0)
-            del x[old]
+                total[:arr.shape[1]] ^= np.bitwise_xor.reduce(arr[dot[old]], axis=0)
     for v, arr in x.items():
         if out is not None:
-            out[v] = arr
+            out[v, :, :arr.shape[1]] = arr
         if dot is not None:
-            total ^= np.bitwise_xor.reduce(arr[dot[v]], axis=0)
+            total[:arr.shape[1]] ^= np.bitwise_xor.reduce(arr[dot[v]], axis=0)
     if dot is not None:
         out = total.reshape(1, 1, w)
-    both = np.concatenate(cons) if cons else np.zeros((0, w), dtype=np.uint64)
+    both = np.zeros((sum(len(c) for c in cons), w), dtype=np.uint64)
+    at = 0
+    for part in cons:
+        both[at:at + len(part), :part.shape[1]] = part
+        at += len(part)
     return both, out
 
 
@@ -444,24 +478,26 @@ def _row(lay: Layout, y: Words, lo: int, hi: int) -> Words:
         out = np.zeros_like(y)
         _shift_xor(out, y, -lay.l1, lay.wrap)
         return out
-    u = np.zeros_like(y)
     if lay.wrap:
+        u = np.empty_like(y)
         g = len(lay.local.free_cols)
         a = lay.l1 % cols  # u[g + j] = y[(j + l1) mod C] for j < C - g
         first = min(cols - g, cols - a)
+        u[:g] = 0
         u[g:g + first] = y[a:a + first]
         u[g + first:] = y[:cols - g - first]
-        s = lay.recurrence(u)
+        s = lay.recurrence(u, scratch=True)
         if not g:
             return s
         out = np.empty_like(s)  # out[j] = s[(j + g) mod C]
         out[:cols - g] = s[g:]
         out[cols - g:] = s[:g]
         return out
+    u = np.zeros_like(y)
     if lo > hi:
         return u
     u[lo:hi + 1] = y[lo + lay.l1:hi + 1 + lay.l1]
-    s = lay.recurrence(u)
+    s = lay.recurrence(u, scratch=True)
     if hi + 1 < cols:
         s[hi + 1:] = 0
     return s
@@ -572,13 +608,23 @@ def echelon(c: Words, width: int) -> tuple[int, NDArray[np.int64], Words]:
         if 4 * int(np.count_nonzero(orig)) < n:  # sparse: plain elimination, column by column
             rank = _eliminate_word(a, rank, word, width, pivcols)
             continue
-        cur = orig.copy()  # the word of every row after elimination by this word's pivots so far
         taken = np.zeros(n, dtype=bool)
         pmat = np.zeros((64, rows.shape[1] - word), dtype=np.uint64)
         bits: list[int] = []
+        most = int(min(64, width - 64 * word))
+        low_bits = (1 << most) - 1  # bits past `width` are carried along, never pivots
+        quick = _word_pivots([v & low_bits for v in orig[:SCAN].tolist()], most)
+        if quick is not None:  # the word's pivots among its first rows, found on Python ints
+            picks, bits, combos = quick
+            picked = rows[picks, word:]
+            for i, combo in enumerate(combos):
+                use = np.array([combo >> j & 1 for j in range(len(picks))], dtype=bool)
+                pmat[i] = np.bitwise_xor.reduce(picked[use], axis=0)
+            taken[picks] = True
+        cur = orig.copy()  # the word of every row after elimination by this word's pivots so far
         bitarr = np.zeros(64, dtype=np.uint64)
         chosen: list[int] = []
-        for bit in range(min(64, width - 64 * word)):
+        for bit in range(0 if quick is None else most, most):
             b = np.uint64(bit)
             cand = np.flatnonzero(((cur >> b) & ONE).astype(bool) & ~taken)
             if not len(cand):
@@ -627,6 +673,45 @@ def echelon(c: Words, width: int) -> tuple[int, NDArray[np.int64], Words]:
     return rank, np.array(pivcols, dtype=np.int64), a
 
 
+SCAN = 256  # rows of a word searched on Python ints for its pivots before the column-by-column search
+
+
+def _word_pivots(vals: list[int], most: int) -> tuple[list[int], list[int], list[int]] | None:
+    """Pivots for one 64-bit word of the rows `vals`, when `most` of them are found there:
+    (chosen rows, pivot bits increasing, combos), where the row of pivot i is the XOR of the
+    chosen rows in combos[i] (a bitmask over `chosen`), reduced so that its lowest bit is its
+    pivot and it has no other pivot bit (Gauss-Jordan on at most 64 ints). None otherwise."""
+    basis: dict[int, tuple[int, int]] = {}  # lowest bit -> (value, combo)
+    chosen: list[int] = []
+    for j, v in enumerate(vals):
+        c = 0
+        while v:
+            low = v & -v
+            hit = basis.get(low)
+            if hit is None:
+                break
+            v ^= hit[0]
+            c ^= hit[1]
+        if v:
+            basis[v & -v] = (v, c ^ (1 << len(chosen)))
+            chosen.append(j)
+            if len(chosen) == most:
+                break
+    if len(chosen) < most:
+        return None
+    lows = sorted(basis, reverse=True)
+    done: list[tuple[int, int, int]] = []  # (low, value, combo), final
+    for low in lows:
+        v, c = basis[low]
+        for flow, fv, fc in done:
+            if v & flow:
+                v ^= fv
+                c ^= fc
+        done.append((low, v, c))
+    done.reverse()
+    return chosen, [low.bit_length() - 1 for low, _, _ in done], [c for _, _, c in done]
+
+
 def _eliminate_word(a: Words, rank: int, word: int, width: int, pivcols: list[int]) -> int:
     """Forward elimination on the columns of one word, one pivot at a time; the new rank."""
     m = len(a)
@@ -664,7 +749,7 @@ def plan(board: Shape, transposed: bool = False) -> Plan:
     if transposed and _symmetric(board):
         return plan(board)
     lay = layout(board, transposed)
-    cons, _ = chase(lay, _units(lay.nfree))
+    cons, _ = chase(lay, _units(lay.nfree), units=True)
     return Plan(lay, cons, {}, {})
 
 
@@ -684,25 +769,39 @@ def quiet_patterns(board: Shape, transposed: bool = False, block: int = 0) -> Wo
 
 def lights(board: Shape, presses: NDArray[np.uint8]) -> NDArray[np.uint8]:
     """A x over GF(2) for an (R, C) 0/1 press array, straight from the rule and countlo.rules.place's
-    conventions (independent of the chase)."""
+    conventions (independent of the chase): for each offset, each block of cells that lands in
+    one piece (not wrapped, wrapped round the rows, across the left/right join) is XORed in
+    with slices, turned upside down where the join is twisted."""
     rows, cols = board.rows, board.cols
     top = board.rules.topology
     out = np.zeros((rows, cols), dtype=np.uint8)
-    rr, cc = np.meshgrid(np.arange(rows), np.arange(cols), indexing="ij")
+    wrap_rows = top in ("torus", "klein")
+    twisted = top in ("moebius", "klein")
     for dr, dc in board.rules.rule.offsets:
-        r, c = rr + dr, cc + dc
-        keep = np.ones((rows, cols), dtype=bool)
-        if top in ("torus", "klein"):
-            r %= rows
-        else:
-            keep &= (r >= 0) & (r < rows)
-        if top == "plane":
-            keep &= (c >= 0) & (c < cols)
-        else:
-            if top in ("moebius", "klein"):
-                r = np.where((c // cols) % 2 == 1, rows - 1 - r, r)
-            c %= cols
-        out[r[keep], c[keep]] ^= presses[keep]
+        row_parts = _parts(rows, dr, wrap_rows)
+        col_parts = _parts(cols, dc, top != "plane")
+        for cs0, cs1, cd0, crossed in col_parts:
+            for rs0, rs1, rd0, _wrapped in row_parts:
+                block = presses[rs0:rs1, cs0:cs1]
+                n = rs1 - rs0
+                if crossed and twisted:  # row r lands on R - 1 - r
+                    out[rows - rd0 - n:rows - rd0, cd0:cd0 + cs1 - cs0] ^= block[::-1]
+                else:
+                    out[rd0:rd0 + n, cd0:cd0 + cs1 - cs0] ^= block
+    return out
+
+
+def _parts(n: int, d: int, wrap: bool) -> list[tuple[int, int, int, bool]]:
+    """The runs of positions p in 0..n-1 whose p + d lands in one piece: (first, past the last,
+    where the first lands, whether it wrapped round); clipped when not `wrap` (|d| < n when it is)."""
+    out = []
+    lo, hi = max(0, -d), min(n, n - d)
+    if lo < hi:
+        out.append((lo, hi, lo + d, False))
+    if wrap and d < 0:
+        out.append((0, min(n, -d), d + n, True))
+    elif wrap and d > 0:
+        out.append((max(0, n - d), n, max(0, n - d) + d - n, True))
     return out
 
 

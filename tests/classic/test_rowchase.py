@@ -250,3 +250,41 @@ def test_more_than_64_quiet_patterns_and_invariants():
     assert not sol.solvable
     assert sum(a * b for a, b in zip(sol.witness, target)) % 2 == 1
     assert all(sum(sol.witness[i] * c for i, c in col.items()) % 2 == 0 for col in general.columns(board))
+
+
+def test_echelon_on_random_matrices_dense_sparse_and_dependent():
+    """Leading one at each pivot column, nothing before it, zero rows past the rank, the same row
+    space (the carried word included) and the rank of a plain elimination on Python ints."""
+    rng = np.random.default_rng(5)
+
+    def rank_of(rows: list[int]) -> int:
+        basis: dict[int, int] = {}
+        for v in rows:
+            while v:
+                top = v.bit_length() - 1
+                if top not in basis:
+                    basis[top] = v
+                    break
+                v ^= basis[top]
+        return len(basis)
+
+    for trial in range(40):
+        m, width = int(rng.integers(1, 300)), int(rng.integers(1, 400))
+        dense = rng.random((m, width)) < (0.5, 0.1, 0.02)[trial % 3]
+        if trial % 4 == 0:
+            dense[m // 2:] = dense[:m - m // 2]  # dependent rows
+        words = (width + 63) // 64
+        c = np.zeros((m, words + 1), dtype=np.uint64)
+        for i, j in zip(*np.nonzero(dense)):
+            c[i, j >> 6] |= np.uint64(1) << np.uint64(j & 63)
+        c[:, words] = rng.integers(0, 2 ** 63, m).astype(np.uint64)  # carried along, never a pivot
+        rank, pivcols, a = rowchase.echelon(c, width)
+        as_ints = [int.from_bytes(row.tobytes(), "little") for row in a]
+        low = (1 << width) - 1
+        assert rank == rank_of([v & low for v in [int.from_bytes(r.tobytes(), "little") for r in c]])
+        assert list(pivcols) == sorted(set(pivcols.tolist())) and len(pivcols) == rank
+        for i, col in enumerate(pivcols.tolist()):
+            assert as_ints[i] >> col & 1 and not as_ints[i] & ((1 << col) - 1)
+        assert not any(v & low for v in as_ints[rank:])
+        original = [int.from_bytes(r.tobytes(), "little") for r in c]
+        assert rank_of(as_ints) == rank_of(original) == rank_of(as_ints + original)
