@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -51,9 +52,11 @@ def neighbourhoods(graph: Graph) -> list[tuple[int, ...]]:
     return list(adj)
 
 
-def chase_order(nbhd: Sequence[Sequence[int]]) -> tuple[list[tuple[int, int]], list[int]]:
+def chase_order(nbhd: Sequence[Sequence[int]], firsts: bool = False) -> Any:
     """(steps, free variables): the equations in greedy order, each with its pivot (-1 for a
-    constraint), and the variables made free, in the order they were (docs/MATH.md §18.5)."""
+    constraint), and the variables made free, in the order they were (docs/MATH.md §18.5); with
+    `firsts` also the index in `free` of each step's first free variable (as general's chase
+    wants it)."""
     n = len(nbhd)
     unknown = [len(r) for r in nbhd]
     top = max(unknown, default=0)
@@ -64,6 +67,7 @@ def chase_order(nbhd: Sequence[Sequence[int]]) -> tuple[list[tuple[int, int]], l
     done = bytearray(n)
     steps: list[tuple[int, int]] = []
     free: list[int] = []
+    first: list[int] = []
     low = 0
     while True:
         while low <= top and not buckets[low]:
@@ -74,6 +78,7 @@ def chase_order(nbhd: Sequence[Sequence[int]]) -> tuple[list[tuple[int, int]], l
         if done[e] or unknown[e] != low:  # a stale entry: e was moved to a lower bucket
             continue
         done[e] = 1
+        first.append(len(free))
         unk = [v for v in nbhd[e] if not known[v]]
         pivot = unk[-1] if unk else -1
         for v in unk:
@@ -89,7 +94,7 @@ def chase_order(nbhd: Sequence[Sequence[int]]) -> tuple[list[tuple[int, int]], l
                         low = c
         steps.append((e, pivot))
     free.extend(v for v in range(n) if not known[v])  # in no equation (sigma, an isolated node)
-    return steps, free
+    return (steps, free, first) if firsts else (steps, free)
 
 
 def constraint_rows(nbhd: Sequence[Sequence[int]], steps: Sequence[tuple[int, int]],

@@ -47,6 +47,7 @@ MAX_SYMBOLIC = 1 << 28  # bytes of free-variable expressions alive at once (k > 
 EXACT_QUIET = 1 << 22  # fewest presses: walk every solution up to this many
 ROWCHASE_CELLS = 400  # from this size two-state grids chase a line at a time (rowchase)
 BITMATRIX_NODES = 200  # from this size two-state graphs go to the greedy chase + bit-packed elimination
+DENSE_FREE = 64  # from this many free variables a big graph's constraints go to zklu (k > 2)
 
 
 @dataclass(frozen=True)
@@ -263,16 +264,41 @@ def _symbolic(rows: Sequence[dict[int, int]], k: int, steps: list[tuple[int, int
     return out
 
 
-def _make_plan(rows: tuple[dict[int, int], ...], k: int) -> _Plan:
-    steps, free, first_free = _structure(rows, k)
+def _make_plan(rows: tuple[dict[int, int], ...], k: int, greedy: bool = False) -> _Plan:
+    if greedy:  # a big graph: the equations in greedy order (docs/MATH.md §18.5; every coefficient is 1)
+        from countlo.classic import bitmatrix  # noqa: PLC0415 (numpy loads only for big graphs)
+
+        steps, free, first_free = bitmatrix.chase_order([tuple(r) for r in rows], firsts=True)
+    else:
+        steps, free, first_free = _structure(rows, k)
     c = _symbolic(rows, k, steps, free, first_free)
-    system = zk.factorize(c, len(free), k)
+    system = _Dense(c, len(free), k) if greedy and len(free) >= DENSE_FREE else zk.factorize(c, len(free), k)
     return _Plan(len(rows), k, rows, tuple(steps), tuple(free), tuple(c), system)
+
+
+class _Dense(zk.System):
+    """countlo.classic.zklu's blocked elimination (numpy) in zk.System's shapes: the constraints
+    of a big graph are many and dense, where zk's Python elimination would take minutes."""
+
+    def __init__(self, c: Sequence[Sequence[int]], f: int, k: int):
+        import numpy as np
+
+        from countlo.classic import zklu  # noqa: PLC0415
+
+        self.dense = zklu.System(np.array(c, dtype=np.int64).reshape(len(c), f), k)
+        self.k, self.n = k, f
+        self.gens = [[int(v) for v in g] for g in self.dense.gens.T.tolist()]
+        self.orders = list(self.dense.orders)
+
+    def solve(self, b: Sequence[int]) -> Vector | None:
+        y = self.dense.solve(b)
+        return None if y is None else [int(v) for v in y.tolist()]
 
 
 @lru_cache(maxsize=16)
 def _plan(board: Board) -> _Plan:
-    return _make_plan(_rows(board), states(board))
+    greedy = isinstance(board, Graph) and board.cells >= BITMATRIX_NODES
+    return _make_plan(_rows(board), states(board), greedy)
 
 
 @lru_cache(maxsize=16)

@@ -227,3 +227,28 @@ def test_a_10000_node_grid_graph_end_to_end(run_cli, tmp_path):
 
     assert out["solvable"] and press(graph, x) == [1] * len(names)
     assert out["nullity"] == solver.nullity(Shape(side, side))  # the grid graph is the classic game
+
+
+@pytest.mark.parametrize("k", [3, 4, 6])
+def test_big_graphs_with_k_states_chase_in_greedy_order(k):
+    """Graphs of BITMATRIX_NODES nodes or more take the greedy order under any k (every coefficient
+    is 1, a unit): the same quiet group as the chase in reading order, and answers that check."""
+    rng = random.Random(k)
+    for rule, n, degree in (("sigma", general.BITMATRIX_NODES + 50, 3.0), ("sigma+", 600, 4.0)):
+        graph = sparse_graph(rng, n, degree, rule).with_rule(rule, k)
+        greedy, reading = general._plan(graph), general._make_plan(general._rows(graph), k)
+        assert sorted(greedy.kernel.orders) == sorted(reading.kernel.orders)
+        assert len(greedy.free) < len(reading.free)
+        if len(greedy.free) >= general.DENSE_FREE:  # the constraints went to zklu
+            assert isinstance(greedy.system, general._Dense)
+        for t in range(4):
+            presses = [rng.randrange(k) for _ in range(n)]
+            start = general.apply(graph, [0] * n, presses) if t % 2 else presses
+            out = general.solve(graph, start)
+            if out.solvable:
+                assert out.presses is not None and general.apply(graph, start, out.presses) == [0] * n
+            else:
+                w = out.witness
+                assert t % 2 == 0 and w is not None
+                assert not any(general.apply(graph, [0] * n, w))  # w A = 0: A is symmetric
+                assert sum(a * b for a, b in zip(w, start)) % k
