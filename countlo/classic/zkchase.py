@@ -11,8 +11,8 @@ line's local unknowns phi with their local equations K phi = E. Over Z_k:
 * the recurrence s = u / p(z) is q(z) u / (1 - z^e), where z^e = 1 modulo p over Z_k (p is monic
   with p(0) = 1, so z has a finite order in Z_k[z]/(p)) and q = (1 - z^e) / p: a few shifted
   adds, then running sums with stride e done by doubling;
-* K is inverted once when it is invertible mod k (phi = K^-1 E); otherwise every local unknown is
-  a new free variable and every local equation a constraint (exact for any K);
+* K phi = E is reduced once on its unit pivots: the local unknowns without one become new free
+  variables and the equations without one constraints (exact for any K);
 * the constraints C y = r go to countlo.classic.zklu (blocked elimination over Z_k).
 It gives what countlo.classic.general gives: solvability, a solution, the quiet group with its
 orders, generators of the quiet patterns and a witness (a quiet pattern of the transposed game,
@@ -21,6 +21,7 @@ which rowchase's layout describes, not orthogonal to b).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -30,7 +31,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from countlo.board import Shape
-from countlo.classic import rowchase, zk, zklu
+from countlo.classic import rowchase, zklu
 from countlo.errors import BadSizeError
 from countlo.i18n import _
 from countlo.rules import Rules
@@ -163,8 +164,7 @@ class ZLayout:
     e: int  # order of z modulo p; 0 without a recurrence
     q: tuple[tuple[int, int], ...]
     hom: Ints  # (places, f): the line with local unknown i = 1, the others 0, b = 0
-    kmat: Ints  # (f, f)
-    kinv: Ints | None  # K^-1 mod k, None when K is not invertible
+    local: _LocalZ  # K phi = E solved on its unit pivots
     nfree: int
     ncons: int
     terms: int  # most terms (each below k) summed into a line before it is reduced
@@ -212,32 +212,57 @@ def zlayout(board: Shape, transposed: bool = False) -> ZLayout:
             elif 0 <= src < cols:
                 kmat[a] += hom[src]
     kmat %= k
-    kinv = _inverse(kmat, k)
+    solved = _LocalZ.of(kmat, k)
     nchased = sum(lay.chased)
-    local = 0 if kinv is not None else f
+    local = solved.extra
     nfree = len(lay.free_rows) * cols + nchased * local
     ncons = (lay.rows - nchased) * cols + nchased * local
     terms = 1 + sum(len(s) for s in lay.stencils)  # b and every stencil (a turned line replaces a plain one)
-    return ZLayout(lay, k, e, q, hom, kmat, kinv, nfree, ncons, terms)
+    return ZLayout(lay, k, e, q, hom, solved, nfree, ncons, terms)
 
 
-def _inverse(kmat: Ints, k: int) -> Ints | None:
-    f = len(kmat)
-    if not f:
-        return np.zeros((0, 0), dtype=np.int64)
-    system = zk.factorize(kmat.tolist(), f, k)
-    if system.orders:
-        return None
-    cols = []
-    for i in range(f):
-        unit = [0] * f
-        unit[i] = 1
-        x = system.solve(unit)
-        if x is None:
-            return None
-        cols.append(x)
-    inv: Ints = np.array(cols, dtype=np.int64).T % k
-    return inv
+@dataclass(frozen=True)
+class _LocalZ:
+    """K phi = E by Gauss-Jordan on the entries that are units mod k (docs/MATH.md §18.4): phi =
+    a_e E + a_t t with t the `extra` new free variables (phi at the columns without a unit pivot),
+    and the constraints b_t t + b_e E = 0 from the rows without one."""
+
+    extra: int
+    a_e: Ints  # (f, f)
+    a_t: Ints  # (f, extra)
+    b_t: Ints  # (f - rank, extra)
+    b_e: Ints  # (f - rank, f)
+
+    @classmethod
+    def of(cls, kmat: Ints, k: int) -> _LocalZ:
+        f = len(kmat)
+        m = [[int(v) % k for v in kmat[i]] + [int(i == j) for j in range(f)] for i in range(f)]
+        rank = 0
+        pivcols: list[int] = []
+        for c in range(f):
+            row = next((i for i in range(rank, f) if math.gcd(m[i][c], k) == 1), -1)
+            if row < 0:
+                continue
+            m[rank], m[row] = m[row], m[rank]
+            inv = pow(m[rank][c], -1, k)
+            m[rank] = [v * inv % k for v in m[rank]]
+            for i in range(f):
+                if i != rank and m[i][c]:
+                    g = m[i][c]
+                    m[i] = [(v - g * w) % k for v, w in zip(m[i], m[rank])]
+            pivcols.append(c)
+            rank += 1
+        free = [c for c in range(f) if c not in pivcols]
+        a_e = np.zeros((f, f), dtype=np.int64)
+        a_t = np.zeros((f, len(free)), dtype=np.int64)
+        for a, c in enumerate(pivcols):  # phi_c = (R E)_a - sum over free j of m[a][j] t_j
+            a_e[c] = m[a][f:]
+            a_t[c] = [(-m[a][j]) % k for j in free]
+        for jt, j in enumerate(free):
+            a_t[j, jt] = 1
+        b_t = np.array([[m[a][j] for j in free] for a in range(rank, f)], dtype=np.int64).reshape(f - rank, len(free))
+        b_e = np.array([[(-v) % k for v in m[a][f:]] for a in range(rank, f)], dtype=np.int64).reshape(f - rank, f)
+        return cls(len(free), a_e, a_t, b_t, b_e)
 
 
 def _arith(z: ZLayout) -> _Arith:
@@ -366,12 +391,12 @@ def chase(z: ZLayout, fv: Arr, rhs: Ints | None = None, keep: bool = False, dot:
                         elif 0 <= src < cols:
                             val = val - xr[src]
                     e[i] = val % k
-                if z.kinv is not None:
-                    phi = z.kinv @ e % k
-                else:
-                    phi = fv[nxt:nxt + f].astype(np.int64)
-                    nxt += f
-                    cons.append((z.kmat @ phi - e) % k)
+                sol = z.local
+                t = fv[nxt:nxt + sol.extra].astype(np.int64)
+                nxt += sol.extra
+                phi = (sol.a_e @ e + sol.a_t @ t) % k
+                if len(sol.b_e):
+                    cons.append((sol.b_t @ t + sol.b_e @ e) % k)
                 tmp = np.empty_like(xr)
                 for i in range(f):
                     if phi[i].any():

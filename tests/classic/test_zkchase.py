@@ -176,3 +176,20 @@ def test_blocked_elimination_matches_the_smith_form(k):
                 assert (y is None) == (ref.solve(b.tolist()) is None)
                 if y is not None:
                     assert not ((a @ y - b) % k).any()
+
+
+@pytest.mark.parametrize("topology, rows, cols", [("plane", 21, 21), ("cylinder", 20, 21), ("klein", 20, 24)])
+def test_invariants_of_a_lopsided_rule_come_from_the_transposed_game(topology, rows, cols):
+    board = Shape(rows, cols, Rules(topology, Rule("mask", ((-1, 0), (0, 0), (0, 2), (1, -1))), 3))
+    assert general._zkchase(board) is zkchase
+    n = board.cells
+    cols = general.columns(board)
+    inv = general.invariants(board)
+    assert inv and all(sum(w[i] * c for i, c in col.items()) % 3 == 0 for w in inv for col in cols)
+    general._transposed_plan.cache_clear()
+    assert len(inv) == len(general._transposed_plan(board).kernel.orders)  # the same group, Z_3^n
+    rng = random.Random(1)
+    for _ in range(4):
+        start = [rng.randrange(3) for _ in range(n)]
+        ref = general._solve_by_plan(board, [(-v) % 3 for v in start])
+        check_answer(board, start, ref.solvable)
