@@ -96,6 +96,7 @@ class _Arith:
 
     def __init__(self, k: int, bound: int) -> None:
         self.k = k
+        self.bufs: dict[tuple[tuple[int, ...], str], Arr] = {}
         self.wrap = 256 % k == 0
         if self.wrap:
             self.dtype: Any = np.uint8
@@ -114,13 +115,20 @@ class _Arith:
         """a (values below `bound`, default the dtype's whole range allowed) into 0..k-1, in place."""
         if self.wrap:
             return a
-        tmp = np.empty_like(a)
+        tmp = self._scratch(a)
         for c in self.steps:
             if bound is not None and c >= bound:
                 continue
             np.subtract(a, a.dtype.type(c), out=tmp)
             np.minimum(a, tmp, out=a)
         return a
+
+    def _scratch(self, a: Arr) -> Arr:
+        """A work array shaped like a, kept between calls (a line's worth, reused every line)."""
+        key = (a.shape, a.dtype.str)
+        if key not in self.bufs:
+            self.bufs[key] = np.empty_like(a)
+        return self.bufs[key]
 
     def neg(self, a: Arr, bound: int) -> Arr:
         """-a mod k for a below `bound` (a multiple of k at least bound): M - a, reduced."""
@@ -320,13 +328,39 @@ def _recur(z: ZLayout, ar: _Arith, u: Arr) -> Arr:
             continue
         np.multiply(u[:n - a], u.dtype.type(c), out=tmp[:n - a])
         v[a:] += tmp[:n - a]
-    ar.reduce(v, (len(z.q) + 1) * k * k)
-    step = z.e
+    ar.reduce(v, (k - 1) * sum(c for _a, c in z.q) + 1)
+    e = z.e
+    if n <= e:
+        return v
+    # running sums with stride e in two levels: inside blocks of `inner` strides by doubling, then
+    # the blocks' totals (a small array) by doubling, added to the blocks after them
+    m = -(-n // e)
+    inner = 1 << max(1, (m.bit_length() + 1) // 2)
+    blocks = -(-m // inner)
+    grid = np.zeros((blocks * inner * e, *v.shape[1:]), dtype=v.dtype)
+    grid[:n] = v
+    cube = grid.reshape(blocks, inner, e, *v.shape[1:])
+    _doubling(cube, 1, ar)
+    if blocks > 1:
+        totals = cube[:, -1].copy()
+        _doubling(totals, 0, ar)
+        cube[1:] += totals[:-1, None]
+        ar.reduce(cube, 2 * k)
+    out: Arr = grid[:n]
+    return out
+
+
+def _doubling(a: Arr, axis: int, ar: _Arith) -> None:
+    """Inclusive running sums mod k along `axis` (0 or 1) of a, in place, by doubling."""
+    n = a.shape[axis]
+    step = 1
     while step < n:
-        v[step:] += v[:n - step].copy()
-        ar.reduce(v, 2 * k)
+        if axis == 0:
+            a[step:] += a[:n - step].copy()
+        else:
+            a[:, step:] += a[:, :n - step].copy()
+        ar.reduce(a, 2 * ar.k)
         step *= 2
-    return v
 
 
 def chase(z: ZLayout, fv: Arr, rhs: Ints | None = None, keep: bool = False, dot: Ints | None = None
@@ -402,7 +436,7 @@ def chase(z: ZLayout, fv: Arr, rhs: Ints | None = None, keep: bool = False, dot:
                     if phi[i].any():
                         np.multiply(z.hom[:, i:i + 1].astype(dt), phi[i].astype(dt), out=tmp)
                         xr += tmp
-                ar.reduce(xr, (f + 1) * k * k)
+                ar.reduce(xr, (k - 1) + f * (k - 1) ** 2 + 1)
             x[v] = xr
         if lay.cyclic:
             done = r - lay.span
