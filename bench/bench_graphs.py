@@ -36,7 +36,6 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from countlo import graph as graph_module
 from countlo.classic import bitmatrix, general
 from countlo.graph import Graph
 
@@ -198,8 +197,8 @@ def cpu(fn: Callable[..., Any], *args: Any, repeats: int) -> tuple[float, Any]:
 
 def countlo_solve(g: Graph, start: list[int]) -> general.Outcome:
     bitmatrix.plan.cache_clear()
-    graph_module._CACHE.clear()  # the adjacency is rebuilt from the edges too
-    return general.solve(g, start)
+    fresh = Graph(g.nodes, g.edges, g.rule, g.states)  # a new object: the adjacency is rebuilt from the edges too
+    return general.solve(fresh, start)
 
 
 def m4ri_solve(m4ri: M4RI, n: int, edges: list[tuple[int, int]], rule: str, b: list[int]) -> int:

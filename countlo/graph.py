@@ -51,7 +51,13 @@ class Graph:
         return out
 
     def adjacency(self) -> tuple[tuple[int, ...], ...]:
-        return _adjacency(self)
+        """Each node's neighbours, built once per graph object and kept on it: a lookup keyed by
+        the graph would hash every node and edge on each call (hits(i) is called per node)."""
+        adj: tuple[tuple[int, ...], ...] | None = self.__dict__.get("_adjacency")
+        if adj is None:
+            adj = _adjacency(self)
+            object.__setattr__(self, "_adjacency", adj)  # a cache, not a field: eq and hash ignore it
+        return adj
 
     def describe(self) -> str:
         parts = [f"graph of {len(self.nodes)} nodes and {len(self.edges)} edges", self.rule]
@@ -63,16 +69,9 @@ class Graph:
         return f"graph of {len(self.nodes)} nodes"
 
 
-_CACHE: dict[Graph, tuple[tuple[int, ...], ...]] = {}
-
-
 def _adjacency(g: Graph) -> tuple[tuple[int, ...], ...]:
-    if g not in _CACHE:
-        adj: list[list[int]] = [[] for _ in g.nodes]
-        for i, j in g.edges:
-            adj[i].append(j)
-            adj[j].append(i)
-        if len(_CACHE) > 16:
-            _CACHE.clear()
-        _CACHE[g] = tuple(tuple(sorted(a)) for a in adj)
-    return _CACHE[g]
+    adj: list[list[int]] = [[] for _ in g.nodes]
+    for i, j in g.edges:
+        adj[i].append(j)
+        adj[j].append(i)
+    return tuple(tuple(sorted(a)) for a in adj)

@@ -378,6 +378,14 @@ class _Answer:
             self.print_quiet()
 
     def print_quiet(self) -> None:
+        if self.big and isinstance(self.board, Shape):
+            from countlo.classic import circulant
+
+            if circulant.applies(self.board):  # only sizes are printed: one pattern's rows at a time
+                rows, cols = self.board.rows, self.board.cols
+                sizes = [sum(r.bit_count() for r in q) for q in circulant.quiet_rows(rows, cols, QUIET_LIMIT)]
+                self.print_quiet_sizes(sizes)
+                return
         gens = self.quiet_list()
         if not gens:
             print(_("quiet patterns: none (every click pattern changes something)"))
@@ -392,6 +400,19 @@ class _Answer:
             order = _(" (order {o})").format(o=o) if self.k > 2 else ""
             n = sum(1 for v in q if v)
             print(f"{i:>4}. " + ngettext("{n} cell", "{n} cells", n).format(n=n) + order + names)
+
+    def print_quiet_sizes(self, sizes: list[int]) -> None:
+        """The --quiet list of a big two-state board, where only each pattern's size is shown."""
+        if not sizes:
+            print(_("quiet patterns: none (every click pattern changes something)"))
+            return
+        if len(sizes) == QUIET_LIMIT:
+            print(_("quiet patterns: {n} generators (the first {n}):").format(n=QUIET_LIMIT))
+        else:
+            print(ngettext("quiet patterns: {n} generator:", "quiet patterns: {n} generators:",
+                           len(sizes)).format(n=len(sizes)))
+        for i, n in enumerate(sizes, 1):
+            print(f"{i:>4}. " + ngettext("{n} cell", "{n} cells", n).format(n=n))
 
 
 def _most(board: Board, args: argparse.Namespace) -> int:

@@ -258,3 +258,14 @@ def test_cli_refuses_too_large_in_one_line(run_cli, args, needle):
     res = run_cli(["solve", "--all-on", "--topology", "torus", *args])
     assert res.returncode == 2 and needle in res.stderr
     assert len(res.stderr.strip().splitlines()) == 1 and not res.stdout
+
+
+def test_cli_quiet_on_a_big_torus_lists_the_sizes_of_generals_basis(run_cli):
+    board = torus(100, 90)  # above 64x64: sizes only, computed one pattern at a time
+    res = run_cli(["solve", "--all-on", "--size", "100x90", "--topology", "torus", "--quiet"])
+    assert res.returncode == 0, res.stderr
+    lines = res.stdout.splitlines()
+    sizes = [sum(q) for q, _ in general.quiet(board, 64)]
+    assert sizes  # 100 x 90 has quiet patterns
+    at = next(i for i, line in enumerate(lines) if line.startswith("quiet patterns:"))
+    assert lines[at + 1:] == [f"{i:>4}. {n} cells" for i, n in enumerate(sizes, 1)]
