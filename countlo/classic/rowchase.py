@@ -68,9 +68,10 @@ def applies(board: Shape) -> bool:
     lines, places = (board.cols, board.rows) if across else (board.rows, board.cols)
     dls = [dc if across else dr for dr, dc in offsets]
     dps = [dr if across else dc for dr, dc in offsets]
-    if wrap and places <= max(dps) - min(dps):
+    # joined edges: offsets must land on distinct cells and cross the join at most once
+    if wrap and places <= max(max(dps) - min(dps), *map(abs, dps)):
         return False
-    if cyclic and lines <= max(dls) - min(dls):
+    if cyclic and lines <= max(max(dls) - min(dls), *map(abs, dls)):
         return False
     return not (twisted and not min(dls) <= 0 <= max(dls))
 

@@ -94,8 +94,9 @@ def small_boards(draw: st.DrawFn) -> Shape:
     if topology in ACROSS and not min(dcs) <= 0 <= max(dcs):
         rule = Rule("mask", tuple(sorted({*rule.offsets, (0, 0)})))
         drs, dcs = [*drs, 0], [*dcs, 0]
-    low_c = max(dcs) - min(dcs) + 1 if topology != "plane" else 1
-    low_r = max(drs) - min(drs) + 1 if topology in ("torus", "klein") else 1
+    # longer across a join than the rule's span and reach (rowchase.applies)
+    low_c = max(max(dcs) - min(dcs), *map(abs, dcs)) + 1 if topology != "plane" else 1
+    low_r = max(max(drs) - min(drs), *map(abs, drs)) + 1 if topology in ("torus", "klein") else 1
     rows = draw(st.integers(low_r, max(low_r, 4)))
     cols = draw(st.integers(low_c, max(low_c, 12 // rows)))
     return Shape(rows, cols, Rules(topology, rule, 2))
@@ -178,9 +179,25 @@ def test_when_it_applies():
            Shape(40, 2, Rules.make("moebius", "star")), Shape(2, 40, Rules.make("klein", "star"))]
     no += [Shape(40, 40, Rules.make("plane", ROWCOL)), Shape(40, 40, Rules.make("torus", "plus", 3)),
            Shape(2, 40, Rules.make("torus", "plus")), Shape(40, 2, Rules.make("cylinder", "star"))]
+    # an offset reaching past a narrow join would wrap round more than once (found by hypothesis)
+    no += [Shape(1, 1, Rules("cylinder", Rule("mask", ((0, 2),)), 2)),
+           Shape(3, 2, Rules("torus", Rule("mask", ((0, 0), (3, 0))), 2)),
+           Shape(2, 2, Rules("moebius", Rule("mask", ((0, -2), (0, 0), (1, 0))), 2))]
     assert not any(rowchase.applies(b) for b in no)
     # duplicate offsets count twice: not a plain sum of shifts
     assert not rowchase.applies(Shape(9, 9, Rules("plane", Rule("mask", ((0, 0), (0, 0), (1, 0))), 2)))
+
+
+@pytest.mark.parametrize("board", [Shape(1, 1, Rules("cylinder", Rule("mask", ((0, 2),)), 2)),
+                                   Shape(2, 3, Rules("cylinder", Rule("mask", ((0, 0), (0, 4))), 2)),
+                                   Shape(3, 2, Rules("torus", Rule("mask", ((0, 0), (3, 1))), 2))], ids=str)
+def test_offsets_that_wrap_round_a_narrow_join_twice_are_solved_right(board):
+    images, _ = image_and_kernel(board)
+    for b in itertools.product((0, 1), repeat=board.cells):
+        out = general.solve(board, list(b))
+        assert out.solvable == (b in images)
+        if out.presses is not None:
+            assert general.apply(board, [0] * board.cells, out.presses) == list(b)
 
 
 @pytest.mark.parametrize("topology", TOPOLOGIES)
