@@ -23,8 +23,7 @@ from numpy.typing import NDArray
 
 from countlo.board import Shape
 from countlo.classic import zk
-from countlo.errors import BadSizeError
-from countlo.i18n import _
+from countlo.classic.zkchase import rhs
 from countlo.rules import ROWCOL
 
 Ints = NDArray[np.int64]
@@ -166,25 +165,10 @@ def lights(board: Shape, presses: Ints) -> Ints:
     return out
 
 
-def _cells(board: Shape, v: Sequence[int], what: str) -> Ints:
-    """The vector as an (R, C) array, refused in general.check_vector's words."""
-    k = board.rules.states
-    arr = np.asarray(v)
-    if arr.shape != (board.cells,) or arr.dtype.kind not in "iub" or (
-            len(arr) and (int(arr.min()) < 0 or int(arr.max()) >= k)):
-        raise BadSizeError(_("{what} must hold {cells} values 0..{last}").format(what=what, cells=board.cells,
-                                                                                last=k - 1))
-    return arr.astype(np.int64).reshape(board.rows, board.cols)
-
-
 def solve_start(board: Shape, start: Sequence[int], target: Sequence[int] | None = None
                 ) -> tuple[list[int] | None, list[int] | None, tuple[int, ...]]:
     """(presses, witness, orders) taking start to target (all dark when None)."""
-    k = board.rules.states
-    b = -_cells(board, start, "the start")
-    if target is not None:
-        b += _cells(board, target, "the target")
-    return solve(board, b % k)
+    return solve(board, rhs(board, start, target))
 
 
 def solve(board: Shape, b: Ints) -> tuple[list[int] | None, list[int] | None, tuple[int, ...]]:

@@ -527,14 +527,21 @@ def _cells(board: Shape, v: Sequence[int], what: str) -> Ints:
     return arr.astype(np.int64).reshape(board.rows, board.cols)
 
 
-def solve_start(board: Shape, start: Sequence[int], target: Sequence[int] | None = None
-                ) -> tuple[list[int] | None, list[int] | None, tuple[int, ...]]:
-    """(presses, witness, orders) taking start to target (all dark when None)."""
+def rhs(board: Shape, start: Sequence[int], target: Sequence[int] | None) -> Ints:
+    """target - start (mod k) as an (R, C) array (all dark when target is None), each vector
+    refused in general.check_vector's words: the b of A x = b for the Z_k grid solvers."""
     k = board.rules.states
     b = -_cells(board, start, "the start")
     if target is not None:
         b += _cells(board, target, "the target")
-    return solve(board, b % k)
+    res: Ints = b % k
+    return res
+
+
+def solve_start(board: Shape, start: Sequence[int], target: Sequence[int] | None = None
+                ) -> tuple[list[int] | None, list[int] | None, tuple[int, ...]]:
+    """(presses, witness, orders) taking start to target (all dark when None)."""
+    return solve(board, rhs(board, start, target))
 
 
 def solve(board: Shape, b: Ints) -> tuple[list[int] | None, list[int] | None, tuple[int, ...]]:
