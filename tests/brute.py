@@ -13,6 +13,21 @@ from countlo.errors import CountloError
 from countlo.hidden.record import Record, Step, record_of
 
 
+def gf2_rank(rows: list[int] | list[list[int]]) -> int:
+    """Rank over GF(2) of rows given as int bitsets or as 0/1 lists (bit j = entry j): a plain
+    elimination on Python ints, the reference the bit-packed eliminations are checked against."""
+    basis: dict[int, int] = {}
+    for row in rows:
+        v = row if isinstance(row, int) else int("".join(map(str, reversed(row))) or "0", 2)
+        while v:
+            top = v.bit_length() - 1
+            if top not in basis:
+                basis[top] = v
+                break
+            v ^= basis[top]
+    return len(basis)
+
+
 def by_counts(shape: Shape, clicks: list[int]) -> dict[tuple[int, ...], set[int]]:
     """Every start grouped by the counts it shows: brute force over all 2^cells starts."""
     groups: dict[tuple[int, ...], set[int]] = defaultdict(set)

@@ -9,6 +9,7 @@ import json
 import random
 
 import pytest
+from brute import gf2_rank
 from oeis import a165738
 
 from countlo.board import Shape
@@ -21,18 +22,6 @@ def torus(rows: int, cols: int) -> Shape:
     return Shape(rows, cols, Rules.make("torus"))
 
 
-def rank(vectors: list[list[int]]) -> int:
-    """Rank over GF(2) of 0/1 vectors."""
-    basis: dict[int, int] = {}
-    for v in vectors:
-        x = int("".join(map(str, reversed(v))) or "0", 2)
-        while x:
-            top = x.bit_length() - 1
-            if top not in basis:
-                basis[top] = x
-                break
-            x ^= basis[top]
-    return len(basis)
 
 
 def lights(board: Shape, presses: list[int]) -> list[int]:
@@ -84,7 +73,7 @@ def test_every_start_of_small_tori_against_brute_force(rows, cols):
         nullities.add(nullity)
     assert nullities == {quiet.bit_length() - 1}
     basis = circulant.quiet_list(board)
-    assert len(basis) == quiet.bit_length() - 1 == rank(basis)
+    assert len(basis) == quiet.bit_length() - 1 == gf2_rank(basis)
     assert all(lights(board, q) == [0] * n for q in basis)
 
 
@@ -107,10 +96,10 @@ def test_random_starts_against_the_line_chase(rows, cols):
         presses, _witness, nullity = rowchase.solve(board, start)
         _ok, got = check(board, start, presses is not None)
         assert got == nullity
-    assert len(basis) == nullity == rank(basis)
+    assert len(basis) == nullity == gf2_rank(basis)
     assert all(lights(board, q) == [0] * n for q in basis)
     reference = rowchase.quiet_list(board)
-    assert rank(basis + reference) == nullity  # the same space
+    assert gf2_rank(basis + reference) == nullity  # the same space
 
 
 def test_against_generals_own_chase_one_equation_at_a_time():

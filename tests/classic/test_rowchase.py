@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from brute import gf2_rank
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from oeis import a165738
@@ -20,18 +21,6 @@ FAST = ("plane", "cylinder", "torus", "moebius", "klein")
 ACROSS = ("moebius", "klein")  # the chase runs along columns
 
 
-def span(vectors: list[list[int]]) -> int:
-    """Rank over GF(2) of 0/1 vectors."""
-    basis: dict[int, int] = {}
-    for v in vectors:
-        x = int("".join(map(str, reversed(v))) or "0", 2)
-        while x:
-            top = x.bit_length() - 1
-            if top not in basis:
-                basis[top] = x
-                break
-            x ^= basis[top]
-    return len(basis)
 
 
 def image_and_kernel(board: Shape) -> tuple[set[tuple[int, ...]], int]:
@@ -69,11 +58,11 @@ def check(board: Shape, b: list[int], images: set[tuple[int, ...]] | None = None
         assert all(sum(witness[i] * c for i, c in col.items()) % 2 == 0 for col in cols)
         assert sum(w * v for w, v in zip(witness, b)) % 2 == 1
     quiet = rowchase.quiet_list(board)
-    assert len(quiet) == nullity and span(quiet) == nullity
+    assert len(quiet) == nullity and gf2_rank(quiet) == nullity
     assert all(general.apply(board, [0] * n, q) == [0] * n for q in quiet)
     assert n < general.ROWCHASE_CELLS  # so general.quiet is general's own chase
     reference = [g for g, _ in general.quiet(board)]
-    assert span(quiet + reference) == nullity  # the same space
+    assert gf2_rank(quiet + reference) == nullity  # the same space
 
 
 def rule_of(draw: st.DrawFn) -> Rule:
@@ -239,7 +228,7 @@ def test_more_than_64_quiet_patterns_and_invariants():
     quiet = general.quiet(board)
     assert len(quiet) == general.orders(board).__len__() == 128
     vectors = [q for q, _ in quiet]
-    assert span(vectors) == 128
+    assert gf2_rank(vectors) == 128
     assert all(general.apply(board, [0] * n, q) == [0] * n for q in vectors)
     assert len(rowchase.quiet_list(board, 70)) == 70
     # a target that every invariant of the first word passes and a later one refuses: the witness
@@ -274,16 +263,6 @@ def test_echelon_on_random_matrices_dense_sparse_and_dependent():
     space (the carried word included) and the rank of a plain elimination on Python ints."""
     rng = np.random.default_rng(5)
 
-    def rank_of(rows: list[int]) -> int:
-        basis: dict[int, int] = {}
-        for v in rows:
-            while v:
-                top = v.bit_length() - 1
-                if top not in basis:
-                    basis[top] = v
-                    break
-                v ^= basis[top]
-        return len(basis)
 
     for trial in range(40):
         m, width = int(rng.integers(1, 300)), int(rng.integers(1, 400))
@@ -298,10 +277,10 @@ def test_echelon_on_random_matrices_dense_sparse_and_dependent():
         rank, pivcols, a = rowchase.echelon(c, width)
         as_ints = [int.from_bytes(row.tobytes(), "little") for row in a]
         low = (1 << width) - 1
-        assert rank == rank_of([v & low for v in [int.from_bytes(r.tobytes(), "little") for r in c]])
+        assert rank == gf2_rank([v & low for v in [int.from_bytes(r.tobytes(), "little") for r in c]])
         assert list(pivcols) == sorted(set(pivcols.tolist())) and len(pivcols) == rank
         for i, col in enumerate(pivcols.tolist()):
             assert as_ints[i] >> col & 1 and not as_ints[i] & ((1 << col) - 1)
         assert not any(v & low for v in as_ints[rank:])
         original = [int.from_bytes(r.tobytes(), "little") for r in c]
-        assert rank_of(as_ints) == rank_of(original) == rank_of(as_ints + original)
+        assert gf2_rank(as_ints) == gf2_rank(original) == gf2_rank(as_ints + original)
