@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from countlo.board import Shape, iter_bits, press_masks
+from countlo.board import Shape, press_masks
 from countlo.classic.batch import (
     PressAlgebra,
     algebra,
@@ -37,7 +37,7 @@ from countlo.hidden.frontier import FrontierPosterior
 from countlo.hidden.record import Record
 from countlo.hidden.row_sampler import RowSampler, fits
 from countlo.lru import LRU
-from countlo.play.beliefs import BeliefProgramme, OutOfNodes
+from countlo.play.beliefs import BeliefProgramme, OutOfNodes, press_sets
 from countlo.play.knowledge import Knowledge
 from countlo.play.pins import pins
 
@@ -147,19 +147,7 @@ def endgame(alg: PressAlgebra, t: Tuning) -> BeliefProgramme | None:
     there every board has one press set, the X of the |X| + 2W count."""
     if not t.endgame or not alg.invertible:
         return None
-    columns = row_ints(alg.M.T.astype(np.uint8))  # column j of M: the press set of light j
-    known: dict[int, int] = {}
-
-    def press(s: int) -> int:
-        x = known.get(s)
-        if x is None:
-            x = 0
-            for j in iter_bits(s):
-                x ^= columns[j]
-            known[s] = x
-        return x
-
-    return BeliefProgramme(press_masks(alg.shape), press, t.endgame_work)
+    return BeliefProgramme(press_masks(alg.shape), press_sets(alg), t.endgame_work)
 
 
 def choose(alg: PressAlgebra, view: View, t: Tuning = Tuning(),

@@ -25,8 +25,29 @@ from collections.abc import Callable, Hashable, Sequence
 import numpy as np
 from numpy.typing import NDArray
 
+from countlo.board import iter_bits
+from countlo.classic.batch import PressAlgebra, row_ints
+
 Belief = frozenset[int]
 VECTOR_FROM = 48  # boards in a belief from which its clicks are split in numpy
+
+
+def press_sets(alg: PressAlgebra) -> Callable[[int], int]:
+    """s -> the press set clearing lights s (bitsets), for an invertible A: the XOR of the
+    columns of M = A^-1 at the lit cells, remembered per pattern."""
+    columns = row_ints(alg.M.T.astype(np.uint8))  # column j of M: the press set of light j
+    known: dict[int, int] = {}
+
+    def press(s: int) -> int:
+        x = known.get(s)
+        if x is None:
+            x = 0
+            for j in iter_bits(s):
+                x ^= columns[j]
+            known[s] = x
+        return x
+
+    return press
 
 
 class OutOfNodes(Exception):

@@ -16,11 +16,11 @@ from array import array
 from collections.abc import Hashable
 from functools import lru_cache
 
-from countlo.board import Shape, iter_bits, press_masks
-from countlo.classic.batch import algebra, row_ints
+from countlo.board import Shape, press_masks
+from countlo.classic.batch import algebra
 from countlo.errors import CountloError
 from countlo.hidden.record import Record
-from countlo.play.beliefs import Belief, BeliefProgramme
+from countlo.play.beliefs import Belief, BeliefProgramme, press_sets
 
 MAX_CELLS = 10  # 3x3 takes 0.5 s, 1x10 5 s; 1x12 took 166 s and 3x4 did not finish in 7 min (README)
 
@@ -43,13 +43,8 @@ class Solver(BeliefProgramme):
                 f"strategy optimal needs a board whose every start has one press set; on {shape} "
                 f"some starts cannot be cleared: use adaptive")
         self.shape = shape
-        columns = row_ints(alg.M.T.astype("uint8"))  # column j of M: the press set of light j
-        self.presses: list[int] = []  # press set clearing each light pattern (index = pattern)
-        for s in range(1 << shape.cells):
-            x = 0
-            for j in iter_bits(s):
-                x ^= columns[j]
-            self.presses.append(x)
+        press = press_sets(alg)
+        self.presses = [press(s) for s in range(1 << shape.cells)]  # index = light pattern
         super().__init__(press_masks(shape), self.presses.__getitem__)
         # the board's symmetries as maps of patterns and of cells: values are the same on a
         # belief and on its images, so one canonical image is solved (docs/MATH.md §20)
