@@ -125,6 +125,15 @@ def _xgcd(a: int, b: int) -> tuple[int, int, int]:
     return r0, s0, t0
 
 
+def _clearing(pivot: int, entry: int) -> tuple[int, int, int, int]:
+    """An invertible 2 x 2 operation (a, b, c, d) on (pivot, entry) that leaves the entry 0: a plain
+    entry += q pivot when the pivot divides it, else the Euclid cofactors (gcd into the pivot)."""
+    if pivot and not gf2.mod(entry, pivot):
+        return 1, 0, _exact(entry, pivot), 1
+    g, s, t = _xgcd(pivot, entry)
+    return s, t, _exact(entry, g), _exact(pivot, g)
+
+
 def _exact(a: int, b: int) -> int:
     q, r = gf2.divmod_(a, b)
     assert not r, "inexact division"
@@ -197,21 +206,13 @@ def plan(rows: int, cols: int) -> Plan:
 
     while m[1] or m[2]:
         if m[1]:  # clear M01 with a column operation
-            if m[0] and not gf2.mod(m[1], m[0]):
-                a, b, c, d = 1, 0, _exact(m[1], m[0]), 1  # col1 += q col0
-            else:
-                g, s, t = _xgcd(m[0], m[1])
-                a, b, c, d = s, t, _exact(m[1], g), _exact(m[0], g)
-            _combine(m, ((0, 1), (2, 3)), (a, b, c, d), cols)
-            _combine(v, ((0, 1), (2, 3)), (a, b, c, d), cols)
+            op = _clearing(m[0], m[1])
+            _combine(m, ((0, 1), (2, 3)), op, cols)
+            _combine(v, ((0, 1), (2, 3)), op, cols)
         if m[2]:  # clear M10 with a row operation
-            if m[0] and not gf2.mod(m[2], m[0]):
-                a, b, c, d = 1, 0, _exact(m[2], m[0]), 1  # row1 += q row0
-            else:
-                g, s, t = _xgcd(m[0], m[2])
-                a, b, c, d = s, t, _exact(m[2], g), _exact(m[0], g)
-            _combine(m, ((0, 2), (1, 3)), (a, b, c, d), cols)
-            _combine(u, ((0, 2), (1, 3)), (a, b, c, d), cols)
+            op = _clearing(m[0], m[2])
+            _combine(m, ((0, 2), (1, 3)), op, cols)
+            _combine(u, ((0, 2), (1, 3)), op, cols)
     gs, ws, hs = [], [], []
     for e in (m[0], m[3]):
         g, w = gf2.xgcd_mod(e, mod)
