@@ -5,10 +5,12 @@ Used by the tests to cross-check the engines, the guide and the strategies on sm
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections import defaultdict
 
 from countlo.board import Shape, press_masks
+from countlo.classic import general
 from countlo.errors import CountloError
 from countlo.hidden.record import Record, Step, record_of
 
@@ -26,6 +28,22 @@ def gf2_rank(rows: list[int] | list[list[int]]) -> int:
                 break
             v ^= basis[top]
     return len(basis)
+
+
+def reachable(board: Shape) -> dict[tuple[int, ...], int]:
+    """Every b = A x over Z_k (a board under any rules, every press vector listed) with how many
+    press vectors reach it; the count of the zero vector is the number of quiet patterns."""
+    k, n = board.rules.states, board.cells
+    cols = general.columns(board)
+    out: dict[tuple[int, ...], int] = {}
+    for x in itertools.product(range(k), repeat=n):
+        v = [0] * n
+        for j, times in enumerate(x):
+            if times:
+                for i, t in cols[j].items():
+                    v[i] = (v[i] + t * times) % k
+        out[tuple(v)] = out.get(tuple(v), 0) + 1
+    return out
 
 
 def by_counts(shape: Shape, clicks: list[int]) -> dict[tuple[int, ...], set[int]]:

@@ -8,6 +8,7 @@ import random
 
 import numpy as np
 import pytest
+from brute import reachable
 
 from countlo.board import Shape
 from countlo.classic import general, rowcol
@@ -23,21 +24,6 @@ def group(gens: list[tuple[list[int], int]], k: int, n: int) -> set[tuple[int, .
     out = {tuple([0] * n)}
     for g, o in gens:
         out = {tuple((a + c * t) % k for a, t in zip(x, g)) for x in out for c in range(o)}
-    return out
-
-
-def brute(b: Shape) -> dict[tuple[int, ...], int]:
-    """Every reachable b = A x with how many press vectors reach it."""
-    k, n = b.rules.states, b.cells
-    cols = general.columns(b)
-    out: dict[tuple[int, ...], int] = {}
-    for x in itertools.product(range(k), repeat=n):
-        v = [0] * n
-        for j, times in enumerate(x):
-            if times:
-                for i, t in cols[j].items():
-                    v[i] = (v[i] + t * times) % k
-        out[tuple(v)] = out.get(tuple(v), 0) + 1
     return out
 
 
@@ -63,7 +49,7 @@ SMALL = [(1, 1, 2), (1, 4, 2), (3, 1, 3), (2, 2, 2), (2, 3, 2), (3, 3, 2), (3, 4
 def test_every_start_against_brute_force(rows, cols, k):
     b = board(rows, cols, k)
     n = b.cells
-    images = brute(b)
+    images = reachable(b)
     quiet = images[tuple([0] * n)]
     gens = general.quiet(b)
     assert general.orders(b) == tuple(o for _, o in gens)

@@ -9,6 +9,7 @@ import random
 
 import numpy as np
 import pytest
+from brute import reachable
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -21,19 +22,8 @@ FAST = ("plane", "cylinder", "torus", "moebius", "klein")
 
 def images(board: Shape) -> tuple[set[tuple[int, ...]], int]:
     """Every b = A x (brute force) and the number of quiet patterns."""
-    k, n = board.rules.states, board.cells
-    cols = general.columns(board)
-    out: set[tuple[int, ...]] = set()
-    quiet = 0
-    for x in itertools.product(range(k), repeat=n):
-        v = [0] * n
-        for j, times in enumerate(x):
-            if times:
-                for i, t in cols[j].items():
-                    v[i] = (v[i] + t * times) % k
-        out.add(tuple(v))
-        quiet += not any(v)
-    return out, quiet
+    reach = reachable(board)
+    return set(reach), reach[(0,) * board.cells]
 
 
 def check_answer(board: Shape, start: list[int], solvable: bool | None = None) -> bool:
