@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from countlo.classic.rowchase import table_sums
 from countlo.errors import BadSizeError
 from countlo.graph import MAX_NODES, Graph
 from countlo.i18n import _
@@ -214,19 +215,7 @@ def _eliminate(a: Words, wd: int, bits: list[int], rows: list[int], combos: list
     targets = np.flatnonzero(hit)
     if len(targets):
         whole = 2 * len(targets) > len(a)  # then update every row in place (the pivots are rewritten)
-        tw = word if whole else word[targets]
-        acc = np.zeros((len(tw), pmat.shape[1]), dtype=np.uint64)
-        buf = np.empty_like(acc)
-        for lo in range(0, k, GROUP):
-            hi = min(k, lo + GROUP)
-            table = np.zeros((1 << (hi - lo), pmat.shape[1]), dtype=np.uint64)
-            idx = np.zeros(len(tw), dtype=np.intp)
-            for j in range(lo, hi):
-                t = j - lo
-                table[1 << t:2 << t] = table[:1 << t] ^ pmat[j]
-                idx |= ((tw >> np.uint64(bits[j])) & ONE).astype(np.intp) << t
-            np.take(table, idx, axis=0, out=buf)
-            acc ^= buf
+        acc = table_sums(pmat, word if whole else word[targets], bits, GROUP)
         if whole:
             a[:, wd:] ^= acc
         else:

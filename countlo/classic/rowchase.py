@@ -588,6 +588,24 @@ def _units(n: int) -> Words:
     return out
 
 
+def table_sums(pmat: Words, words: Words, bits: Sequence[int], group: int = 8) -> Words:
+    """Row i of the answer: the XOR of the pmat[j] whose bit bits[j] is set in words[i] (four
+    Russians: the sums of each `group` rows of pmat are tabled, so a row costs one lookup per group)."""
+    acc = np.zeros((len(words), pmat.shape[1]), dtype=np.uint64)
+    buf = np.empty_like(acc)
+    for lo in range(0, len(bits), group):
+        hi = min(len(bits), lo + group)
+        table = np.zeros((1 << (hi - lo), pmat.shape[1]), dtype=np.uint64)
+        idx = np.zeros(len(words), dtype=np.intp)
+        for j in range(lo, hi):
+            t = j - lo
+            table[1 << t:2 << t] = table[:1 << t] ^ pmat[j]
+            idx |= ((words >> np.uint64(bits[j])) & ONE).astype(np.intp) << t
+        np.take(table, idx, axis=0, out=buf)
+        acc ^= buf
+    return acc
+
+
 def echelon(c: Words, width: int) -> tuple[int, NDArray[np.int64], Words]:
     """Forward elimination over GF(2) on the rows of c, pivoting on bits 0..width-1 only (later
     bits are carried along): (rank, pivot columns, the matrix in echelon form, zero rows last).
@@ -651,19 +669,8 @@ def echelon(c: Words, width: int) -> tuple[int, NDArray[np.int64], Words]:
             continue
         others = np.flatnonzero(~taken)
         if len(others):
-            acc = np.zeros((len(others), pmat.shape[1]), dtype=np.uint64)
-            ob = orig[others]
-            for lo in range(0, k, 8):
-                hi = min(k, lo + 8)
-                table = np.zeros((1 << (hi - lo), pmat.shape[1]), dtype=np.uint64)
-                idx = np.zeros(len(others), dtype=np.int64)
-                for i in range(lo, hi):
-                    t = i - lo
-                    table[1 << t:2 << t] = table[:1 << t] ^ pmat[i]
-                    idx |= ((ob >> np.uint64(bits[i])) & ONE).astype(np.int64) << t
-                acc ^= table[idx]
             rest = rows[others].copy()
-            rest[:, word:] ^= acc
+            rest[:, word:] ^= table_sums(pmat[:k], orig[others], bits)
         else:
             rest = rows[others]
         rows[:k] = 0
