@@ -1,15 +1,20 @@
 """The light chase a whole line at a time, for two-state grid games (docs/MATH.md §18.1).
 
-* It applies when k = 2, the topology is plane, cylinder, torus, Moebius band or Klein bottle,
-  the rule is a set of distinct offsets (any named rule but `rowcol`, any drawn mask), and where
+* It applies when k = 2, the topology is plane, cylinder, torus, Moebius band, Klein bottle or
+  projective plane, the rule is a set of distinct offsets (any named rule but `rowcol`, any drawn
+  mask; on the projective plane one symmetric under the vertical flip), and where
   an edge is joined the board is longer across it than the rule's reach, so that every offset of
   a click lands on its own cell; on the twisted joins the rule must also reach both ways across
   them. Then, in line coordinates (board rows; board columns on the Moebius band and the Klein
   bottle, so that the twisted join lies across the chase), lights line r is
   sum_s T_s x_{r + h - s}: x_v is presses line v, h = -(least line offset), T_s the stencil of
   the offsets on line offset (least + s), clipped or wrapped along the line, and a line reached
-  across a twisted join read upside down. `applies` says exactly this; projective planes (both
-  joins twisted), `rowcol`, graphs and k > 2 stay with countlo.classic.general.
+  across a twisted join read upside down. The projective plane (both joins twisted) is folded
+  (docs/MATH.md §18.6): line r is the ring of 2C places made of board rows r and R-1-r; the top
+  reads its own lines upside down, the middle reads them turned by C, and an odd middle row is
+  one more line whose C presses are free and whose C equations constrain. `applies` says exactly
+  this; projective rules without the vertical mirror, `rowcol`, graphs and k > 2 stay with
+  countlo.classic.general.
 * The equations of lights line r fix presses line r + h through T_0: equation c names place
   c - l_1 (l_1 the least place offset of that stencil) as its pivot, a linear recurrence along
   the line; the few places it cannot reach (an edge, or the start of a wrapped line) start free
