@@ -86,7 +86,8 @@ def cpu(fn, *args, repeats: int) -> float:
 
 CASES = [*((top, rule, 2) for top in ("plane", "cylinder", "torus", "moebius", "klein", "projective")
            for rule in ("plus", "x", "star", "ring", "knight")),
-         ("plane", "rowcol", 2), ("plane", "plus", 3), ("torus", "x", 4), ("plane", "plus", 6)]
+         ("plane", "rowcol", 2), ("plane", "plus", 3), ("torus", "x", 4), ("plane", "plus", 6),
+         ("projective", "plus", 3)]
 
 
 def main() -> None:

@@ -17,7 +17,7 @@ from countlo.board import Shape
 from countlo.classic import general, zk, zkchase, zklu
 from countlo.rules import NAMED, Rule, Rules
 
-FAST = ("plane", "cylinder", "torus", "moebius", "klein")
+FAST = ("plane", "cylinder", "torus", "moebius", "klein", "projective")  # projective: folded, docs/MATH.md §18.6
 
 
 def images(board: Shape) -> tuple[set[tuple[int, ...]], int]:
@@ -107,6 +107,8 @@ def test_the_answers_are_the_general_chase_on_medium_boards():
 def masked(draw):
     offsets = draw(st.sets(st.tuples(st.integers(-2, 2), st.integers(-2, 2)), min_size=1, max_size=6))
     topology = draw(st.sampled_from(FAST))
+    if topology == "projective" and draw(st.booleans()):  # mostly mirror-symmetric, which the fold takes
+        offsets |= {(-dr, dc) for dr, dc in offsets}
     k = draw(st.sampled_from([3, 4, 5, 6, 8, 9, 12, 255]))
     rows, cols = draw(st.integers(1, 7)), draw(st.integers(1, 7))
     return Shape(rows, cols, Rules(topology, Rule("mask", tuple(sorted(offsets))), k))
@@ -143,7 +145,9 @@ def test_general_hands_big_grids_with_more_states_to_the_line_chase():
     assert sol.orders == zkchase.orders(board)
     assert all(general.apply(board, [0] * board.cells, w) == [0] * board.cells  # x is its own transpose
                for w in general.invariants(board))
-    assert not zkchase.applies(Shape(24, 30, Rules.make("projective", "plus", 3)))
+    assert zkchase.applies(Shape(24, 30, Rules.make("projective", "plus", 3)))  # folded into rings
+    # the fold asks for the vertical mirror of every offset
+    assert not zkchase.applies(Shape(24, 30, Rules("projective", Rule("mask", ((0, 0), (1, 0))), 3)))
     assert not zkchase.applies(Shape(24, 30, Rules.make("plane", "plus", 2)))
 
 
