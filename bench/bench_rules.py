@@ -21,6 +21,7 @@ countlo.classic.zk on the whole matrix.
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
 import sys
@@ -28,6 +29,8 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # as the command line does (countlo.cli.threads): the
+os.environ.setdefault("OMP_NUM_THREADS", "1")  # elimination's small products only lose CPU to a second thread
 
 from countlo.board import Shape
 from countlo.classic import circulant, general, gf2, rowchase, rowcol, zk, zkchase
