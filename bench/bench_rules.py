@@ -86,10 +86,13 @@ def cpu(fn, *args, repeats: int) -> float:
     return statistics.median(times)
 
 
-CASES = [*((top, rule, 2) for top in ("plane", "cylinder", "torus", "moebius", "klein")
-           for rule in ("plus", "x", "star", "ring", "knight")),
+GRIDS = ("plane", "cylinder", "torus", "moebius", "klein")
+NAMED = ("plus", "x", "star", "ring", "knight")
+CASES = [*((top, rule, 2) for top in GRIDS for rule in NAMED),
          ("projective", "plus", 2),
-         ("plane", "rowcol", 2), ("plane", "plus", 3), ("torus", "x", 4), ("plane", "plus", 6)]
+         ("plane", "rowcol", 2),
+         *((top, rule, 3) for top in GRIDS for rule in NAMED),
+         ("torus", "x", 4), ("plane", "plus", 6)]
 
 
 def main() -> None:
