@@ -22,7 +22,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from countlo.classic import general
-from countlo.classic.generate import EASY, MEDIUM, TRIES, NoSuchBoardError
+from countlo.classic.generate import TRIES, NoSuchBoardError, band_of, draw_in_band
 from countlo.classic.generate import _coset as coset_bits
 from countlo.errors import BadSizeError, CountloError
 
@@ -44,18 +44,9 @@ class Drawn:
 
 
 def band(cells: int, k: int, difficulty: str) -> tuple[int, int]:
-    """(lo, hi) fewest-press counts of a difficulty. The classic bands (§21) scaled by the most
-    presses a board can need counted with multiplicity, (k - 1) per cell: easy 1 to
-    max(1, round(0.15 M)), medium to max(easy + 1, round(0.30 M)), hard above; M = (k - 1) cells."""
-    most = (k - 1) * cells
-    easy = max(1, round(EASY * most))
-    medium = max(easy + 1, round(MEDIUM * most))
-    lo, hi = {"easy": (1, easy), "medium": (easy + 1, medium), "hard": (medium + 1, most)}[
-        difficulty]
-    if lo > most:
-        raise NoSuchBoardError(f"this board has no {difficulty} boards: its fewest-press counts "
-                               f"go up to at most {most}")
-    return lo, min(hi, most)
+    """(lo, hi) fewest-press counts of a difficulty: the classic bands (§21) scaled by the most
+    presses a board can need counted with multiplicity, M = (k - 1) cells."""
+    return band_of((k - 1) * cells, difficulty, "this board")
 
 
 class RulesGenerator:
@@ -189,19 +180,10 @@ class RulesGenerator:
             f"{self.solutions} solutions a board there may be none")
 
     def in_band(self, difficulty: str) -> Drawn:
-        """easy, medium: the count drawn uniformly in the band, then a board with that count;
-        hard: a uniform solvable board whose count is in the band."""
+        """A board of this difficulty (see generate.draw_in_band)."""
         self.check(difficulty=difficulty)
         lo, hi = band(self.n, self.k, difficulty)
-        if difficulty != "hard":
-            return self.exactly(self.rng.randint(lo, hi))
-        for _ in range(TRIES):
-            g = self.uniform()
-            assert g.fewest is not None
-            if lo <= g.fewest <= hi:
-                return g
-        raise NoSuchBoardError(f"no hard board (fewest presses {lo} or more) found in "
-                               f"{TRIES:,} tries")
+        return draw_in_band(difficulty, lo, hi, self.rng, self.exactly, self.uniform, "board")
 
 
 def _pack(v: Sequence[int]) -> int:

@@ -13,8 +13,9 @@ m(b)/binom(RC, N) * 1/m(b), the same for all, so the kept boards are uniform.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Protocol, TypeVar
 
 from countlo.board import Shape
 from countlo.classic.solver import nullity, quiet_patterns
@@ -69,15 +70,43 @@ def lights_of(shape: Shape, presses: Sequence[int]) -> list[int]:
 def band(shape: Shape, difficulty: str) -> tuple[int, int]:
     """(lo, hi): the fewest-press counts of a difficulty on this shape. easy: 1 to
     max(1, round(0.15 RC)); medium: from there to max(easy + 1, round(0.30 RC)); hard: above."""
-    cells = shape.cells
-    easy = max(1, round(EASY * cells))
-    medium = max(easy + 1, round(MEDIUM * cells))
-    lo, hi = {"easy": (1, easy), "medium": (easy + 1, medium), "hard": (medium + 1, cells)}[
+    return band_of(shape.cells, difficulty, f"a {shape} board")
+
+
+def band_of(most: int, difficulty: str, what: str) -> tuple[int, int]:
+    """(lo, hi) of a difficulty when the fewest-press counts go up to `most` (docs/MATH.md §21):
+    easy 1 to max(1, round(0.15 most)), medium to max(easy + 1, round(0.30 most)), hard above."""
+    easy = max(1, round(EASY * most))
+    medium = max(easy + 1, round(MEDIUM * most))
+    lo, hi = {"easy": (1, easy), "medium": (easy + 1, medium), "hard": (medium + 1, most)}[
         difficulty]
-    if lo > cells:
-        raise NoSuchBoardError(f"a {shape} board has no {difficulty} boards: the fewest presses "
-                               f"of its boards go up to at most {cells}")
-    return lo, min(hi, cells)
+    if lo > most:
+        raise NoSuchBoardError(f"{what} has no {difficulty} boards: the fewest presses "
+                               f"of its boards go up to at most {most}")
+    return lo, min(hi, most)
+
+
+class _Drawn(Protocol):
+    @property
+    def fewest(self) -> int | None: ...
+
+
+D = TypeVar("D", bound=_Drawn)
+
+
+def draw_in_band(difficulty: str, lo: int, hi: int, rng: random.Random, exactly: Callable[[int], D],
+                 uniform: Callable[[], D], what: str) -> D:
+    """easy, medium: the fewest-press count drawn uniformly in [lo, hi], then a board uniformly
+    among those with that count. hard: uniform over the solvable boards whose fewest-press count
+    is in the band (most random boards are hard)."""
+    if difficulty != "hard":
+        return exactly(rng.randint(lo, hi))
+    for _ in range(TRIES):
+        g = uniform()
+        assert g.fewest is not None
+        if lo <= g.fewest <= hi:
+            return g
+    raise NoSuchBoardError(f"no hard {what} (fewest presses {lo} or more) found in {TRIES:,} tries")
 
 
 def _coset(x: int, basis: Sequence[int]) -> tuple[int, int, int]:
@@ -156,17 +185,7 @@ class Generator:
             "clearable with fewer)")
 
     def in_band(self, difficulty: str) -> Generated:
-        """easy, medium: the fewest-press count drawn uniformly in the band, then a board
-        uniformly among those with that count. hard: uniform over the solvable boards whose
-        fewest-press count is in the band (most random boards are hard)."""
+        """A board of this difficulty (see draw_in_band)."""
         self.check(difficulty=difficulty)
         lo, hi = band(self.shape, difficulty)
-        if difficulty != "hard":
-            return self.exactly(self.rng.randint(lo, hi))
-        for _ in range(TRIES):
-            g = self.uniform()
-            assert g.fewest is not None
-            if lo <= g.fewest <= hi:
-                return g
-        raise NoSuchBoardError(f"no hard {self.shape} board (fewest presses {lo} or more) found "
-                               f"in {TRIES:,} tries")
+        return draw_in_band(difficulty, lo, hi, self.rng, self.exactly, self.uniform, f"{self.shape} board")

@@ -1,15 +1,20 @@
 """The light chase a whole line at a time, for two-state grid games (docs/MATH.md §18.1).
 
-* It applies when k = 2, the topology is plane, cylinder, torus, Moebius band or Klein bottle,
-  the rule is a set of distinct offsets (any named rule but `rowcol`, any drawn mask), and where
+* It applies when k = 2, the topology is plane, cylinder, torus, Moebius band, Klein bottle or
+  projective plane, the rule is a set of distinct offsets (any named rule but `rowcol`, any drawn
+  mask; on the projective plane one symmetric under the vertical flip), and where
   an edge is joined the board is longer across it than the rule's reach, so that every offset of
   a click lands on its own cell; on the twisted joins the rule must also reach both ways across
   them. Then, in line coordinates (board rows; board columns on the Moebius band and the Klein
   bottle, so that the twisted join lies across the chase), lights line r is
   sum_s T_s x_{r + h - s}: x_v is presses line v, h = -(least line offset), T_s the stencil of
   the offsets on line offset (least + s), clipped or wrapped along the line, and a line reached
-  across a twisted join read upside down. `applies` says exactly this; projective planes (both
-  joins twisted), `rowcol`, graphs and k > 2 stay with countlo.classic.general.
+  across a twisted join read upside down. The projective plane (both joins twisted) is folded
+  (docs/MATH.md §18.6): line r is the ring of 2C places made of board rows r and R-1-r; the top
+  reads its own lines upside down, the middle reads them turned by C, and an odd middle row is
+  one more line whose C presses are free and whose C equations constrain. `applies` says exactly
+  this; projective rules without the vertical mirror, `rowcol`, graphs and k > 2 stay with
+  countlo.classic.general.
 * The equations of lights line r fix presses line r + h through T_0: equation c names place
   c - l_1 (l_1 the least place offset of that stencil) as its pivot, a linear recurrence along
   the line; the few places it cannot reach (an edge, or the start of a wrapped line) start free
@@ -45,13 +50,14 @@ from countlo.i18n import _
 Words = NDArray[np.uint64]
 ONE = np.uint64(1)
 # topology: (lines are board columns, positions wrap along a line, the chase wraps, a wrapped line
-# comes back upside down); docs/MATH.md §18.1
+# comes back upside down, the board is folded into rings of two rows); docs/MATH.md §18.1, §18.6
 GEOMETRY = {
-    "plane": (False, False, False, False),
-    "cylinder": (False, True, False, False),
-    "torus": (False, True, True, False),
-    "moebius": (True, False, True, True),
-    "klein": (True, True, True, True),
+    "plane": (False, False, False, False, False),
+    "cylinder": (False, True, False, False, False),
+    "torus": (False, True, True, False, False),
+    "moebius": (True, False, True, True, False),
+    "klein": (True, True, True, True, False),
+    "projective": (False, True, False, True, True),
 }
 ORDER_LIMIT = 1 << 12  # the cycle 1 + z^e used to invert the row recurrence (see _Recurrence)
 
@@ -64,7 +70,9 @@ def applies(board: Shape) -> bool:
         return False
     if len(set(offsets)) != len(offsets):
         return False
-    across, wrap, cyclic, twisted = GEOMETRY[rules.topology]
+    if GEOMETRY[rules.topology][4]:
+        return _folds(board)
+    across, wrap, cyclic, twisted, _ = GEOMETRY[rules.topology]
     lines, places = (board.cols, board.rows) if across else (board.rows, board.cols)
     dls = [dc if across else dr for dr, dc in offsets]
     dps = [dr if across else dc for dr, dc in offsets]
@@ -74,6 +82,18 @@ def applies(board: Shape) -> bool:
     if cyclic and lines <= max(max(dls) - min(dls), *map(abs, dls)):
         return False
     return not (twisted and not min(dls) <= 0 <= max(dls))
+
+
+def _folds(board: Shape) -> bool:
+    """The projective plane folds into rings of 2C places (docs/MATH.md §18.6) when the rule is
+    symmetric under the vertical flip (dr -> -dr), its reach is at most the R // 2 rings, and the
+    ring is longer than the rule's reach and span along it (as on a joined edge)."""
+    offsets = board.rules.rule.offsets
+    if {(-dr, dc) for dr, dc in offsets} != set(offsets):
+        return False
+    dcs = [dc for _, dc in offsets]
+    reach = max(dr for dr, _ in offsets)
+    return reach <= board.rows // 2 and 2 * board.cols > max(max(dcs) - min(dcs), *map(abs, dcs))
 
 
 def _words(bits: int) -> int:
@@ -191,7 +211,8 @@ class _Local:
 class Layout:
     """The chase of one game in line coordinates: `rows` lines of `cols` places each (board rows
     on plane, cylinder and torus; board columns on the Moebius band and Klein bottle, whose
-    twisted join then lies across the chase)."""
+    twisted join then lies across the chase; on the projective plane rings of two board rows,
+    docs/MATH.md §18.6)."""
 
     rows: int
     cols: int
@@ -199,6 +220,8 @@ class Layout:
     wrap: bool  # places wrap round along a line
     cyclic: bool  # the lines wrap round (the chase meets its own start)
     twisted: bool  # a line reached across the join comes back upside down
+    fold: bool  # projective: line r holds board rows r and R-1-r; past the last ring the lines come back turned by C
+    middle: bool  # fold with R odd: the last line is the middle row, its C places doubled
     h: int
     stencils: tuple[tuple[int, ...], ...]  # T_s: the place offsets on line offset (least + s)
     wrap_stencils: tuple[tuple[int, ...], ...]  # the same for a source line reached across a twisted join
@@ -214,14 +237,28 @@ class Layout:
     def span(self) -> int:
         return len(self.stencils) - 1
 
-    def var_row(self, r: int, s: int) -> tuple[int, bool] | None:
-        """The presses line that offset row s of lights line r reads, and whether it is reached
-        across a twisted join (then it reads upside down); None off a clipped edge."""
+    @property
+    def pairs(self) -> int:
+        """The lines chased (all but a folded board's middle row)."""
+        return self.rows - self.middle
+
+    def places(self, v: int) -> int:
+        """The distinct places of line v: half the ring on a folded board's middle row."""
+        return self.cols // 2 if self.middle and v == self.rows - 1 else self.cols
+
+    def var_row(self, r: int, s: int) -> tuple[int, bool, int] | None:
+        """The presses line that offset row s of lights line r reads, whether it is reached
+        across a twisted join (then it reads upside down) and the turn of its places (C past a
+        folded board's middle, docs/MATH.md §18.6); None off a clipped edge."""
         v = r + self.h - s
         if 0 <= v < self.rows:
-            return v, False
+            return v, False, 0
+        if self.fold:
+            if v < 0:
+                return -1 - v, True, 0
+            return 2 * self.pairs - 1 + self.middle - v, False, self.cols // 2
         if self.cyclic:
-            return v % self.rows, self.twisted
+            return v % self.rows, self.twisted, 0
         return None
 
     def pivot_range(self) -> tuple[int, int]:
@@ -229,10 +266,11 @@ class Layout:
         return max(0, -self.l1), min(self.cols - 1, self.cols - 1 - self.l1)
 
 
-def _layout(rows: int, cols: int, geometry: tuple[bool, bool, bool, bool], offsets: tuple[tuple[int, int], ...],
-            wrap_offsets: tuple[tuple[int, int], ...]) -> Layout:
-    """`offsets` and `wrap_offsets` as (line offset, place offset); rows x cols lines x places."""
-    across, wrap, cyclic, twisted = geometry
+def _layout(rows: int, cols: int, geometry: tuple[bool, bool, bool, bool, bool], offsets: tuple[tuple[int, int], ...],
+            wrap_offsets: tuple[tuple[int, int], ...], middle: bool = False) -> Layout:
+    """`offsets` and `wrap_offsets` as (line offset, place offset); rows x cols lines x places
+    (a folded board's `middle` row among them)."""
+    across, wrap, cyclic, twisted, fold = geometry
     drs = [dr for dr, _ in offsets]
     lo_dr = min(drs)
     span = max(drs) - lo_dr
@@ -289,14 +327,16 @@ def _layout(rows: int, cols: int, geometry: tuple[bool, bool, bool, bool], offse
         chased = tuple(r <= rows - 1 - span for r in range(rows))
         free_rows = tuple(sorted((r + h) % rows for r in range(rows) if not chased[r]))
     else:
-        chased = tuple(0 <= r + h < rows for r in range(rows))
+        chased = tuple(0 <= r + h < rows - middle for r in range(rows))
         pivoted = {r + h for r in range(rows) if chased[r]}
         free_rows = tuple(v for v in range(rows) if v not in pivoted)
     nchased = sum(chased)
-    nfree = len(free_rows) * cols + nchased * len(nonpiv)
-    ncons = (rows - nchased) * cols + nchased * (f - rank)
-    return Layout(rows, cols, across, wrap, cyclic, twisted, h, stencils, wrap_stencils, l1, _Recurrence(lags),
-                  local, free_rows, chased, nfree, ncons)
+    # the middle row of a folded board: C free presses, C equations (its ring holds them twice)
+    short = cols // 2 if middle else 0
+    nfree = len(free_rows) * cols - short + nchased * len(nonpiv)
+    ncons = (rows - nchased) * cols - short + nchased * (f - rank)
+    return Layout(rows, cols, across, wrap, cyclic, twisted, fold, middle, h, stencils, wrap_stencils, l1,
+                  _Recurrence(lags), local, free_rows, chased, nfree, ncons)
 
 
 def _even_slice(places: list[int]) -> slice | None:
@@ -336,15 +376,20 @@ def _small_rref(rows: list[int], width: int) -> tuple[list[int], int, list[int],
 def layout(board: Shape, transposed: bool = False) -> Layout:
     """The chase of the board's game, or of its transpose (click i reaches j iff click j reaches
     i in the game): the negated offsets, except that a line reached across a twisted join keeps
-    its place offset (flip after shift is shift by the opposite after flip; docs/MATH.md §18.1)."""
+    its place offset (flip after shift is shift by the opposite after flip; docs/MATH.md §18.1).
+    The projective plane folds into R // 2 rings of 2C places, and the middle row when R is odd
+    (§18.6)."""
     geometry = GEOMETRY[board.rules.topology]
-    across = geometry[0]
+    across, fold = geometry[0], geometry[4]
     offsets = tuple((dc, dr) if across else (dr, dc) for dr, dc in board.rules.rule.offsets)
     lines, places = (board.cols, board.rows) if across else (board.rows, board.cols)
+    middle = fold and board.rows % 2 == 1
+    if fold:
+        lines, places = board.rows // 2 + middle, 2 * board.cols
     if not transposed:
-        return _layout(lines, places, geometry, offsets, offsets)
+        return _layout(lines, places, geometry, offsets, offsets, middle)
     return _layout(lines, places, geometry, tuple((-dl, -dp) for dl, dp in offsets),
-                   tuple((-dl, dp) for dl, dp in offsets))
+                   tuple((-dl, dp) for dl, dp in offsets), middle)
 
 
 def chase(lay: Layout, fv: Words, rhs: NDArray[np.uint8] | None = None, keep: bool = False,
@@ -371,8 +416,10 @@ def chase(lay: Layout, fv: Words, rhs: NDArray[np.uint8] | None = None, keep: bo
     x: dict[int, Words] = {}
     nxt = 0
     for v in lay.free_rows:
-        x[v] = fv[nxt:nxt + cols, :width(nxt + cols)]
-        nxt += cols
+        n = lay.places(v)
+        part = fv[nxt:nxt + n, :width(nxt + n)]
+        x[v] = part if n == cols else np.concatenate([part, part])  # a folded middle row: its ring twice
+        nxt += n
     wrap = lay.wrap
     lo, hi = lay.pivot_range()
     for r in range(rows):
@@ -385,7 +432,7 @@ def chase(lay: Layout, fv: Words, rhs: NDArray[np.uint8] | None = None, keep: bo
             source = lay.var_row(r, s)
             if source is None:
                 continue
-            line, upside_down = source
+            line, upside_down, turn = source
             seen = x[line]
             if upside_down:
                 turned = np.zeros_like(y)
@@ -395,9 +442,9 @@ def chase(lay: Layout, fv: Words, rhs: NDArray[np.uint8] | None = None, keep: bo
             else:
                 into = y[:, :seen.shape[1]] if seen.shape[1] < wr else y
                 for dc in lay.stencils[s]:
-                    _shift_xor(into, seen, dc, wrap)
+                    _shift_xor(into, seen, dc + turn, wrap)
         if not lay.chased[r]:
-            cons.append(y)
+            cons.append(y[:lay.places(r)])
         else:
             v = (r + lay.h) % rows  # not across a twisted join: `applies` asks 0 <= h <= span
             xr = _row(lay, y, lo, hi)
@@ -749,7 +796,9 @@ def _symmetric(board: Shape) -> bool:
         return False
     if not GEOMETRY[board.rules.topology][3]:
         return True
-    return {(dr, -dc) for dr, dc in offsets} == offsets  # lines are columns there
+    # lines are columns there; the projective fold asks for the flip dr -> -dr already (_folds), so with
+    # -D = D this holds too
+    return {(dr, -dc) for dr, dc in offsets} == offsets
 
 
 @lru_cache(maxsize=8)
@@ -762,7 +811,30 @@ def plan(board: Shape, transposed: bool = False) -> Plan:
 
 
 def _to_lines(lay: Layout, cells: NDArray[np.uint8]) -> NDArray[np.uint8]:
-    return cells.T if lay.across else cells
+    """(R, C) cells as (lines, places); a folded board's rings are rows r and R-1-r side by side,
+    and its middle row fills the first half of its ring only (so a dot counts each cell once)."""
+    if not lay.fold:
+        return cells.T if lay.across else cells
+    half, pairs = lay.cols // 2, lay.pairs
+    lines = np.zeros((lay.rows, lay.cols, *cells.shape[2:]), dtype=cells.dtype)
+    lines[:pairs, :half] = cells[:pairs]
+    lines[:pairs, half:] = cells[::-1][:pairs]
+    if lay.middle:
+        lines[pairs, :half] = cells[pairs]
+    return lines
+
+
+def _from_lines(lay: Layout, lines: Words) -> Words:
+    """(lines, places, W) back to (R, C, W), as `_to_lines` lays them out."""
+    if not lay.fold:
+        return lines.transpose(1, 0, 2) if lay.across else lines
+    half, pairs = lay.cols // 2, lay.pairs
+    cells = np.empty((2 * pairs + lay.middle, half, lines.shape[2]), dtype=lines.dtype)
+    cells[:pairs] = lines[:pairs, :half]
+    cells[::-1][:pairs] = lines[:pairs, half:]
+    if lay.middle:
+        cells[pairs] = lines[pairs, :half]
+    return cells
 
 
 def quiet_patterns(board: Shape, transposed: bool = False, block: int = 0) -> Words:
@@ -772,7 +844,7 @@ def quiet_patterns(board: Shape, transposed: bool = False, block: int = 0) -> Wo
     p = plan(board, transposed)
     _, out = chase(p.layout, p.kernel()[:, block:block + 1], keep=True)
     assert out is not None
-    return out.transpose(1, 0, 2) if p.layout.across else out
+    return _from_lines(p.layout, out)
 
 
 def lights(board: Shape, presses: NDArray[np.uint8]) -> NDArray[np.uint8]:
@@ -782,6 +854,8 @@ def lights(board: Shape, presses: NDArray[np.uint8]) -> NDArray[np.uint8]:
     with slices, turned upside down where the join is twisted."""
     rows, cols = board.rows, board.cols
     top = board.rules.topology
+    if top == "projective":
+        return _placed_lights(board, presses)
     out = np.zeros((rows, cols), dtype=np.uint8)
     wrap_rows = top in ("torus", "klein")
     twisted = top in ("moebius", "klein")
@@ -797,6 +871,22 @@ def lights(board: Shape, presses: NDArray[np.uint8]) -> NDArray[np.uint8]:
                 else:
                     out[rd0:rd0 + n, cd0:cd0 + cs1 - cs0] ^= block
     return out
+
+
+def _placed_lights(board: Shape, presses: NDArray[np.uint8]) -> NDArray[np.uint8]:
+    """A x by countlo.rules.place's steps on whole arrays (rows resolved first, a crossing flips
+    the other coordinate once per turn, both joins twisted): the pressed cells' hits, counted mod 2."""
+    rows, cols = board.rows, board.cols
+    pr, pc = np.nonzero(presses)
+    hits = []
+    for dr, dc in board.rules.rule.offsets:
+        turns, r = np.divmod(pr + dr, rows)
+        c = np.where(turns % 2 == 1, cols - 1 - (pc + dc), pc + dc)
+        turns, c = np.divmod(c, cols)
+        r = np.where(turns % 2 == 1, rows - 1 - r, r)
+        hits.append(r * cols + c)
+    counts = np.bincount(np.concatenate(hits), minlength=rows * cols) if hits else np.zeros(rows * cols, dtype=np.int64)
+    return (counts & 1).astype(np.uint8).reshape(rows, cols)
 
 
 def _parts(n: int, d: int, wrap: bool) -> list[tuple[int, int, int, bool]]:
@@ -845,7 +935,7 @@ def solve(board: Shape, b: Sequence[int] | NDArray[np.uint8]) -> tuple[list[int]
         return None, _witness(board, cells), p.nullity
     _, x = chase(lay, y.astype(np.uint64).reshape(-1, 1), rhs, keep=True)
     assert x is not None
-    presses = _to_lines(lay, (x[:, :, 0] & ONE).astype(np.uint8))
+    presses = (_from_lines(lay, x)[:, :, 0] & ONE).astype(np.uint8)
     assert np.array_equal(lights(board, presses), cells), "the row chase failed to reach the target"
     return presses.reshape(-1).tolist(), None, p.nullity
 

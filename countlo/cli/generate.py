@@ -5,6 +5,10 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Callable
+from typing import TypeVar
+
+T = TypeVar("T")
 
 EPILOG = """\
 Boards are drawn uniformly from the solvable ones: a uniformly random set of presses, pushed
@@ -78,12 +82,7 @@ def run(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 32)
     gen = Generator(shape, random.Random(seed))
     gen.check(args.presses, args.difficulty)
-    if args.presses is not None:
-        draw, what = (lambda: gen.exactly(args.presses)), f"fewest presses {args.presses}"
-    elif args.difficulty is not None:
-        draw, what = (lambda: gen.in_band(args.difficulty)), args.difficulty
-    else:
-        draw, what = gen.uniform, "uniform over the solvable boards"
+    draw, what = _draw(args, gen.exactly, gen.in_band, gen.uniform)
     if not args.json:
         print(f"# countlo generate: {args.count} {shape} board{'s' * (args.count != 1)}, {what}, "
               f"seed {seed}")
@@ -122,12 +121,7 @@ def run_rules(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 32)
     gen = RulesGenerator(board, random.Random(seed), target)
     gen.check(args.presses, args.difficulty)
-    if args.presses is not None:
-        draw, what = (lambda: gen.exactly(args.presses)), f"fewest presses {args.presses}"
-    elif args.difficulty is not None:
-        draw, what = (lambda: gen.in_band(args.difficulty)), args.difficulty
-    else:
-        draw, what = gen.uniform, "uniform over the solvable boards"
+    draw, what = _draw(args, gen.exactly, gen.in_band, gen.uniform)
     k = gen.k
     if isinstance(board, Shape):
         rules = board.rules.describe()
@@ -176,3 +170,15 @@ def _json_rules(board, g, seed: int, index: int) -> dict:
             [board.nodes[i], v] for i, v in enumerate(g.presses) if v]
     return {**head, "seed": seed, "index": index, "lights": lights, "fewest": g.fewest,
             "presses": presses}
+
+
+def _draw(args: argparse.Namespace, exactly: Callable[[int], T], in_band: Callable[[str], T],
+          uniform: Callable[[], T]) -> tuple[Callable[[], T], str]:
+    """The draw the options ask for (--presses, --difficulty, else uniform) and its words."""
+    if args.presses is not None:
+        presses: int = args.presses
+        return (lambda: exactly(presses)), f"fewest presses {presses}"
+    if args.difficulty is not None:
+        difficulty: str = args.difficulty
+        return (lambda: in_band(difficulty)), difficulty
+    return uniform, "uniform over the solvable boards"

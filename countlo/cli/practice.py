@@ -133,10 +133,11 @@ def _rules_game(args: argparse.Namespace) -> tuple[Any, str, str]:
 
     size = args.size
     if args.file is not None:
-        from countlo.cli.solve_rules import _read, _values
+        from countlo.cli.solve_rules import _values
+        from countlo.formats.text import read_input
 
         board, _ = board_and_target(args, "1x1", with_target=False)
-        board, start = _values(board, _read(args.file), args.file, False)
+        board, start = _values(board, read_input(args.file), args.file, False)
         assert isinstance(board, Shape)  # practice takes no --graph
         if size is not None and Shape.parse(size) != Shape(board.rows, board.cols):
             raise BoardFormatError(f"{args.file} holds a {board.rows}x{board.cols} board but "

@@ -70,8 +70,9 @@ def board_and_target(args: argparse.Namespace, size: str | None, with_target: bo
     """(board, target values or None for all dark) the options ask for: a Shape of `size` (None:
     the size of the --to pattern) with its Rules, or the Graph of --graph. Raises CountloError
     (one line) on a bad option."""
-    from countlo.cli.solve_rules import _read, _values, board_of
+    from countlo.cli.solve_rules import _values, board_of
     from countlo.errors import BadSizeError
+    from countlo.formats.text import read_input
     from countlo.graph import Graph
 
     states = 2
@@ -85,7 +86,7 @@ def board_and_target(args: argparse.Namespace, size: str | None, with_target: bo
             raise BadSizeError("a board size is needed (--size RxC)")
         unsized, _ = board_of(argparse.Namespace(graph=None, topology=args.topology or "plane",
                                                  rule=args.rule, states=states, size=None))
-        sized, _ = _values(unsized, _read(args.to), args.to, False)  # the size of the target
+        sized, _ = _values(unsized, read_input(args.to), args.to, False)  # the size of the target
         assert not isinstance(sized, Graph)
         size = f"{sized.rows}x{sized.cols}"
     board, _ = board_of(argparse.Namespace(graph=graph, topology=args.topology or "plane", rule=args.rule,
@@ -94,7 +95,7 @@ def board_and_target(args: argparse.Namespace, size: str | None, with_target: bo
     if not with_target:
         pass
     elif args.to is not None:
-        _, target = _values(board, _read(args.to), args.to, True)
+        _, target = _values(board, read_input(args.to), args.to, True)
     elif args.target == "lit":
         target = [1] * board.cells
     return board, target

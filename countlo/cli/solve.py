@@ -126,6 +126,7 @@ def run(args: argparse.Namespace) -> int:
     from countlo.classic.solver import solve_rows
     from countlo.errors import BadSizeError, BoardFormatError, CountloError
     from countlo.formats import textgrid
+    from countlo.formats.text import read_input
 
     sources = [name for name, given in (("FILE", args.file is not None),
                                         ("--lit", args.lit is not None),
@@ -170,7 +171,7 @@ def run(args: argparse.Namespace) -> int:
         if args.file is None and sys.stdin.isatty():
             raise CountloError(_("no start given: pass FILE, '-' for stdin, --lit or --all-on"))
         where = "stdin" if args.file in (None, "-") else args.file
-        shape, rows = textgrid.parse_grid(_read(args.file), where)
+        shape, rows = textgrid.parse_grid(read_input(args.file), where)
         if size is not None and size != shape:
             raise BoardFormatError(_("{where} holds a {shape} board but --size says {size}").format(
                 where=where, shape=shape, size=size))
@@ -178,7 +179,7 @@ def run(args: argparse.Namespace) -> int:
     start: list[int] = rows
     target: list[int] | None = None
     if args.to is not None:
-        tshape, target = textgrid.parse_grid(_read(args.to), args.to)
+        tshape, target = textgrid.parse_grid(read_input(args.to), args.to)
         if tshape != shape:
             raise BoardFormatError(_("--to {file} holds a {target} board, the start is {shape}").format(
                 file=args.to, target=tshape, shape=shape))
@@ -309,19 +310,6 @@ def _most(shape: Shape, args: argparse.Namespace) -> int:
         print(report._grids(_("fewest presses"), press_rows, "X"), end="")
         print(_("presses: {cells}").format(cells=report._names(press_rows)))
     return 0
-
-
-def _read(path: str | None) -> str:
-    from countlo.errors import BoardFormatError
-
-    if path in (None, "-"):
-        return sys.stdin.read()
-    try:
-        with open(path, encoding="utf-8") as f:
-            return f.read()
-    except (OSError, UnicodeDecodeError) as e:
-        raise BoardFormatError(_("cannot read {path}: {reason}").format(
-            path=path, reason=reason(e))) from None
 
 
 def _check_limits(shape, args) -> None:

@@ -15,6 +15,7 @@ from typing import Any
 
 from countlo.board import Shape
 from countlo.errors import BadRuleError, BadSizeError, BoardFormatError, CountloError
+from countlo.formats.text import read_input
 from countlo.graph import GRAPH_RULES, Graph
 from countlo.i18n import _, ngettext, reason
 from countlo.rules import Rule, Rules
@@ -40,7 +41,7 @@ def rule_of(text: str | None) -> Rule:
     except BadRuleError:
         if not os.path.exists(text):
             raise
-    return Rule.from_text(_read(text), text)
+    return Rule.from_text(read_input(text), text)
 
 
 def board_of(args: argparse.Namespace) -> tuple[Board, str]:
@@ -56,7 +57,7 @@ def board_of(args: argparse.Namespace) -> tuple[Board, str]:
         if rule not in GRAPH_RULES:
             raise BadRuleError(_("unknown graph rule {rule!r}: expected sigma (neighbours only) or sigma+ "
                                  "(neighbours and the node)").format(rule=args.rule))
-        return parse_graph(_read(args.graph), args.graph).with_rule(rule, args.states), "graph"
+        return parse_graph(read_input(args.graph), args.graph).with_rule(rule, args.states), "graph"
     rules = Rules.make(args.topology, rule_of(args.rule), args.states)
     size = Shape.parse(args.size) if args.size is not None else None
     return Shape(size.rows, size.cols, rules) if size else Shape(1, 1, rules), "grid"
@@ -90,11 +91,11 @@ def run(args: argparse.Namespace) -> int:
         if args.file is None:
             raise CountloError(_("no start given: pass FILE, '-' for stdin, --lit or --all-on"))
         where = "stdin" if args.file == "-" else args.file
-        board, start = _values(board, _read(args.file), where, args.size is not None)
+        board, start = _values(board, read_input(args.file), where, args.size is not None)
     _check_size(board, args)
     target: list[int] | None = None
     if args.to is not None:
-        _board, target = _values(board, _read(args.to), args.to, True)
+        _board, target = _values(board, read_input(args.to), args.to, True)
     elif args.target == "lit":
         target = [1] * board.cells
     return _Answer(board, start, target, args).run()
@@ -144,19 +145,6 @@ def _lit(text: str, board: Board) -> list[int]:
             if row >> c & 1:
                 out[r * board.cols + c] = 1
     return out
-
-
-def _read(path: str) -> str:
-    import sys
-
-    if path == "-":
-        return sys.stdin.read()
-    try:
-        with open(path, encoding="utf-8") as f:
-            return f.read()
-    except (OSError, UnicodeDecodeError) as e:
-        raise BoardFormatError(_("cannot read {path}: {reason}").format(
-            path=path, reason=reason(e))) from None
 
 
 def quiet_words(orders: Sequence[int], k: int) -> str:

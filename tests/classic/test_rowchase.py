@@ -17,8 +17,17 @@ from countlo.board import Shape
 from countlo.classic import general, rowchase
 from countlo.rules import NAMED, ROWCOL, TOPOLOGIES, Rule, Rules
 
-FAST = ("plane", "cylinder", "torus", "moebius", "klein")
+FAST = ("plane", "cylinder", "torus", "moebius", "klein", "projective")
 ACROSS = ("moebius", "klein")  # the chase runs along columns
+
+
+def flip_symmetric(rule: Rule) -> Rule:
+    """The rule with every offset's vertical mirror added (dr -> -dr): what the projective fold
+    asks for (docs/MATH.md §18.6)."""
+    offsets = set(rule.offsets)
+    if {(-dr, dc) for dr, dc in offsets} == offsets:
+        return rule
+    return Rule("mask", tuple(sorted(offsets | {(-dr, dc) for dr, dc in offsets})))
 
 
 
@@ -83,10 +92,15 @@ def small_boards(draw: st.DrawFn) -> Shape:
     if topology in ACROSS and not min(dcs) <= 0 <= max(dcs):
         rule = Rule("mask", tuple(sorted({*rule.offsets, (0, 0)})))
         drs, dcs = [*drs, 0], [*dcs, 0]
+    if topology == "projective":
+        rule = flip_symmetric(rule)
+        drs = [dr for dr, _ in rule.offsets]
     # longer across a join than the rule's span and reach (rowchase.applies)
     low_c = max(max(dcs) - min(dcs), *map(abs, dcs)) + 1 if topology != "plane" else 1
     low_r = max(max(drs) - min(drs), *map(abs, drs)) + 1 if topology in ("torus", "klein") else 1
-    rows = draw(st.integers(low_r, max(low_r, 4)))
+    if topology == "projective":  # the fold: a ring of 2C places, reach at most R // 2
+        low_c, low_r = (low_c + 1) // 2, 2 * max(drs)
+    rows = draw(st.integers(max(low_r, 1), max(low_r, 4)))
     cols = draw(st.integers(low_c, max(low_c, 12 // rows)))
     return Shape(rows, cols, Rules(topology, rule, 2))
 
@@ -123,9 +137,23 @@ def test_middle_boards_against_general(case):
     board, b = case
     if rowchase.applies(board):
         check(board, b)
+    elif board.rules.topology == "projective":  # the fold asks for the vertical mirror
+        assert flip_symmetric(board.rules.rule) != board.rules.rule
+        check_general(board, b)
+        board = Shape(board.rows, board.cols, Rules("projective", flip_symmetric(board.rules.rule), 2))
+        check(board, b)
     else:  # a twisted join with every offset on one side of it
         dcs = [dc for _, dc in board.rules.rule.offsets]
         assert board.rules.topology in ACROSS and not min(dcs) <= 0 <= max(dcs)
+
+
+def check_general(board: Shape, b: list[int]) -> None:
+    """general.solve on a board rowchase leaves to the chase one equation at a time: still right."""
+    sol = general.solve(board, b)
+    if sol.solvable:
+        assert general.apply(board, [0] * board.cells, sol.presses) == [(-v) % 2 for v in b]
+    else:
+        assert sum(w * v for w, v in zip(sol.witness, b)) % 2 == 1
 
 
 @pytest.mark.parametrize("topology", FAST)
@@ -160,9 +188,17 @@ def test_plane_nullity_matches_oeis_a159257():
 
 def test_when_it_applies():
     yes = [Shape(40, 40, Rules.make(t, r)) for t in FAST for r in NAMED]
+    assert set(FAST) == set(TOPOLOGIES)
     assert all(rowchase.applies(b) for b in yes)
-    no = [Shape(40, 40, Rules.make(t, "plus")) for t in TOPOLOGIES if t not in FAST]
-    assert [b.rules.topology for b in no] == ["projective"]
+    # the projective fold: rings of 2C places, reach at most R // 2 (knight: 2), symmetric under dr -> -dr
+    yes = [Shape(4, 3, Rules.make("projective", "knight")), Shape(5, 2, Rules.make("projective", "plus")),
+           Shape(2, 2, Rules.make("projective", "star")), Shape(1, 3, Rules("projective", Rule("mask", ((0, 1),)), 2)),
+           Shape(7, 9, Rules("projective", Rule("mask", ((-1, 2), (0, 0), (1, 2))), 2))]
+    assert all(rowchase.applies(b) for b in yes)
+    no = [Shape(3, 9, Rules.make("projective", "knight")), Shape(1, 9, Rules.make("projective", "plus")),
+          Shape(9, 2, Rules.make("projective", "knight")), Shape(9, 1, Rules.make("projective", "plus")),
+          Shape(9, 9, Rules("projective", Rule("mask", ((0, 0), (1, 0))), 2)),
+          Shape(9, 9, Rules("projective", Rule("mask", ((-1, 1), (0, 0), (1, -1))), 2))]
     # twisted joins: the chase runs along columns, and must have a pivot column ahead and behind
     no += [Shape(40, 40, Rules("moebius", Rule("mask", ((0, 1), (1, 1))), 2)),
            Shape(40, 2, Rules.make("moebius", "star")), Shape(2, 40, Rules.make("klein", "star"))]
@@ -284,3 +320,58 @@ def test_echelon_on_random_matrices_dense_sparse_and_dependent():
         assert not any(v & low for v in as_ints[rank:])
         original = [int.from_bytes(r.tobytes(), "little") for r in c]
         assert gf2_rank(as_ints) == gf2_rank(original) == gf2_rank(as_ints + original)
+
+
+@pytest.mark.parametrize("rule", sorted(NAMED))
+def test_projective_fold_against_brute_force_on_every_small_shape(rule):
+    """Every R x C projective board of at most 12 cells that the fold takes (odd and even sides,
+    non-square), on starts brute force can and cannot reach: solvable exactly when brute force
+    reaches it, with the right nullity, presses that solve and witnesses that prove (docs/MATH.md
+    §18.6)."""
+    rng = np.random.default_rng(11)
+    shapes = [(r, c) for r in range(1, 13) for c in range(1, 13) if r * c <= 12]
+    taken = [Shape(r, c, Rules.make("projective", rule)) for r, c in shapes]
+    taken = [b for b in taken if rowchase.applies(b)]
+    # knight needs R >= 4 and C >= 3 here: its odd sides are in the next test
+    assert {b.rows % 2 for b in taken} == ({0} if rule == "knight" else {0, 1})
+    assert any(b.rows != b.cols for b in taken)
+    for board in taken:
+        images, quiet = image_and_kernel(board)
+        assert 2 ** rowchase.plan(board).nullity == quiet
+        unreached = [v for v in itertools.product((0, 1), repeat=board.cells) if v not in images]
+        starts = [*images, *unreached]
+        for i in {0, len(images), *rng.integers(0, len(starts), 6).tolist()} - {len(starts)}:
+            check(board, list(starts[i]), images)
+
+
+@pytest.mark.parametrize("rule", sorted(NAMED))
+@pytest.mark.parametrize(("rows", "cols"), [(6, 9), (9, 6), (7, 7), (10, 10), (11, 4), (4, 13)])
+def test_projective_named_rules_against_general(rule, rows, cols):
+    """Bigger projective boards, odd and even sides: the fold against general's own chase, on the
+    all-lit start, random starts and a lit invariant (unsolvable on purpose when there is one)."""
+    board = Shape(rows, cols, Rules.make("projective", rule))
+    if not rowchase.applies(board):
+        assert rule == "knight" and min(rows, cols) < 5
+        return
+    rng = np.random.default_rng(rows * 100 + cols)
+    check(board, [1] * board.cells)
+    for _ in range(3):
+        check(board, rng.integers(0, 2, board.cells).tolist())
+    inv = rowchase.invariant_list(board)
+    assert len(inv) == rowchase.plan(board).nullity
+    for w in inv:
+        assert all(sum(w[i] * c for i, c in col.items()) % 2 == 0 for col in general.columns(board))
+    if inv:
+        check(board, inv[0])
+
+
+def test_projective_lights_follow_rules_place():
+    """rowchase.lights on the projective plane (the check solve makes on its answer) against
+    general.apply, corners and crossings included, for every named rule and a drawn one."""
+    rng = np.random.default_rng(3)
+    for rule in [*(Rule(n, NAMED[n]) for n in sorted(NAMED)), Rule("mask", ((-3, 2), (0, 0), (2, -4)))]:
+        for rows, cols in ((5, 8), (8, 5), (7, 7)):
+            board = Shape(rows, cols, Rules("projective", rule, 2))
+            presses = rng.integers(0, 2, (rows, cols)).astype(np.uint8)
+            got = rowchase.lights(board, presses).reshape(-1).tolist()
+            assert got == general.apply(board, [0] * board.cells, presses.reshape(-1).tolist())

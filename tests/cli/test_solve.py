@@ -310,3 +310,26 @@ def test_min_ctrl_c_reports_the_best_so_far_and_a_bound(tmp_path):
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
+
+
+@pytest.mark.parametrize("rules", [[], ["--topology", "torus"], ["--rule", "x"], ["--states", "3"]])
+def test_files_with_a_byte_order_mark_read_like_plain_ones(run_cli, tmp_path, rules):
+    # Windows editors save UTF-8 with a leading byte-order mark
+    plain, marked = tmp_path / "plain.txt", tmp_path / "marked.txt"
+    plain.write_text("101\n010\n100\n", encoding="utf-8")
+    marked.write_text("101\n010\n100\n", encoding="utf-8-sig")
+    want = run_cli(["solve", *rules, str(plain)])
+    to_itself = run_cli(["solve", *rules, str(plain), "--to", str(marked)])
+    assert to_itself.returncode == 0 and "0 presses" in to_itself.stdout.splitlines()[0]
+    assert run_cli(["solve", *rules, str(marked)]).stdout == want.stdout
+    assert run_cli(["solve", *rules, "-"], input="\ufeff101\n010\n100\n").stdout == want.stdout
+
+
+@pytest.mark.parametrize("rules", [[], ["--rule", "x"]])
+def test_a_file_that_is_not_utf8_names_its_line(run_cli, tmp_path, rules):
+    bad = tmp_path / "bad.txt"
+    bad.write_bytes(b"101\n01\xff\n100\n")
+    res = run_cli(["solve", *rules, str(bad)])
+    assert res.returncode == 2
+    assert res.stderr.strip().endswith("bad.txt line 2: not UTF-8 text (save the file as UTF-8)")
+    assert len(res.stderr.strip().splitlines()) == 1 and "Traceback" not in res.stderr
