@@ -595,16 +595,10 @@ class Plan:
             self.cache["c"] = Reduction(rank, pivcols, a[:rank, :w].copy())
         if (a[rank:, w] & ONE).any():
             return None
-        packed = np.zeros(w, dtype=np.uint64)
-        rhs = (a[:rank, w] & ONE).tolist()
-        for i in range(rank - 1, -1, -1):
-            col = int(pivcols[i])
-            word = col >> 6
-            odd = int(np.bitwise_count(a[i, word:w] & packed[word:]).sum()) & 1
-            if odd != rhs[i]:
-                packed[word] |= ONE << np.uint64(col & 63)
-        bits = np.unpackbits(packed.view(np.uint8), bitorder="little")[:lay.nfree]
-        return bits.astype(np.uint8)
+        y = np.zeros((lay.nfree, 1), dtype=np.uint64)
+        back_substitute(a[:rank, :w], pivcols, lay.nfree, y, a[:rank, w:] & ONE)
+        solution: NDArray[np.uint8] = (y[:, 0] & ONE).astype(np.uint8)
+        return solution
 
     def kernel(self) -> Words:
         """(nfree, words over the nullity): bit q of row i is y_i of the q-th kernel basis vector
@@ -618,14 +612,35 @@ class Plan:
         out = np.zeros((lay.nfree, _words(len(nonpiv))), dtype=np.uint64)
         q = np.arange(len(nonpiv))
         out[nonpiv, q >> 6] = ONE << (q & 63).astype(np.uint64)
-        for i in range(red.rank - 1, -1, -1):
-            col = int(red.pivcols[i])
-            ones = np.flatnonzero(np.unpackbits(red.rows[i].view(np.uint8), bitorder="little")[:lay.nfree])
-            ones = ones[ones != col]
-            if len(ones):
-                out[col] = np.bitwise_xor.reduce(out[ones], axis=0)
+        back_substitute(red.rows, red.pivcols, lay.nfree, out, np.zeros((red.rank, out.shape[1]), dtype=np.uint64))
         self.kernels["k"] = out
         return out
+
+
+def back_substitute(rows: Words, pivcols: NDArray[np.int64], nfree: int, out: Words, acc: Words) -> None:
+    """Back-substitution on `echelon`'s rows, several right-hand sides at once (one bit each):
+    given out[j] at the columns j < nfree without a pivot, sets out[pivcols[i]] to
+    acc[i] + sum over the other columns j of rows[i, j] out[j], for every pivot row i (acc is
+    used up). A word of columns at a time from the right (docs/MATH.md §18.1): the values at the
+    word's columns without a pivot are added into every row up to the word's pivot rows (four
+    Russians, `add_sums`); a pivot row of the word is 0 at the word's other pivots, so its value
+    is then its accumulated sum, and the word's pivot values are added into the rows above."""
+    owner = pivcols >> 6
+    for word in range(_words(nfree) - 1, -1, -1):
+        top = int(np.searchsorted(owner, word, side="left"))
+        end = int(np.searchsorted(owner, word, side="right"))
+        if not end:
+            continue
+        base = 64 * word
+        cols = pivcols[top:end]
+        pivbits = set((cols - base).tolist())
+        others = [t for t in range(min(64, nfree - base)) if t not in pivbits]
+        known = out[[base + t for t in others]]
+        if others and known.any():
+            add_sums(acc[:end], known, rows[:end, word], others)
+        out[cols] = acc[top:end]
+        if top and end > top:
+            add_sums(acc[:top], out[cols], rows[:top, word], (cols - base).tolist())
 
 
 def _units(n: int) -> Words:
@@ -635,22 +650,43 @@ def _units(n: int) -> Words:
     return out
 
 
-def table_sums(pmat: Words, words: Words, bits: Sequence[int], group: int = 8) -> Words:
-    """Row i of the answer: the XOR of the pmat[j] whose bit bits[j] is set in words[i] (four
-    Russians: the sums of each `group` rows of pmat are tabled, so a row costs one lookup per group)."""
-    acc = np.zeros((len(words), pmat.shape[1]), dtype=np.uint64)
-    buf = np.empty_like(acc)
-    for lo in range(0, len(bits), group):
-        hi = min(len(bits), lo + group)
-        table = np.zeros((1 << (hi - lo), pmat.shape[1]), dtype=np.uint64)
-        idx = np.zeros(len(words), dtype=np.intp)
-        for j in range(lo, hi):
-            t = j - lo
-            table[1 << t:2 << t] = table[:1 << t] ^ pmat[j]
-            idx |= ((words >> np.uint64(bits[j])) & ONE).astype(np.intp) << t
-        np.take(table, idx, axis=0, out=buf)
-        acc ^= buf
-    return acc
+CHUNK = 1 << 15  # words of rows that add_sums updates per pass: the rows and their gathered sums stay in cache
+
+
+def add_sums(target: Words, pmat: Words, words: Words, bits: Sequence[int]) -> None:
+    """target[i] ^= the XOR of the pmat[j] whose bit bits[j] is set in words[i] (distinct bits; other
+    bits of words are ignored). The four Russians (docs/MATH.md §18.5): for each byte of the
+    word holding some of the bits, a table of the 256 sums of their rows, indexed by the byte
+    itself, so a row costs one lookup and one XOR per byte; the rows are taken a cache-sized
+    block at a time, all tables applied to one block before the next."""
+    n = len(words)
+    if not n or not len(bits):
+        return
+    width = pmat.shape[1]
+    by_byte: dict[int, dict[int, int]] = {}
+    for j, b in enumerate(bits):
+        by_byte.setdefault(b >> 3, {})[b & 7] = j
+    raw = np.ascontiguousarray(words, dtype=np.uint64).view(np.uint8).reshape(n, 8)  # byte g: bits 8g..8g+7
+    tables: list[tuple[Words, NDArray[np.uint8]]] = []
+    for g, members in by_byte.items():
+        top = max(members) + 1
+        table = np.zeros((1 << top, width), dtype=np.uint64)
+        for t in range(top):  # entries with bit t set: the entries without it, plus row t (if a pivot)
+            if t in members:
+                np.bitwise_xor(table[:1 << t], pmat[members[t]], out=table[1 << t:2 << t])
+            else:
+                table[1 << t:2 << t] = table[:1 << t]
+        idx = raw[:, g] if top == 8 else raw[:, g] & np.uint8((1 << top) - 1)
+        tables.append((table, idx))
+    step = max(16, CHUNK // max(1, width))
+    buf = np.empty((min(step, n), width), dtype=np.uint64)
+    for lo in range(0, n, step):
+        hi = min(n, lo + step)
+        part = buf[:hi - lo]
+        rows = target[lo:hi]
+        for table, idx in tables:
+            np.take(table, idx[lo:hi], axis=0, out=part)
+            np.bitwise_xor(rows, part, out=rows)
 
 
 def echelon(c: Words, width: int) -> tuple[int, NDArray[np.int64], Words]:
@@ -658,9 +694,10 @@ def echelon(c: Words, width: int) -> tuple[int, NDArray[np.int64], Words]:
     bits are carried along): (rank, pivot columns, the matrix in echelon form, zero rows last).
 
     A word of 64 columns at a time: the pivots of the word are found on the word alone, their rows
-    are kept reduced among themselves (P), and every other row r then becomes
-    r + sum_i r[pivot i] P_i (the only row of r + span(P) with zeros at the pivots), added from
-    tables of all sums of 8 pivot rows (the method of the four Russians)."""
+    are kept reduced among themselves (P: a pivot row is 0 at the word's other pivots, which
+    `back_substitute` relies on), and every other row r then becomes r + sum_i r[pivot i] P_i
+    (the only row of r + span(P) with zeros at the pivots), added from tables of all sums of the
+    pivot rows of each byte (the method of the four Russians, `add_sums`)."""
     m = len(c)
     a = c.copy()
     rank = 0
@@ -682,10 +719,7 @@ def echelon(c: Words, width: int) -> tuple[int, NDArray[np.int64], Words]:
         quick = _word_pivots([v & low_bits for v in orig[:SCAN].tolist()], most)
         if quick is not None:  # the word's pivots among its first rows, found on Python ints
             picks, bits, combos = quick
-            picked = rows[picks, word:]
-            for i, combo in enumerate(combos):
-                use = np.array([combo >> j & 1 for j in range(len(picks))], dtype=bool)
-                pmat[i] = np.bitwise_xor.reduce(picked[use], axis=0)
+            add_sums(pmat[:len(combos)], rows[picks, word:], np.array(combos, dtype=np.uint64), range(len(picks)))
             taken[picks] = True
         cur = orig.copy()  # the word of every row after elimination by this word's pivots so far
         bitarr = np.zeros(64, dtype=np.uint64)
@@ -714,15 +748,15 @@ def echelon(c: Words, width: int) -> tuple[int, NDArray[np.int64], Words]:
         k = len(bits)
         if not k:
             continue
-        others = np.flatnonzero(~taken)
-        if len(others):
-            rest = rows[others].copy()
-            rest[:, word:] ^= table_sums(pmat[:k], orig[others], bits)
-        else:
-            rest = rows[others]
-        rows[:k] = 0
+        # the pivot rows become the first k (the rows there that are not pivots take their places),
+        # then every other row is cleared at the pivots in place
+        back = np.flatnonzero(taken[k:]) + k
+        if len(back):
+            front = np.flatnonzero(~taken[:k])
+            rows[back] = rows[front]
+            orig[back] = orig[front]
         rows[:k, word:] = pmat[:k]
-        rows[k:] = rest
+        add_sums(rows[k:, word:], pmat[:k], orig[k:], bits)
         rank += k
         pivcols.extend(64 * word + bit for bit in bits)
     return rank, np.array(pivcols, dtype=np.int64), a
@@ -768,8 +802,11 @@ def _word_pivots(vals: list[int], most: int) -> tuple[list[int], list[int], list
 
 
 def _eliminate_word(a: Words, rank: int, word: int, width: int, pivcols: list[int]) -> int:
-    """Forward elimination on the columns of one word, one pivot at a time; the new rank."""
+    """Forward elimination on the columns of one word, one pivot at a time, each pivot also
+    cleared from the word's earlier pivot rows (so they are reduced among themselves, as in
+    `echelon`); the new rank."""
     m = len(a)
+    first = rank
     for bit in range(min(64, width - 64 * word)):
         if rank == m:
             break
@@ -783,6 +820,9 @@ def _eliminate_word(a: Words, rank: int, word: int, width: int, pivcols: list[in
         below = rank + hits[1:]  # the swap moved a row without the bit to p
         if len(below):
             a[below, word:] ^= a[rank, word:]
+        above = first + np.flatnonzero((a[first:rank, word] >> b) & ONE)
+        if len(above):
+            a[above, word:] ^= a[rank, word:]
         pivcols.append(64 * word + bit)
         rank += 1
     return rank
@@ -943,7 +983,17 @@ def solve(board: Shape, b: Sequence[int] | NDArray[np.uint8]) -> tuple[list[int]
 def _witness(board: Shape, cells: NDArray[np.uint8]) -> list[int]:
     p = plan(board, transposed=True)
     kernel = p.kernel()
-    _, hit = chase(p.layout, kernel, dot=_to_lines(p.layout, cells).astype(bool))
+    marked = _to_lines(p.layout, cells).astype(bool)
+    if kernel.shape[1] == 1:  # at most 64 patterns: one chase keeps them all, the witness is read off
+        _, pats = chase(p.layout, kernel, keep=True)
+        assert pats is not None
+        val = int(np.bitwise_xor.reduce(pats[marked], axis=0)[0]) if marked.any() else 0
+        if val:
+            w = (_from_lines(p.layout, pats)[:, :, 0] >> np.uint64((val & -val).bit_length() - 1)) & ONE
+            picked: list[int] = w.astype(np.uint8).reshape(-1).tolist()
+            return picked
+        raise AssertionError("no left-kernel vector separates an unsolvable start: the maths is wrong")
+    _, hit = chase(p.layout, kernel, dot=marked)
     assert hit is not None
     for word, val in enumerate(hit.reshape(-1).tolist()):
         if val:

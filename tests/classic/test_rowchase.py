@@ -317,6 +317,8 @@ def test_echelon_on_random_matrices_dense_sparse_and_dependent():
         assert list(pivcols) == sorted(set(pivcols.tolist())) and len(pivcols) == rank
         for i, col in enumerate(pivcols.tolist()):
             assert as_ints[i] >> col & 1 and not as_ints[i] & ((1 << col) - 1)
+            # reduced within the word: 0 at the word's other pivots (back_substitute relies on it)
+            assert all(not as_ints[i] >> c & 1 for c in pivcols.tolist() if c != col and c >> 6 == col >> 6)
         assert not any(v & low for v in as_ints[rank:])
         original = [int.from_bytes(r.tobytes(), "little") for r in c]
         assert gf2_rank(as_ints) == gf2_rank(original) == gf2_rank(as_ints + original)
@@ -375,3 +377,64 @@ def test_projective_lights_follow_rules_place():
             presses = rng.integers(0, 2, (rows, cols)).astype(np.uint8)
             got = rowchase.lights(board, presses).reshape(-1).tolist()
             assert got == general.apply(board, [0] * board.cells, presses.reshape(-1).tolist())
+
+
+def test_add_sums_against_row_by_row_xor():
+    """Every row gets the XOR of the table rows its chosen bits select; other bits are ignored."""
+    rng = np.random.default_rng(11)
+    for trial in range(60):
+        width = int(rng.integers(1, 6))
+        n = int(rng.integers(0, 3000)) if trial % 5 == 0 else int(rng.integers(0, 40))
+        k = int(rng.integers(0, 65))
+        bits = sorted(rng.choice(64, size=k, replace=False).tolist()) if trial % 2 else rng.permutation(64)[:k].tolist()
+        pmat = rng.integers(0, 2 ** 63, size=(k, width)).astype(np.uint64) * np.uint64(2) + np.uint64(trial & 1)
+        words = rng.integers(0, 2 ** 63, size=n).astype(np.uint64) * np.uint64(2) + np.uint64(1)
+        target = rng.integers(0, 2 ** 63, size=(n, width)).astype(np.uint64)
+        want = target.copy()
+        for i in range(n):
+            for j, b in enumerate(bits):
+                if int(words[i]) >> b & 1:
+                    want[i] ^= pmat[j]
+        rowchase.add_sums(target, pmat, words, bits)
+        assert np.array_equal(target, want)
+
+
+class _Free:
+    def __init__(self, nfree: int) -> None:
+        self.nfree = nfree
+
+
+def _pack(dense: np.ndarray) -> np.ndarray:
+    m, n = dense.shape
+    bits = np.zeros((m, max(1, (n + 63) // 64) * 64), dtype=np.uint8)
+    bits[:, :n] = dense
+    return np.packbits(bits, axis=1, bitorder="little").view(np.uint64).reshape(m, -1)
+
+
+@pytest.mark.parametrize("m,n,density", [(1, 1, 0.5), (5, 1, 0.5), (3, 7, 0.0), (64, 64, 0.5), (70, 63, 0.5),
+                                         (65, 65, 0.5), (200, 130, 0.5), (130, 200, 0.5), (300, 257, 0.02),
+                                         (150, 190, 0.9), (400, 400, 0.5)])
+def test_kernel_and_particular_against_plain_elimination(m, n, density):
+    """Plan.kernel: C K = 0 and exactly n - rank(C) independent vectors; Plan.particular: a y with
+    C y = r whenever r is in C's image (r = C y0), None exactly when rank [C | r] > rank C."""
+    rng = np.random.default_rng(m * 1000 + n)
+    dense = (rng.random((m, n)) < density).astype(np.uint8)
+    if m > 10:
+        dense[::5] = dense[1::5][:len(dense[::5])] ^ dense[2::5][:len(dense[::5])]  # rank-deficient
+    rows = [int("".join(map(str, reversed(r.tolist()))) or "0", 2) for r in dense]
+    rank = gf2_rank(rows)
+    plan = rowchase.Plan(_Free(n), _pack(dense), {}, {})  # type: ignore[arg-type]
+    assert plan.nullity == n - rank
+    kernel = plan.kernel()
+    vecs = np.unpackbits(kernel.view(np.uint8), axis=1, bitorder="little")[:, :n - rank].T
+    assert not (dense.astype(np.int64) @ vecs.T.astype(np.int64) % 2).any()
+    assert gf2_rank([v.tolist() for v in vecs]) == n - rank
+    for trial in range(4):
+        y0 = rng.integers(0, 2, n).astype(np.int64)
+        r = (dense.astype(np.int64) @ y0 % 2).astype(np.uint8) if trial % 2 == 0 else rng.integers(0, 2, m).astype(
+            np.uint8)
+        y = plan.particular(r)
+        solvable = gf2_rank([row | int(bit) << n for row, bit in zip(rows, r.tolist())]) == rank
+        assert (y is not None) == solvable
+        if y is not None:
+            assert np.array_equal(dense.astype(np.int64) @ y.astype(np.int64) % 2, r)
