@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from countlo.classic.rowchase import table_sums
+from countlo.classic.rowchase import add_sums
 from countlo.errors import BadSizeError
 from countlo.graph import MAX_NODES, Graph
 from countlo.i18n import _
@@ -200,11 +200,8 @@ def _eliminate(a: Words, wd: int, bits: list[int], rows: list[int], combos: list
     """Make `rows` the reduced pivot rows of `bits` (sums of the `chosen` rows as `combos` say) and
     clear those bits from every other row."""
     k = len(bits)
-    src = a[chosen, wd:]
-    pmat = np.empty((k, src.shape[1]), dtype=np.uint64)
-    for i, combo in enumerate(combos):
-        members = [j for j in range(k) if combo >> j & 1]
-        pmat[i] = src[members[0]] if len(members) == 1 else np.bitwise_xor.reduce(src[members], axis=0)
+    pmat = np.zeros((k, a.shape[1] - wd), dtype=np.uint64)
+    add_sums(pmat, a[chosen, wd:], np.array(combos, dtype=np.uint64), range(k))
     word = a[:, wd].copy()  # coefficients: P is reduced, so they are the rows' bits at the pivots
     mask = 0
     for b in bits:
@@ -214,12 +211,12 @@ def _eliminate(a: Words, wd: int, bits: list[int], rows: list[int], combos: list
     is_pivot[rows] = True
     targets = np.flatnonzero(hit)
     if len(targets):
-        whole = 2 * len(targets) > len(a)  # then update every row in place (the pivots are rewritten)
-        acc = table_sums(pmat, word if whole else word[targets], bits, GROUP)
-        if whole:
-            a[:, wd:] ^= acc
+        if 2 * len(targets) > len(a):  # update every row in place (the pivots are rewritten below)
+            add_sums(a[:, wd:], pmat, word, bits)
         else:
-            a[targets, wd:] ^= acc
+            part = a[targets, wd:]
+            add_sums(part, pmat, word[targets], bits)
+            a[targets, wd:] = part
     a[rows, wd:] = pmat
 
 

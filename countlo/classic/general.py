@@ -13,9 +13,9 @@ presses. The quiet patterns are the chases of C's kernel. Unsolvability is prove
 with w A = 0 and w.(t - s) != 0, taken from the quiet patterns of the transposed game (Z_k is
 self-injective, so the image of A is exactly what every such w annihilates).
 
-Two-state grids (every topology but the projective plane) from ROWCHASE_CELLS cells on go to
-countlo.classic.rowchase, the same chase done a whole line at a time on bit-packed numpy arrays
-(docs/MATH.md §18.1), when it applies (`rowchase.applies`); the answers are the same. The plus
+Two-state grids from ROWCHASE_CELLS cells on go to countlo.classic.rowchase, the same chase done
+a whole line at a time on bit-packed numpy arrays (docs/MATH.md §18.1; the projective plane folded
+into rings of two rows, §18.6), when it applies (`rowchase.applies`); the answers are the same. The plus
 rule on a torus of at least 3 x 3 with two states (from the same size) goes to countlo.classic.circulant, a 2 x 2
 system over the ring of circulant rows (docs/MATH.md §18.2), which solves boards up to
 circulant.MAX_CELLS; its quiet patterns keep the limit MAX_CELLS of the rest. The rowcol rule

@@ -1,15 +1,20 @@
 """The light chase a whole line at a time, for two-state grid games (docs/MATH.md §18.1).
 
-* It applies when k = 2, the topology is plane, cylinder, torus, Moebius band or Klein bottle,
-  the rule is a set of distinct offsets (any named rule but `rowcol`, any drawn mask), and where
+* It applies when k = 2, the topology is plane, cylinder, torus, Moebius band, Klein bottle or
+  projective plane, the rule is a set of distinct offsets (any named rule but `rowcol`, any drawn
+  mask; on the projective plane one symmetric under the vertical flip), and where
   an edge is joined the board is longer across it than the rule's reach, so that every offset of
   a click lands on its own cell; on the twisted joins the rule must also reach both ways across
   them. Then, in line coordinates (board rows; board columns on the Moebius band and the Klein
   bottle, so that the twisted join lies across the chase), lights line r is
   sum_s T_s x_{r + h - s}: x_v is presses line v, h = -(least line offset), T_s the stencil of
   the offsets on line offset (least + s), clipped or wrapped along the line, and a line reached
-  across a twisted join read upside down. `applies` says exactly this; projective planes (both
-  joins twisted), `rowcol`, graphs and k > 2 stay with countlo.classic.general.
+  across a twisted join read upside down. The projective plane (both joins twisted) is folded
+  (docs/MATH.md §18.6): line r is the ring of 2C places made of board rows r and R-1-r; the top
+  reads its own lines upside down, the middle reads them turned by C, and an odd middle row is
+  one more line whose C presses are free and whose C equations constrain. `applies` says exactly
+  this; projective rules without the vertical mirror, `rowcol`, graphs and k > 2 stay with
+  countlo.classic.general.
 * The equations of lights line r fix presses line r + h through T_0: equation c names place
   c - l_1 (l_1 the least place offset of that stencil) as its pivot, a linear recurrence along
   the line; the few places it cannot reach (an edge, or the start of a wrapped line) start free
@@ -45,13 +50,14 @@ from countlo.i18n import _
 Words = NDArray[np.uint64]
 ONE = np.uint64(1)
 # topology: (lines are board columns, positions wrap along a line, the chase wraps, a wrapped line
-# comes back upside down); docs/MATH.md §18.1
+# comes back upside down, the board is folded into rings of two rows); docs/MATH.md §18.1, §18.6
 GEOMETRY = {
-    "plane": (False, False, False, False),
-    "cylinder": (False, True, False, False),
-    "torus": (False, True, True, False),
-    "moebius": (True, False, True, True),
-    "klein": (True, True, True, True),
+    "plane": (False, False, False, False, False),
+    "cylinder": (False, True, False, False, False),
+    "torus": (False, True, True, False, False),
+    "moebius": (True, False, True, True, False),
+    "klein": (True, True, True, True, False),
+    "projective": (False, True, False, True, True),
 }
 ORDER_LIMIT = 1 << 12  # the cycle 1 + z^e used to invert the row recurrence (see _Recurrence)
 
@@ -64,7 +70,9 @@ def applies(board: Shape) -> bool:
         return False
     if len(set(offsets)) != len(offsets):
         return False
-    across, wrap, cyclic, twisted = GEOMETRY[rules.topology]
+    if GEOMETRY[rules.topology][4]:
+        return _folds(board)
+    across, wrap, cyclic, twisted, _ = GEOMETRY[rules.topology]
     lines, places = (board.cols, board.rows) if across else (board.rows, board.cols)
     dls = [dc if across else dr for dr, dc in offsets]
     dps = [dr if across else dc for dr, dc in offsets]
@@ -74,6 +82,18 @@ def applies(board: Shape) -> bool:
     if cyclic and lines <= max(max(dls) - min(dls), *map(abs, dls)):
         return False
     return not (twisted and not min(dls) <= 0 <= max(dls))
+
+
+def _folds(board: Shape) -> bool:
+    """The projective plane folds into rings of 2C places (docs/MATH.md §18.6) when the rule is
+    symmetric under the vertical flip (dr -> -dr), its reach is at most the R // 2 rings, and the
+    ring is longer than the rule's reach and span along it (as on a joined edge)."""
+    offsets = board.rules.rule.offsets
+    if {(-dr, dc) for dr, dc in offsets} != set(offsets):
+        return False
+    dcs = [dc for _, dc in offsets]
+    reach = max(dr for dr, _ in offsets)
+    return reach <= board.rows // 2 and 2 * board.cols > max(max(dcs) - min(dcs), *map(abs, dcs))
 
 
 def _words(bits: int) -> int:
@@ -191,7 +211,8 @@ class _Local:
 class Layout:
     """The chase of one game in line coordinates: `rows` lines of `cols` places each (board rows
     on plane, cylinder and torus; board columns on the Moebius band and Klein bottle, whose
-    twisted join then lies across the chase)."""
+    twisted join then lies across the chase; on the projective plane rings of two board rows,
+    docs/MATH.md §18.6)."""
 
     rows: int
     cols: int
@@ -199,6 +220,8 @@ class Layout:
     wrap: bool  # places wrap round along a line
     cyclic: bool  # the lines wrap round (the chase meets its own start)
     twisted: bool  # a line reached across the join comes back upside down
+    fold: bool  # projective: line r holds board rows r and R-1-r; past the last ring the lines come back turned by C
+    middle: bool  # fold with R odd: the last line is the middle row, its C places doubled
     h: int
     stencils: tuple[tuple[int, ...], ...]  # T_s: the place offsets on line offset (least + s)
     wrap_stencils: tuple[tuple[int, ...], ...]  # the same for a source line reached across a twisted join
@@ -214,14 +237,28 @@ class Layout:
     def span(self) -> int:
         return len(self.stencils) - 1
 
-    def var_row(self, r: int, s: int) -> tuple[int, bool] | None:
-        """The presses line that offset row s of lights line r reads, and whether it is reached
-        across a twisted join (then it reads upside down); None off a clipped edge."""
+    @property
+    def pairs(self) -> int:
+        """The lines chased (all but a folded board's middle row)."""
+        return self.rows - self.middle
+
+    def places(self, v: int) -> int:
+        """The distinct places of line v: half the ring on a folded board's middle row."""
+        return self.cols // 2 if self.middle and v == self.rows - 1 else self.cols
+
+    def var_row(self, r: int, s: int) -> tuple[int, bool, int] | None:
+        """The presses line that offset row s of lights line r reads, whether it is reached
+        across a twisted join (then it reads upside down) and the turn of its places (C past a
+        folded board's middle, docs/MATH.md §18.6); None off a clipped edge."""
         v = r + self.h - s
         if 0 <= v < self.rows:
-            return v, False
+            return v, False, 0
+        if self.fold:
+            if v < 0:
+                return -1 - v, True, 0
+            return 2 * self.pairs - 1 + self.middle - v, False, self.cols // 2
         if self.cyclic:
-            return v % self.rows, self.twisted
+            return v % self.rows, self.twisted, 0
         return None
 
     def pivot_range(self) -> tuple[int, int]:
@@ -229,10 +266,11 @@ class Layout:
         return max(0, -self.l1), min(self.cols - 1, self.cols - 1 - self.l1)
 
 
-def _layout(rows: int, cols: int, geometry: tuple[bool, bool, bool, bool], offsets: tuple[tuple[int, int], ...],
-            wrap_offsets: tuple[tuple[int, int], ...]) -> Layout:
-    """`offsets` and `wrap_offsets` as (line offset, place offset); rows x cols lines x places."""
-    across, wrap, cyclic, twisted = geometry
+def _layout(rows: int, cols: int, geometry: tuple[bool, bool, bool, bool, bool], offsets: tuple[tuple[int, int], ...],
+            wrap_offsets: tuple[tuple[int, int], ...], middle: bool = False) -> Layout:
+    """`offsets` and `wrap_offsets` as (line offset, place offset); rows x cols lines x places
+    (a folded board's `middle` row among them)."""
+    across, wrap, cyclic, twisted, fold = geometry
     drs = [dr for dr, _ in offsets]
     lo_dr = min(drs)
     span = max(drs) - lo_dr
@@ -289,14 +327,16 @@ def _layout(rows: int, cols: int, geometry: tuple[bool, bool, bool, bool], offse
         chased = tuple(r <= rows - 1 - span for r in range(rows))
         free_rows = tuple(sorted((r + h) % rows for r in range(rows) if not chased[r]))
     else:
-        chased = tuple(0 <= r + h < rows for r in range(rows))
+        chased = tuple(0 <= r + h < rows - middle for r in range(rows))
         pivoted = {r + h for r in range(rows) if chased[r]}
         free_rows = tuple(v for v in range(rows) if v not in pivoted)
     nchased = sum(chased)
-    nfree = len(free_rows) * cols + nchased * len(nonpiv)
-    ncons = (rows - nchased) * cols + nchased * (f - rank)
-    return Layout(rows, cols, across, wrap, cyclic, twisted, h, stencils, wrap_stencils, l1, _Recurrence(lags),
-                  local, free_rows, chased, nfree, ncons)
+    # the middle row of a folded board: C free presses, C equations (its ring holds them twice)
+    short = cols // 2 if middle else 0
+    nfree = len(free_rows) * cols - short + nchased * len(nonpiv)
+    ncons = (rows - nchased) * cols - short + nchased * (f - rank)
+    return Layout(rows, cols, across, wrap, cyclic, twisted, fold, middle, h, stencils, wrap_stencils, l1,
+                  _Recurrence(lags), local, free_rows, chased, nfree, ncons)
 
 
 def _even_slice(places: list[int]) -> slice | None:
@@ -336,15 +376,20 @@ def _small_rref(rows: list[int], width: int) -> tuple[list[int], int, list[int],
 def layout(board: Shape, transposed: bool = False) -> Layout:
     """The chase of the board's game, or of its transpose (click i reaches j iff click j reaches
     i in the game): the negated offsets, except that a line reached across a twisted join keeps
-    its place offset (flip after shift is shift by the opposite after flip; docs/MATH.md §18.1)."""
+    its place offset (flip after shift is shift by the opposite after flip; docs/MATH.md §18.1).
+    The projective plane folds into R // 2 rings of 2C places, and the middle row when R is odd
+    (§18.6)."""
     geometry = GEOMETRY[board.rules.topology]
-    across = geometry[0]
+    across, fold = geometry[0], geometry[4]
     offsets = tuple((dc, dr) if across else (dr, dc) for dr, dc in board.rules.rule.offsets)
     lines, places = (board.cols, board.rows) if across else (board.rows, board.cols)
+    middle = fold and board.rows % 2 == 1
+    if fold:
+        lines, places = board.rows // 2 + middle, 2 * board.cols
     if not transposed:
-        return _layout(lines, places, geometry, offsets, offsets)
+        return _layout(lines, places, geometry, offsets, offsets, middle)
     return _layout(lines, places, geometry, tuple((-dl, -dp) for dl, dp in offsets),
-                   tuple((-dl, dp) for dl, dp in offsets))
+                   tuple((-dl, dp) for dl, dp in offsets), middle)
 
 
 def chase(lay: Layout, fv: Words, rhs: NDArray[np.uint8] | None = None, keep: bool = False,
@@ -371,8 +416,10 @@ def chase(lay: Layout, fv: Words, rhs: NDArray[np.uint8] | None = None, keep: bo
     x: dict[int, Words] = {}
     nxt = 0
     for v in lay.free_rows:
-        x[v] = fv[nxt:nxt + cols, :width(nxt + cols)]
-        nxt += cols
+        n = lay.places(v)
+        part = fv[nxt:nxt + n, :width(nxt + n)]
+        x[v] = part if n == cols else np.concatenate([part, part])  # a folded middle row: its ring twice
+        nxt += n
     wrap = lay.wrap
     lo, hi = lay.pivot_range()
     for r in range(rows):
@@ -385,7 +432,7 @@ def chase(lay: Layout, fv: Words, rhs: NDArray[np.uint8] | None = None, keep: bo
             source = lay.var_row(r, s)
             if source is None:
                 continue
-            line, upside_down = source
+            line, upside_down, turn = source
             seen = x[line]
             if upside_down:
                 turned = np.zeros_like(y)
@@ -395,9 +442,9 @@ def chase(lay: Layout, fv: Words, rhs: NDArray[np.uint8] | None = None, keep: bo
             else:
                 into = y[:, :seen.shape[1]] if seen.shape[1] < wr else y
                 for dc in lay.stencils[s]:
-                    _shift_xor(into, seen, dc, wrap)
+                    _shift_xor(into, seen, dc + turn, wrap)
         if not lay.chased[r]:
-            cons.append(y)
+            cons.append(y[:lay.places(r)])
         else:
             v = (r + lay.h) % rows  # not across a twisted join: `applies` asks 0 <= h <= span
             xr = _row(lay, y, lo, hi)
@@ -548,16 +595,10 @@ class Plan:
             self.cache["c"] = Reduction(rank, pivcols, a[:rank, :w].copy())
         if (a[rank:, w] & ONE).any():
             return None
-        packed = np.zeros(w, dtype=np.uint64)
-        rhs = (a[:rank, w] & ONE).tolist()
-        for i in range(rank - 1, -1, -1):
-            col = int(pivcols[i])
-            word = col >> 6
-            odd = int(np.bitwise_count(a[i, word:w] & packed[word:]).sum()) & 1
-            if odd != rhs[i]:
-                packed[word] |= ONE << np.uint64(col & 63)
-        bits = np.unpackbits(packed.view(np.uint8), bitorder="little")[:lay.nfree]
-        return bits.astype(np.uint8)
+        y = np.zeros((lay.nfree, 1), dtype=np.uint64)
+        back_substitute(a[:rank, :w], pivcols, lay.nfree, y, a[:rank, w:] & ONE)
+        solution: NDArray[np.uint8] = (y[:, 0] & ONE).astype(np.uint8)
+        return solution
 
     def kernel(self) -> Words:
         """(nfree, words over the nullity): bit q of row i is y_i of the q-th kernel basis vector
@@ -571,14 +612,35 @@ class Plan:
         out = np.zeros((lay.nfree, _words(len(nonpiv))), dtype=np.uint64)
         q = np.arange(len(nonpiv))
         out[nonpiv, q >> 6] = ONE << (q & 63).astype(np.uint64)
-        for i in range(red.rank - 1, -1, -1):
-            col = int(red.pivcols[i])
-            ones = np.flatnonzero(np.unpackbits(red.rows[i].view(np.uint8), bitorder="little")[:lay.nfree])
-            ones = ones[ones != col]
-            if len(ones):
-                out[col] = np.bitwise_xor.reduce(out[ones], axis=0)
+        back_substitute(red.rows, red.pivcols, lay.nfree, out, np.zeros((red.rank, out.shape[1]), dtype=np.uint64))
         self.kernels["k"] = out
         return out
+
+
+def back_substitute(rows: Words, pivcols: NDArray[np.int64], nfree: int, out: Words, acc: Words) -> None:
+    """Back-substitution on `echelon`'s rows, several right-hand sides at once (one bit each):
+    given out[j] at the columns j < nfree without a pivot, sets out[pivcols[i]] to
+    acc[i] + sum over the other columns j of rows[i, j] out[j], for every pivot row i (acc is
+    used up). A word of columns at a time from the right (docs/MATH.md §18.1): the values at the
+    word's columns without a pivot are added into every row up to the word's pivot rows (four
+    Russians, `add_sums`); a pivot row of the word is 0 at the word's other pivots, so its value
+    is then its accumulated sum, and the word's pivot values are added into the rows above."""
+    owner = pivcols >> 6
+    for word in range(_words(nfree) - 1, -1, -1):
+        top = int(np.searchsorted(owner, word, side="left"))
+        end = int(np.searchsorted(owner, word, side="right"))
+        if not end:
+            continue
+        base = 64 * word
+        cols = pivcols[top:end]
+        pivbits = set((cols - base).tolist())
+        others = [t for t in range(min(64, nfree - base)) if t not in pivbits]
+        known = out[[base + t for t in others]]
+        if others and known.any():
+            add_sums(acc[:end], known, rows[:end, word], others)
+        out[cols] = acc[top:end]
+        if top and end > top:
+            add_sums(acc[:top], out[cols], rows[:top, word], (cols - base).tolist())
 
 
 def _units(n: int) -> Words:
@@ -588,22 +650,43 @@ def _units(n: int) -> Words:
     return out
 
 
-def table_sums(pmat: Words, words: Words, bits: Sequence[int], group: int = 8) -> Words:
-    """Row i of the answer: the XOR of the pmat[j] whose bit bits[j] is set in words[i] (four
-    Russians: the sums of each `group` rows of pmat are tabled, so a row costs one lookup per group)."""
-    acc = np.zeros((len(words), pmat.shape[1]), dtype=np.uint64)
-    buf = np.empty_like(acc)
-    for lo in range(0, len(bits), group):
-        hi = min(len(bits), lo + group)
-        table = np.zeros((1 << (hi - lo), pmat.shape[1]), dtype=np.uint64)
-        idx = np.zeros(len(words), dtype=np.intp)
-        for j in range(lo, hi):
-            t = j - lo
-            table[1 << t:2 << t] = table[:1 << t] ^ pmat[j]
-            idx |= ((words >> np.uint64(bits[j])) & ONE).astype(np.intp) << t
-        np.take(table, idx, axis=0, out=buf)
-        acc ^= buf
-    return acc
+CHUNK = 1 << 15  # words of rows that add_sums updates per pass: the rows and their gathered sums stay in cache
+
+
+def add_sums(target: Words, pmat: Words, words: Words, bits: Sequence[int]) -> None:
+    """target[i] ^= the XOR of the pmat[j] whose bit bits[j] is set in words[i] (distinct bits; other
+    bits of words are ignored). The four Russians (docs/MATH.md §18.5): for each byte of the
+    word holding some of the bits, a table of the 256 sums of their rows, indexed by the byte
+    itself, so a row costs one lookup and one XOR per byte; the rows are taken a cache-sized
+    block at a time, all tables applied to one block before the next."""
+    n = len(words)
+    if not n or not len(bits):
+        return
+    width = pmat.shape[1]
+    by_byte: dict[int, dict[int, int]] = {}
+    for j, b in enumerate(bits):
+        by_byte.setdefault(b >> 3, {})[b & 7] = j
+    raw = np.ascontiguousarray(words, dtype=np.uint64).view(np.uint8).reshape(n, 8)  # byte g: bits 8g..8g+7
+    tables: list[tuple[Words, NDArray[np.uint8]]] = []
+    for g, members in by_byte.items():
+        top = max(members) + 1
+        table = np.zeros((1 << top, width), dtype=np.uint64)
+        for t in range(top):  # entries with bit t set: the entries without it, plus row t (if a pivot)
+            if t in members:
+                np.bitwise_xor(table[:1 << t], pmat[members[t]], out=table[1 << t:2 << t])
+            else:
+                table[1 << t:2 << t] = table[:1 << t]
+        idx = raw[:, g] if top == 8 else raw[:, g] & np.uint8((1 << top) - 1)
+        tables.append((table, idx))
+    step = max(16, CHUNK // max(1, width))
+    buf = np.empty((min(step, n), width), dtype=np.uint64)
+    for lo in range(0, n, step):
+        hi = min(n, lo + step)
+        part = buf[:hi - lo]
+        rows = target[lo:hi]
+        for table, idx in tables:
+            np.take(table, idx[lo:hi], axis=0, out=part)
+            np.bitwise_xor(rows, part, out=rows)
 
 
 def echelon(c: Words, width: int) -> tuple[int, NDArray[np.int64], Words]:
@@ -611,9 +694,10 @@ def echelon(c: Words, width: int) -> tuple[int, NDArray[np.int64], Words]:
     bits are carried along): (rank, pivot columns, the matrix in echelon form, zero rows last).
 
     A word of 64 columns at a time: the pivots of the word are found on the word alone, their rows
-    are kept reduced among themselves (P), and every other row r then becomes
-    r + sum_i r[pivot i] P_i (the only row of r + span(P) with zeros at the pivots), added from
-    tables of all sums of 8 pivot rows (the method of the four Russians)."""
+    are kept reduced among themselves (P: a pivot row is 0 at the word's other pivots, which
+    `back_substitute` relies on), and every other row r then becomes r + sum_i r[pivot i] P_i
+    (the only row of r + span(P) with zeros at the pivots), added from tables of all sums of the
+    pivot rows of each byte (the method of the four Russians, `add_sums`)."""
     m = len(c)
     a = c.copy()
     rank = 0
@@ -635,10 +719,7 @@ def echelon(c: Words, width: int) -> tuple[int, NDArray[np.int64], Words]:
         quick = _word_pivots([v & low_bits for v in orig[:SCAN].tolist()], most)
         if quick is not None:  # the word's pivots among its first rows, found on Python ints
             picks, bits, combos = quick
-            picked = rows[picks, word:]
-            for i, combo in enumerate(combos):
-                use = np.array([combo >> j & 1 for j in range(len(picks))], dtype=bool)
-                pmat[i] = np.bitwise_xor.reduce(picked[use], axis=0)
+            add_sums(pmat[:len(combos)], rows[picks, word:], np.array(combos, dtype=np.uint64), range(len(picks)))
             taken[picks] = True
         cur = orig.copy()  # the word of every row after elimination by this word's pivots so far
         bitarr = np.zeros(64, dtype=np.uint64)
@@ -667,15 +748,15 @@ def echelon(c: Words, width: int) -> tuple[int, NDArray[np.int64], Words]:
         k = len(bits)
         if not k:
             continue
-        others = np.flatnonzero(~taken)
-        if len(others):
-            rest = rows[others].copy()
-            rest[:, word:] ^= table_sums(pmat[:k], orig[others], bits)
-        else:
-            rest = rows[others]
-        rows[:k] = 0
+        # the pivot rows become the first k (the rows there that are not pivots take their places),
+        # then every other row is cleared at the pivots in place
+        back = np.flatnonzero(taken[k:]) + k
+        if len(back):
+            front = np.flatnonzero(~taken[:k])
+            rows[back] = rows[front]
+            orig[back] = orig[front]
         rows[:k, word:] = pmat[:k]
-        rows[k:] = rest
+        add_sums(rows[k:, word:], pmat[:k], orig[k:], bits)
         rank += k
         pivcols.extend(64 * word + bit for bit in bits)
     return rank, np.array(pivcols, dtype=np.int64), a
@@ -721,8 +802,11 @@ def _word_pivots(vals: list[int], most: int) -> tuple[list[int], list[int], list
 
 
 def _eliminate_word(a: Words, rank: int, word: int, width: int, pivcols: list[int]) -> int:
-    """Forward elimination on the columns of one word, one pivot at a time; the new rank."""
+    """Forward elimination on the columns of one word, one pivot at a time, each pivot also
+    cleared from the word's earlier pivot rows (so they are reduced among themselves, as in
+    `echelon`); the new rank."""
     m = len(a)
+    first = rank
     for bit in range(min(64, width - 64 * word)):
         if rank == m:
             break
@@ -736,6 +820,9 @@ def _eliminate_word(a: Words, rank: int, word: int, width: int, pivcols: list[in
         below = rank + hits[1:]  # the swap moved a row without the bit to p
         if len(below):
             a[below, word:] ^= a[rank, word:]
+        above = first + np.flatnonzero((a[first:rank, word] >> b) & ONE)
+        if len(above):
+            a[above, word:] ^= a[rank, word:]
         pivcols.append(64 * word + bit)
         rank += 1
     return rank
@@ -749,7 +836,9 @@ def _symmetric(board: Shape) -> bool:
         return False
     if not GEOMETRY[board.rules.topology][3]:
         return True
-    return {(dr, -dc) for dr, dc in offsets} == offsets  # lines are columns there
+    # lines are columns there; the projective fold asks for the flip dr -> -dr already (_folds), so with
+    # -D = D this holds too
+    return {(dr, -dc) for dr, dc in offsets} == offsets
 
 
 @lru_cache(maxsize=8)
@@ -762,7 +851,30 @@ def plan(board: Shape, transposed: bool = False) -> Plan:
 
 
 def _to_lines(lay: Layout, cells: NDArray[np.uint8]) -> NDArray[np.uint8]:
-    return cells.T if lay.across else cells
+    """(R, C) cells as (lines, places); a folded board's rings are rows r and R-1-r side by side,
+    and its middle row fills the first half of its ring only (so a dot counts each cell once)."""
+    if not lay.fold:
+        return cells.T if lay.across else cells
+    half, pairs = lay.cols // 2, lay.pairs
+    lines = np.zeros((lay.rows, lay.cols, *cells.shape[2:]), dtype=cells.dtype)
+    lines[:pairs, :half] = cells[:pairs]
+    lines[:pairs, half:] = cells[::-1][:pairs]
+    if lay.middle:
+        lines[pairs, :half] = cells[pairs]
+    return lines
+
+
+def _from_lines(lay: Layout, lines: Words) -> Words:
+    """(lines, places, W) back to (R, C, W), as `_to_lines` lays them out."""
+    if not lay.fold:
+        return lines.transpose(1, 0, 2) if lay.across else lines
+    half, pairs = lay.cols // 2, lay.pairs
+    cells = np.empty((2 * pairs + lay.middle, half, lines.shape[2]), dtype=lines.dtype)
+    cells[:pairs] = lines[:pairs, :half]
+    cells[::-1][:pairs] = lines[:pairs, half:]
+    if lay.middle:
+        cells[pairs] = lines[pairs, :half]
+    return cells
 
 
 def quiet_patterns(board: Shape, transposed: bool = False, block: int = 0) -> Words:
@@ -772,7 +884,7 @@ def quiet_patterns(board: Shape, transposed: bool = False, block: int = 0) -> Wo
     p = plan(board, transposed)
     _, out = chase(p.layout, p.kernel()[:, block:block + 1], keep=True)
     assert out is not None
-    return out.transpose(1, 0, 2) if p.layout.across else out
+    return _from_lines(p.layout, out)
 
 
 def lights(board: Shape, presses: NDArray[np.uint8]) -> NDArray[np.uint8]:
@@ -782,6 +894,8 @@ def lights(board: Shape, presses: NDArray[np.uint8]) -> NDArray[np.uint8]:
     with slices, turned upside down where the join is twisted."""
     rows, cols = board.rows, board.cols
     top = board.rules.topology
+    if top == "projective":
+        return _placed_lights(board, presses)
     out = np.zeros((rows, cols), dtype=np.uint8)
     wrap_rows = top in ("torus", "klein")
     twisted = top in ("moebius", "klein")
@@ -797,6 +911,22 @@ def lights(board: Shape, presses: NDArray[np.uint8]) -> NDArray[np.uint8]:
                 else:
                     out[rd0:rd0 + n, cd0:cd0 + cs1 - cs0] ^= block
     return out
+
+
+def _placed_lights(board: Shape, presses: NDArray[np.uint8]) -> NDArray[np.uint8]:
+    """A x by countlo.rules.place's steps on whole arrays (rows resolved first, a crossing flips
+    the other coordinate once per turn, both joins twisted): the pressed cells' hits, counted mod 2."""
+    rows, cols = board.rows, board.cols
+    pr, pc = np.nonzero(presses)
+    hits = []
+    for dr, dc in board.rules.rule.offsets:
+        turns, r = np.divmod(pr + dr, rows)
+        c = np.where(turns % 2 == 1, cols - 1 - (pc + dc), pc + dc)
+        turns, c = np.divmod(c, cols)
+        r = np.where(turns % 2 == 1, rows - 1 - r, r)
+        hits.append(r * cols + c)
+    counts = np.bincount(np.concatenate(hits), minlength=rows * cols) if hits else np.zeros(rows * cols, dtype=np.int64)
+    return (counts & 1).astype(np.uint8).reshape(rows, cols)
 
 
 def _parts(n: int, d: int, wrap: bool) -> list[tuple[int, int, int, bool]]:
@@ -845,7 +975,7 @@ def solve(board: Shape, b: Sequence[int] | NDArray[np.uint8]) -> tuple[list[int]
         return None, _witness(board, cells), p.nullity
     _, x = chase(lay, y.astype(np.uint64).reshape(-1, 1), rhs, keep=True)
     assert x is not None
-    presses = _to_lines(lay, (x[:, :, 0] & ONE).astype(np.uint8))
+    presses = (_from_lines(lay, x)[:, :, 0] & ONE).astype(np.uint8)
     assert np.array_equal(lights(board, presses), cells), "the row chase failed to reach the target"
     return presses.reshape(-1).tolist(), None, p.nullity
 
@@ -853,7 +983,17 @@ def solve(board: Shape, b: Sequence[int] | NDArray[np.uint8]) -> tuple[list[int]
 def _witness(board: Shape, cells: NDArray[np.uint8]) -> list[int]:
     p = plan(board, transposed=True)
     kernel = p.kernel()
-    _, hit = chase(p.layout, kernel, dot=_to_lines(p.layout, cells).astype(bool))
+    marked = _to_lines(p.layout, cells).astype(bool)
+    if kernel.shape[1] == 1:  # at most 64 patterns: one chase keeps them all, the witness is read off
+        _, pats = chase(p.layout, kernel, keep=True)
+        assert pats is not None
+        val = int(np.bitwise_xor.reduce(pats[marked], axis=0)[0]) if marked.any() else 0
+        if val:
+            w = (_from_lines(p.layout, pats)[:, :, 0] >> np.uint64((val & -val).bit_length() - 1)) & ONE
+            picked: list[int] = w.astype(np.uint8).reshape(-1).tolist()
+            return picked
+        raise AssertionError("no left-kernel vector separates an unsolvable start: the maths is wrong")
+    _, hit = chase(p.layout, kernel, dot=marked)
     assert hit is not None
     for word, val in enumerate(hit.reshape(-1).tolist()):
         if val:

@@ -81,7 +81,7 @@ def applies(board: Shape) -> bool:
     """True when this chase solves the board: k > 2, the geometry rowchase takes (the conditions
     there do not depend on k) and a short recurrence along the line."""
     rules = board.rules
-    if rules.states <= 2 or not rules.rule.offsets:
+    if rules.states <= 2 or not rules.rule.offsets or rules.topology == "projective":
         return False
     two = Shape(board.rows, board.cols, Rules(rules.topology, rules.rule, 2, rules.target))
     if not rowchase.applies(two):
@@ -399,7 +399,7 @@ def chase(z: ZLayout, fv: Arr, rhs: Ints | None = None, keep: bool = False, dot:
             source = lay.var_row(r, s)
             if source is None:
                 continue
-            line, upside_down = source
+            line, upside_down, turn = source
             if upside_down:
                 turned = np.zeros_like(acc)
                 for dc in lay.wrap_stencils[s]:
@@ -407,7 +407,7 @@ def chase(z: ZLayout, fv: Arr, rhs: Ints | None = None, keep: bool = False, dot:
                 acc += turned[::-1]
             else:
                 for dc in lay.stencils[s]:
-                    _shift_add(acc, x[line], dc, wrap)
+                    _shift_add(acc, x[line], dc + turn, wrap)
         if not lay.chased[r]:
             cons.append(ar.final(ar.reduce(acc, bound)))
         else:

@@ -17,8 +17,17 @@ from countlo.board import Shape
 from countlo.classic import general, rowchase
 from countlo.rules import NAMED, ROWCOL, TOPOLOGIES, Rule, Rules
 
-FAST = ("plane", "cylinder", "torus", "moebius", "klein")
+FAST = ("plane", "cylinder", "torus", "moebius", "klein", "projective")
 ACROSS = ("moebius", "klein")  # the chase runs along columns
+
+
+def flip_symmetric(rule: Rule) -> Rule:
+    """The rule with every offset's vertical mirror added (dr -> -dr): what the projective fold
+    asks for (docs/MATH.md §18.6)."""
+    offsets = set(rule.offsets)
+    if {(-dr, dc) for dr, dc in offsets} == offsets:
+        return rule
+    return Rule("mask", tuple(sorted(offsets | {(-dr, dc) for dr, dc in offsets})))
 
 
 
@@ -83,10 +92,15 @@ def small_boards(draw: st.DrawFn) -> Shape:
     if topology in ACROSS and not min(dcs) <= 0 <= max(dcs):
         rule = Rule("mask", tuple(sorted({*rule.offsets, (0, 0)})))
         drs, dcs = [*drs, 0], [*dcs, 0]
+    if topology == "projective":
+        rule = flip_symmetric(rule)
+        drs = [dr for dr, _ in rule.offsets]
     # longer across a join than the rule's span and reach (rowchase.applies)
     low_c = max(max(dcs) - min(dcs), *map(abs, dcs)) + 1 if topology != "plane" else 1
     low_r = max(max(drs) - min(drs), *map(abs, drs)) + 1 if topology in ("torus", "klein") else 1
-    rows = draw(st.integers(low_r, max(low_r, 4)))
+    if topology == "projective":  # the fold: a ring of 2C places, reach at most R // 2
+        low_c, low_r = (low_c + 1) // 2, 2 * max(drs)
+    rows = draw(st.integers(max(low_r, 1), max(low_r, 4)))
     cols = draw(st.integers(low_c, max(low_c, 12 // rows)))
     return Shape(rows, cols, Rules(topology, rule, 2))
 
@@ -123,9 +137,23 @@ def test_middle_boards_against_general(case):
     board, b = case
     if rowchase.applies(board):
         check(board, b)
+    elif board.rules.topology == "projective":  # the fold asks for the vertical mirror
+        assert flip_symmetric(board.rules.rule) != board.rules.rule
+        check_general(board, b)
+        board = Shape(board.rows, board.cols, Rules("projective", flip_symmetric(board.rules.rule), 2))
+        check(board, b)
     else:  # a twisted join with every offset on one side of it
         dcs = [dc for _, dc in board.rules.rule.offsets]
         assert board.rules.topology in ACROSS and not min(dcs) <= 0 <= max(dcs)
+
+
+def check_general(board: Shape, b: list[int]) -> None:
+    """general.solve on a board rowchase leaves to the chase one equation at a time: still right."""
+    sol = general.solve(board, b)
+    if sol.solvable:
+        assert general.apply(board, [0] * board.cells, sol.presses) == [(-v) % 2 for v in b]
+    else:
+        assert sum(w * v for w, v in zip(sol.witness, b)) % 2 == 1
 
 
 @pytest.mark.parametrize("topology", FAST)
@@ -160,9 +188,17 @@ def test_plane_nullity_matches_oeis_a159257():
 
 def test_when_it_applies():
     yes = [Shape(40, 40, Rules.make(t, r)) for t in FAST for r in NAMED]
+    assert set(FAST) == set(TOPOLOGIES)
     assert all(rowchase.applies(b) for b in yes)
-    no = [Shape(40, 40, Rules.make(t, "plus")) for t in TOPOLOGIES if t not in FAST]
-    assert [b.rules.topology for b in no] == ["projective"]
+    # the projective fold: rings of 2C places, reach at most R // 2 (knight: 2), symmetric under dr -> -dr
+    yes = [Shape(4, 3, Rules.make("projective", "knight")), Shape(5, 2, Rules.make("projective", "plus")),
+           Shape(2, 2, Rules.make("projective", "star")), Shape(1, 3, Rules("projective", Rule("mask", ((0, 1),)), 2)),
+           Shape(7, 9, Rules("projective", Rule("mask", ((-1, 2), (0, 0), (1, 2))), 2))]
+    assert all(rowchase.applies(b) for b in yes)
+    no = [Shape(3, 9, Rules.make("projective", "knight")), Shape(1, 9, Rules.make("projective", "plus")),
+          Shape(9, 2, Rules.make("projective", "knight")), Shape(9, 1, Rules.make("projective", "plus")),
+          Shape(9, 9, Rules("projective", Rule("mask", ((0, 0), (1, 0))), 2)),
+          Shape(9, 9, Rules("projective", Rule("mask", ((-1, 1), (0, 0), (1, -1))), 2))]
     # twisted joins: the chase runs along columns, and must have a pivot column ahead and behind
     no += [Shape(40, 40, Rules("moebius", Rule("mask", ((0, 1), (1, 1))), 2)),
            Shape(40, 2, Rules.make("moebius", "star")), Shape(2, 40, Rules.make("klein", "star"))]
@@ -281,6 +317,124 @@ def test_echelon_on_random_matrices_dense_sparse_and_dependent():
         assert list(pivcols) == sorted(set(pivcols.tolist())) and len(pivcols) == rank
         for i, col in enumerate(pivcols.tolist()):
             assert as_ints[i] >> col & 1 and not as_ints[i] & ((1 << col) - 1)
+            # reduced within the word: 0 at the word's other pivots (back_substitute relies on it)
+            assert all(not as_ints[i] >> c & 1 for c in pivcols.tolist() if c != col and c >> 6 == col >> 6)
         assert not any(v & low for v in as_ints[rank:])
         original = [int.from_bytes(r.tobytes(), "little") for r in c]
         assert gf2_rank(as_ints) == gf2_rank(original) == gf2_rank(as_ints + original)
+
+
+@pytest.mark.parametrize("rule", sorted(NAMED))
+def test_projective_fold_against_brute_force_on_every_small_shape(rule):
+    """Every R x C projective board of at most 12 cells that the fold takes (odd and even sides,
+    non-square), on starts brute force can and cannot reach: solvable exactly when brute force
+    reaches it, with the right nullity, presses that solve and witnesses that prove (docs/MATH.md
+    §18.6)."""
+    rng = np.random.default_rng(11)
+    shapes = [(r, c) for r in range(1, 13) for c in range(1, 13) if r * c <= 12]
+    taken = [Shape(r, c, Rules.make("projective", rule)) for r, c in shapes]
+    taken = [b for b in taken if rowchase.applies(b)]
+    # knight needs R >= 4 and C >= 3 here: its odd sides are in the next test
+    assert {b.rows % 2 for b in taken} == ({0} if rule == "knight" else {0, 1})
+    assert any(b.rows != b.cols for b in taken)
+    for board in taken:
+        images, quiet = image_and_kernel(board)
+        assert 2 ** rowchase.plan(board).nullity == quiet
+        unreached = [v for v in itertools.product((0, 1), repeat=board.cells) if v not in images]
+        starts = [*images, *unreached]
+        for i in {0, len(images), *rng.integers(0, len(starts), 6).tolist()} - {len(starts)}:
+            check(board, list(starts[i]), images)
+
+
+@pytest.mark.parametrize("rule", sorted(NAMED))
+@pytest.mark.parametrize(("rows", "cols"), [(6, 9), (9, 6), (7, 7), (10, 10), (11, 4), (4, 13)])
+def test_projective_named_rules_against_general(rule, rows, cols):
+    """Bigger projective boards, odd and even sides: the fold against general's own chase, on the
+    all-lit start, random starts and a lit invariant (unsolvable on purpose when there is one)."""
+    board = Shape(rows, cols, Rules.make("projective", rule))
+    if not rowchase.applies(board):
+        assert rule == "knight" and min(rows, cols) < 5
+        return
+    rng = np.random.default_rng(rows * 100 + cols)
+    check(board, [1] * board.cells)
+    for _ in range(3):
+        check(board, rng.integers(0, 2, board.cells).tolist())
+    inv = rowchase.invariant_list(board)
+    assert len(inv) == rowchase.plan(board).nullity
+    for w in inv:
+        assert all(sum(w[i] * c for i, c in col.items()) % 2 == 0 for col in general.columns(board))
+    if inv:
+        check(board, inv[0])
+
+
+def test_projective_lights_follow_rules_place():
+    """rowchase.lights on the projective plane (the check solve makes on its answer) against
+    general.apply, corners and crossings included, for every named rule and a drawn one."""
+    rng = np.random.default_rng(3)
+    for rule in [*(Rule(n, NAMED[n]) for n in sorted(NAMED)), Rule("mask", ((-3, 2), (0, 0), (2, -4)))]:
+        for rows, cols in ((5, 8), (8, 5), (7, 7)):
+            board = Shape(rows, cols, Rules("projective", rule, 2))
+            presses = rng.integers(0, 2, (rows, cols)).astype(np.uint8)
+            got = rowchase.lights(board, presses).reshape(-1).tolist()
+            assert got == general.apply(board, [0] * board.cells, presses.reshape(-1).tolist())
+
+
+def test_add_sums_against_row_by_row_xor():
+    """Every row gets the XOR of the table rows its chosen bits select; other bits are ignored."""
+    rng = np.random.default_rng(11)
+    for trial in range(60):
+        width = int(rng.integers(1, 6))
+        n = int(rng.integers(0, 3000)) if trial % 5 == 0 else int(rng.integers(0, 40))
+        k = int(rng.integers(0, 65))
+        bits = sorted(rng.choice(64, size=k, replace=False).tolist()) if trial % 2 else rng.permutation(64)[:k].tolist()
+        pmat = rng.integers(0, 2 ** 63, size=(k, width)).astype(np.uint64) * np.uint64(2) + np.uint64(trial & 1)
+        words = rng.integers(0, 2 ** 63, size=n).astype(np.uint64) * np.uint64(2) + np.uint64(1)
+        target = rng.integers(0, 2 ** 63, size=(n, width)).astype(np.uint64)
+        want = target.copy()
+        for i in range(n):
+            for j, b in enumerate(bits):
+                if int(words[i]) >> b & 1:
+                    want[i] ^= pmat[j]
+        rowchase.add_sums(target, pmat, words, bits)
+        assert np.array_equal(target, want)
+
+
+class _Free:
+    def __init__(self, nfree: int) -> None:
+        self.nfree = nfree
+
+
+def _pack(dense: np.ndarray) -> np.ndarray:
+    m, n = dense.shape
+    bits = np.zeros((m, max(1, (n + 63) // 64) * 64), dtype=np.uint8)
+    bits[:, :n] = dense
+    return np.packbits(bits, axis=1, bitorder="little").view(np.uint64).reshape(m, -1)
+
+
+@pytest.mark.parametrize("m,n,density", [(1, 1, 0.5), (5, 1, 0.5), (3, 7, 0.0), (64, 64, 0.5), (70, 63, 0.5),
+                                         (65, 65, 0.5), (200, 130, 0.5), (130, 200, 0.5), (300, 257, 0.02),
+                                         (150, 190, 0.9), (400, 400, 0.5)])
+def test_kernel_and_particular_against_plain_elimination(m, n, density):
+    """Plan.kernel: C K = 0 and exactly n - rank(C) independent vectors; Plan.particular: a y with
+    C y = r whenever r is in C's image (r = C y0), None exactly when rank [C | r] > rank C."""
+    rng = np.random.default_rng(m * 1000 + n)
+    dense = (rng.random((m, n)) < density).astype(np.uint8)
+    if m > 10:
+        dense[::5] = dense[1::5][:len(dense[::5])] ^ dense[2::5][:len(dense[::5])]  # rank-deficient
+    rows = [int("".join(map(str, reversed(r.tolist()))) or "0", 2) for r in dense]
+    rank = gf2_rank(rows)
+    plan = rowchase.Plan(_Free(n), _pack(dense), {}, {})  # type: ignore[arg-type]
+    assert plan.nullity == n - rank
+    kernel = plan.kernel()
+    vecs = np.unpackbits(kernel.view(np.uint8), axis=1, bitorder="little")[:, :n - rank].T
+    assert not (dense.astype(np.int64) @ vecs.T.astype(np.int64) % 2).any()
+    assert gf2_rank([v.tolist() for v in vecs]) == n - rank
+    for trial in range(4):
+        y0 = rng.integers(0, 2, n).astype(np.int64)
+        r = (dense.astype(np.int64) @ y0 % 2).astype(np.uint8) if trial % 2 == 0 else rng.integers(0, 2, m).astype(
+            np.uint8)
+        y = plan.particular(r)
+        solvable = gf2_rank([row | int(bit) << n for row, bit in zip(rows, r.tolist())]) == rank
+        assert (y is not None) == solvable
+        if y is not None:
+            assert np.array_equal(dense.astype(np.int64) @ y.astype(np.int64) % 2, r)
