@@ -187,3 +187,40 @@ def test_invariants_of_a_lopsided_rule_come_from_the_transposed_game(topology, r
         start = [rng.randrange(3) for _ in range(n)]
         ref = general._solve_by_plan(board, [(-v) % 3 for v in start])
         check_answer(board, start, ref.solvable)
+
+
+@pytest.mark.parametrize("k", [3, 4, 6, 9, 255])
+def test_blocked_elimination_across_several_blocks(k):
+    """Three blocks of 128 columns and more: skipped columns kept side by side through later
+    blocks, the 16-column steps inside a block, float32 entries reduced before they pass 2^24."""
+    rng = np.random.default_rng(100 + k)
+    m, n, r = 420, 400, 330
+    a = rng.integers(0, k, (m, r)) @ rng.integers(0, k, (r, n)) % k
+    p = zk.factor(k)[0][0]
+    a[:, 5::61] = a[:, 5::61] * (k // p) % k  # columns with no unit, in every block
+    ref = zk.factorize(a.tolist(), n, k)
+    sys = zklu.System(a, k)
+    assert sys.orders == ref.orders
+    assert not (a @ sys.gens % k).any()
+    for t in range(4):
+        b = a @ rng.integers(0, k, n) % k if t % 2 else rng.integers(0, k, m)
+        y = sys.solve(b)
+        assert (y is None) == (ref.solve(b.tolist()) is None)
+        if y is not None:
+            assert not ((a @ y - b) % k).any()
+
+
+def test_block_update_reduces_float32_entries_before_they_pass_two_to_the_24():
+    q = 251
+    rng = np.random.default_rng(5)
+    target = rng.integers(-(1 << 24) + 256, (1 << 24) - 256, (140, 50)).astype(np.float32)  # lazy, near 2^24
+    l11 = np.tril(rng.integers(0, q, (12, 12)), -1).astype(np.float64)
+    l21 = rng.integers(0, q, (128, 12)).astype(np.float64)
+    exact = target.astype(np.int64)
+    for i in range(12):  # U = L11^-1 A on the pivot rows, then the rows below lose L21 U
+        exact[i] = (exact[i] - l11[i, :i].astype(np.int64) @ exact[:i]) % q
+    exact[12:] -= l21.astype(np.int64) @ exact[:12]
+    bound = zklu._update(target, l11, l21, q, (1 << 24) - 256)
+    assert bound < zklu.EXACT32
+    assert np.array_equal(target.astype(np.int64) % q, exact % q)
+    assert float(np.abs(target).max()) < bound
