@@ -39,6 +39,7 @@ import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any, cast
 
 import numpy as np
 from numpy.typing import NDArray
@@ -615,6 +616,20 @@ class Plan:
         back_substitute(red.rows, red.pivcols, lay.nfree, out, np.zeros((red.rank, out.shape[1]), dtype=np.uint64))
         self.kernels["k"] = out
         return out
+
+
+@dataclass(frozen=True)
+class Unknowns:
+    """What a Plan reads of its layout when it holds a bare system C y = r with no chase behind it
+    (countlo.classic.bitmatrix): the number of unknowns."""
+
+    nfree: int
+
+
+def system(cons: Words, nfree: int) -> Plan:
+    """A Plan for the bare system C y = r over `nfree` unknowns (C's rows bit-packed): its
+    particular solutions, kernel and nullity, without the chase's layout."""
+    return Plan(cast(Any, Unknowns(nfree)), cons, {}, {})
 
 
 def back_substitute(rows: Words, pivcols: NDArray[np.int64], nfree: int, out: Words, acc: Words) -> None:
