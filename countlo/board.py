@@ -171,6 +171,10 @@ class Shape(Value):
             return Shape(self.cols, self.rows, self.rules)
         return Shape(self.cols, self.rows, self.rules.transposed())
 
+    def transposed_cells(self) -> list[int]:
+        """Where each cell sits on the transposed board: cell r C + c goes to c R + r."""
+        return [c * self.rows + r for r in range(self.rows) for c in range(self.cols)]
+
     def with_rules(self, rules: Rules) -> Shape:
         """The same size under other rules."""
         return Shape(self.rows, self.cols, rules)
@@ -300,6 +304,14 @@ def iter_bits(x: int) -> Iterator[int]:
         low = x & -x
         yield low.bit_length() - 1
         x ^= low
+
+
+def move_bits(x: int, to: Sequence[int]) -> int:
+    """The bitset with bit to[k] set for every set bit k of x (a board carried over a cell map)."""
+    out = 0
+    for k in iter_bits(x):
+        out |= 1 << to[k]
+    return out
 
 
 def popcount(x: int) -> int:

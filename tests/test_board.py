@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from countlo.board import Cell, Shape, column_index, column_letters, iter_bits, press_masks
+from countlo.board import Cell, Shape, column_index, column_letters, iter_bits, move_bits, press_masks
 from countlo.errors import BadCellError, BadSizeError
 
 
@@ -91,3 +91,16 @@ def test_symmetries_form_a_group_and_preserve_presses(shape, n):
             # a symmetry maps the press mask of k to the press mask of k's image
             img = next(iter_bits(g.apply(1 << k)))
             assert g.apply(shape.press_mask(k)) == shape.press_mask(img)
+
+
+@pytest.mark.parametrize("shape", [Shape(1, 1), Shape(2, 5), Shape(5, 2), Shape(4, 4)], ids=str)
+def test_transposed_cells_carry_boards_and_presses_over_the_diagonal(shape):
+    to, back = shape.transposed_cells(), shape.transposed().transposed_cells()
+    t = shape.transposed()
+    for k in range(shape.cells):
+        r, c = divmod(k, shape.cols)
+        assert to[k] == t.index(Cell(c, r)) and back[to[k]] == k
+        # a click's lights, carried over, are the lights of the carried click on the transpose
+        assert move_bits(shape.press_mask(k), to) == t.press_mask(to[k])
+    board = 0b1011001 & shape.full
+    assert move_bits(move_bits(board, to), back) == board

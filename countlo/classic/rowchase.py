@@ -247,6 +247,11 @@ class Layout:
         """The distinct places of line v: half the ring on a folded board's middle row."""
         return self.cols // 2 if self.middle and v == self.rows - 1 else self.cols
 
+    @property
+    def line_counts(self) -> tuple[int, int]:
+        """(presses of the free lines, equations of the lights lines never chased)."""
+        return _line_counts(self.rows, self.cols, self.middle, self.free_rows, self.chased)
+
     def var_row(self, r: int, s: int) -> tuple[int, bool, int] | None:
         """The presses line that offset row s of lights line r reads, whether it is reached
         across a twisted join (then it reads upside down) and the turn of its places (C past a
@@ -332,12 +337,20 @@ def _layout(rows: int, cols: int, geometry: tuple[bool, bool, bool, bool, bool],
         pivoted = {r + h for r in range(rows) if chased[r]}
         free_rows = tuple(v for v in range(rows) if v not in pivoted)
     nchased = sum(chased)
-    # the middle row of a folded board: C free presses, C equations (its ring holds them twice)
-    short = cols // 2 if middle else 0
-    nfree = len(free_rows) * cols - short + nchased * len(nonpiv)
-    ncons = (rows - nchased) * cols - short + nchased * (f - rank)
+    free_lines, unchased = _line_counts(rows, cols, middle, free_rows, chased)
+    nfree = free_lines + nchased * len(nonpiv)
+    ncons = unchased + nchased * (f - rank)
     return Layout(rows, cols, across, wrap, cyclic, twisted, fold, middle, h, stencils, wrap_stencils, l1,
                   _Recurrence(lags), local, free_rows, chased, nfree, ncons)
+
+
+def _line_counts(rows: int, cols: int, middle: bool, free_rows: tuple[int, ...], chased: tuple[bool, ...]
+                 ) -> tuple[int, int]:
+    """(presses of the free lines, equations of the unchased lights lines): `cols` a line, but a
+    folded board's middle row (free and unchased) holds C presses and C equations in its ring of
+    2C places (docs/MATH.md §18.6)."""
+    short = cols // 2 if middle else 0
+    return len(free_rows) * cols - short, (rows - sum(chased)) * cols - short
 
 
 def _even_slice(places: list[int]) -> slice | None:
@@ -872,11 +885,12 @@ def plan(board: Shape, transposed: bool = False) -> Plan:
     return Plan(lay, cons, {}, {})
 
 
-def _to_lines(lay: Layout, cells: NDArray[np.uint8]) -> NDArray[np.uint8]:
-    """(R, C) cells as (lines, places); a folded board's rings are rows r and R-1-r side by side,
-    and its middle row fills the first half of its ring only (so a dot counts each cell once)."""
+def _to_lines(lay: Layout, cells: NDArray[Any]) -> NDArray[Any]:
+    """(R, C, ...) cells as (lines, places, ...); a folded board's rings are rows r and R-1-r side
+    by side, and its middle row fills the first half of its ring only (so a dot counts each cell
+    once)."""
     if not lay.fold:
-        return cells.T if lay.across else cells
+        return cells.transpose(1, 0, *range(2, cells.ndim)) if lay.across else cells
     half, pairs = lay.cols // 2, lay.pairs
     lines = np.zeros((lay.rows, lay.cols, *cells.shape[2:]), dtype=cells.dtype)
     lines[:pairs, :half] = cells[:pairs]
@@ -886,12 +900,12 @@ def _to_lines(lay: Layout, cells: NDArray[np.uint8]) -> NDArray[np.uint8]:
     return lines
 
 
-def _from_lines(lay: Layout, lines: Words) -> Words:
-    """(lines, places, W) back to (R, C, W), as `_to_lines` lays them out."""
+def _from_lines(lay: Layout, lines: NDArray[Any]) -> NDArray[Any]:
+    """(lines, places, ...) back to (R, C, ...), as `_to_lines` lays them out."""
     if not lay.fold:
-        return lines.transpose(1, 0, 2) if lay.across else lines
+        return lines.transpose(1, 0, *range(2, lines.ndim)) if lay.across else lines
     half, pairs = lay.cols // 2, lay.pairs
-    cells = np.empty((2 * pairs + lay.middle, half, lines.shape[2]), dtype=lines.dtype)
+    cells = np.empty((2 * pairs + lay.middle, half, *lines.shape[2:]), dtype=lines.dtype)
     cells[:pairs] = lines[:pairs, :half]
     cells[::-1][:pairs] = lines[:pairs, half:]
     if lay.middle:
@@ -917,7 +931,7 @@ def lights(board: Shape, presses: NDArray[np.uint8]) -> NDArray[np.uint8]:
     rows, cols = board.rows, board.cols
     top = board.rules.topology
     if top == "projective":
-        return _placed_lights(board, presses)
+        return (placed_sums(board, presses) & 1).astype(np.uint8)
     out = np.zeros((rows, cols), dtype=np.uint8)
     wrap_rows = top in ("torus", "klein")
     twisted = top in ("moebius", "klein")
@@ -935,20 +949,25 @@ def lights(board: Shape, presses: NDArray[np.uint8]) -> NDArray[np.uint8]:
     return out
 
 
-def _placed_lights(board: Shape, presses: NDArray[np.uint8]) -> NDArray[np.uint8]:
-    """A x by countlo.rules.place's steps on whole arrays (rows resolved first, a crossing flips
-    the other coordinate once per turn, both joins twisted): the pressed cells' hits, counted mod 2."""
+def placed_sums(board: Shape, presses: NDArray[Any]) -> NDArray[np.int64]:
+    """A x on the projective plane, not reduced, for an (R, C) array of press counts, by
+    countlo.rules.place's steps on whole arrays (rows resolved first, a crossing flips the other
+    coordinate once per turn): independent of the fold it checks (docs/MATH.md §18.6)."""
     rows, cols = board.rows, board.cols
     pr, pc = np.nonzero(presses)
-    hits = []
+    times = presses[pr, pc].astype(np.float64)
+    hits, weights = [], []
     for dr, dc in board.rules.rule.offsets:
         turns, r = np.divmod(pr + dr, rows)
         c = np.where(turns % 2 == 1, cols - 1 - (pc + dc), pc + dc)
         turns, c = np.divmod(c, cols)
         r = np.where(turns % 2 == 1, rows - 1 - r, r)
         hits.append(r * cols + c)
-    counts = np.bincount(np.concatenate(hits), minlength=rows * cols) if hits else np.zeros(rows * cols, dtype=np.int64)
-    return (counts & 1).astype(np.uint8).reshape(rows, cols)
+        weights.append(times)
+    if not hits:
+        return np.zeros((rows, cols), dtype=np.int64)
+    sums = np.bincount(np.concatenate(hits), weights=np.concatenate(weights), minlength=rows * cols)
+    return np.rint(sums).astype(np.int64).reshape(rows, cols)  # whole numbers far below 2^53: exact
 
 
 def _parts(n: int, d: int, wrap: bool) -> list[tuple[int, int, int, bool]]:

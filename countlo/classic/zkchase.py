@@ -1,6 +1,7 @@
 """The light chase a whole line at a time over Z_k, k > 2 (docs/MATH.md §18.4).
 
-The same chase as countlo.classic.rowchase (docs/MATH.md §18.1), whose layout it reuses: lights
+The same chase as countlo.classic.rowchase (docs/MATH.md §18.1), whose layout it reuses (the
+projective plane folded into rings of two rows the same way, §18.6): lights
 line r is sum_s T_s x_{r + h - s}, the pivot line's equations form a linear recurrence along the
 line with characteristic polynomial p(z) = 1 + sum of z^d, the places it cannot reach are the
 line's local unknowns phi with their local equations K phi = E. Over Z_k:
@@ -81,7 +82,7 @@ def applies(board: Shape) -> bool:
     """True when this chase solves the board: k > 2, the geometry rowchase takes (the conditions
     there do not depend on k) and a short recurrence along the line."""
     rules = board.rules
-    if rules.states <= 2 or not rules.rule.offsets or rules.topology == "projective":
+    if rules.states <= 2 or not rules.rule.offsets:
         return False
     two = Shape(board.rows, board.cols, Rules(rules.topology, rules.rule, 2, rules.target))
     if not rowchase.applies(two):
@@ -223,8 +224,9 @@ def zlayout(board: Shape, transposed: bool = False) -> ZLayout:
     solved = _LocalZ.of(kmat, k)
     nchased = sum(lay.chased)
     local = solved.extra
-    nfree = len(lay.free_rows) * cols + nchased * local
-    ncons = (lay.rows - nchased) * cols + nchased * local
+    free_lines, unchased = lay.line_counts
+    nfree = free_lines + nchased * local
+    ncons = unchased + nchased * local
     terms = 1 + sum(len(s) for s in lay.stencils)  # b and every stencil (a turned line replaces a plain one)
     return ZLayout(lay, k, e, q, hom, solved, nfree, ncons, terms)
 
@@ -385,8 +387,9 @@ def chase(z: ZLayout, fv: Arr, rhs: Ints | None = None, keep: bool = False, dot:
     x: dict[int, Arr] = {}
     nxt = 0
     for v in lay.free_rows:
-        x[v] = fv[nxt:nxt + cols]
-        nxt += cols
+        n = lay.places(v)
+        x[v] = fv[nxt:nxt + n] if n == cols else np.concatenate([fv[nxt:nxt + n]] * 2)  # a folded middle row
+        nxt += n
     wrap = lay.wrap
     lo, hi = lay.pivot_range()
     bound = z.terms * (k - 1) + 1  # a line's sum stays below this
@@ -409,7 +412,7 @@ def chase(z: ZLayout, fv: Arr, rhs: Ints | None = None, keep: bool = False, dot:
                 for dc in lay.stencils[s]:
                     _shift_add(acc, x[line], dc + turn, wrap)
         if not lay.chased[r]:
-            cons.append(ar.final(ar.reduce(acc, bound)))
+            cons.append(ar.final(ar.reduce(acc[:lay.places(r)], bound)))
         else:
             v = (r + lay.h) % rows
             y = ar.neg(acc, bound)
@@ -485,11 +488,11 @@ def plan(board: Shape, transposed: bool = False) -> Plan:
 
 
 def _to_lines(z: ZLayout, cells: Ints) -> Ints:
-    return cells.T if z.lay.across else cells
+    return rowchase._to_lines(z.lay, cells)
 
 
 def _from_lines(z: ZLayout, lines: Ints) -> Ints:
-    return lines.transpose(1, 0, *range(2, lines.ndim)) if z.lay.across else lines
+    return rowchase._from_lines(z.lay, lines)
 
 
 def lights(board: Shape, presses: Ints) -> Ints:
@@ -497,6 +500,9 @@ def lights(board: Shape, presses: Ints) -> Ints:
     conventions (independent of the chase; offsets land on distinct cells where it applies)."""
     rows, cols = board.rows, board.cols
     top = board.rules.topology
+    if top == "projective":
+        folded: Ints = rowchase.placed_sums(board, presses) % board.rules.states
+        return folded
     out = np.zeros((rows, cols), dtype=np.int64)
     rr, cc = np.meshgrid(np.arange(rows), np.arange(cols), indexing="ij")
     for dr, dc in board.rules.rule.offsets:

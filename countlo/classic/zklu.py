@@ -3,16 +3,22 @@
 For each prime power q = p^e of k (Chinese remainder theorem, as countlo.classic.zk): columns are
 taken in blocks of 128; inside a block a column is pivoted on the first remaining row whose entry
 is a unit (not divisible by p), as in LU with partial pivoting, and the rows below keep their
-multipliers; the rest of the matrix is then updated at once by one float32 matrix product (exact:
-its entries stay below 2^24). Everything is an integer far below 2^53 in float64, so what is not
-in use yet is reduced mod q only when it is: a column when it is pivoted, a row when it becomes
-a pivot row. A column without a unit among the remaining rows is skipped: adding multiples of
-rows whose entries in it are divisible by p keeps them so, so the remaining rows end with a
-block S on the skipped columns whose entries are all divisible by p (zero for prime k). S is
-small next to the matrix (about the nullity) and goes to countlo.classic.zk's Smith form. The
-factor q = 2 of k takes rowchase's bit-packed elimination instead. The answers are the same as
-zk.factorize gives: solvability, one solution, and the kernel as
-generators with their orders (listed by prime, then by order).
+multipliers. The block's rows are worked on as a contiguous float64 copy, 16 columns at a time:
+each column step updates only the rest of its 16, the rest of the block then takes one product.
+When the block is done the rest of the matrix is updated at once by one float32 matrix product
+(exact: its entries stay below 2^24). The matrix itself is float32 (half the memory traffic of
+float64): what is not in use yet is reduced mod q only when it is (a column when it is pivoted,
+a row when it becomes a pivot row) or before it could pass 2^24. Reductions of float arrays are
+x - q floor((x + 1/2) / q), several times faster than numpy's float remainder. A column without
+a unit among the remaining rows is skipped: adding multiples of rows whose entries in it are
+divisible by p keeps them so, so the remaining rows end with a block S on the skipped columns
+whose entries are all divisible by p (zero for prime k). S is small next to the matrix (about
+the nullity) and goes to countlo.classic.zk's Smith form; the skipped columns are kept side by
+side and updated with the blocks' products. Forward and back substitution go a block of pivots
+at a time as well. The factor q = 2 of k takes rowchase's bit-packed elimination instead. The
+answers are the same as zk.factorize gives: solvability, one solution, and the kernel as
+generators with their orders (listed by prime, then by order). The products are small: run with
+one BLAS thread, as the command line does (countlo.cli.threads).
 """
 
 from __future__ import annotations
@@ -26,8 +32,47 @@ from numpy.typing import NDArray
 from countlo.classic import rowchase, zk
 
 Floats = NDArray[np.float64]
+Floats32 = NDArray[np.float32]
+EXACT32 = 1 << 24  # float32 holds every integer below this exactly
 Ints = NDArray[np.int64]
+SUB = 16  # columns per step inside a block (its updates of the rest of the block are one product)
 BLOCK = 128  # columns per block; a product's entries stay below 128 * 254^2 < 2^24 (exact in float32)
+
+
+def _mod(a: Any, q: int) -> Any:
+    """a mod q in place for a float array of integers below 2^40 in size (a scalar: returned): x
+    - q floor((x + 1/2) / q), whose quotient is never within 1/(2q) of an integer, so rounding
+    cannot move it (several times faster than numpy's float remainder)."""
+    if not isinstance(a, np.ndarray):
+        return float(a - q * np.floor((a + 0.5) * (1.0 / q)))
+    t = a.astype(np.float64)  # float32 arrays too: the quotient needs float64's precision
+    t += 0.5
+    t *= 1.0 / q
+    np.floor(t, out=t)
+    t *= q
+    a -= t
+    return a
+
+
+def _update(target: Any, l11: Floats, l21: Floats, q: int, bound: int = 0) -> int:
+    """The pivots' row operations on other columns, in place: `target`'s first len(l11) rows (the
+    pivot rows) become U = L11^-1 A (forward substitution, reduced), the rows below lose L21 U
+    by one float32 matrix product (exact: see BLOCK). A float32 target whose entries are below
+    `bound` in size is reduced first when they could leave float32's exact integers; returns the
+    new bound."""
+    step = len(l11) * (q - 1) ** 2
+    if target.dtype == np.float32 and bound + step >= EXACT32:
+        _mod(target, q)
+        bound = q
+    top = target[:len(l11)]
+    _mod(top, q)
+    for i in range(1, len(l11)):
+        lrow = l11[i, :i]
+        if lrow.any():
+            top[i] = _mod(top[i] - lrow @ top[:i], q)
+    if len(l21):
+        target[len(l11):] -= l21.astype(np.float32) @ top.astype(np.float32)
+    return bound + step
 
 
 class _Part:
@@ -36,52 +81,74 @@ class _Part:
     def __init__(self, a: Ints, p: int, e: int) -> None:
         q = p ** e
         m, n = a.shape
-        work: Floats = (a % q).astype(np.float64)
+        # float32 (half the memory traffic of float64): the blocks' products only add below 2^24 to
+        # each entry, and an entry is reduced before it could pass 2^24 (EXACT32)
+        work: Floats32 = a.astype(np.float32)
+        if a.size and (int(a.min()) < 0 or int(a.max()) >= q):
+            _mod(work, q)
+        bound = q  # every entry of work not yet final is below this in size
         perm = np.arange(m)
         pivots: list[int] = []
         skipped: list[int] = []
+        held: Floats32 = np.zeros((m, 0), dtype=np.float32)  # finished blocks' skipped columns, all rows
+        held_bound = 0
         rank = 0
         for j0 in range(0, n, BLOCK):
             j1 = min(n, j0 + BLOCK)
-            work[rank:, j0:j1] %= q  # the active block, reduced (the trailing part was left lazy)
             r0 = rank
-            for c in range(j0, j1):
-                if rank == m:
-                    skipped.append(c)
-                    continue
-                col = work[rank:, c] % q
-                work[rank:, c] = col
-                hits = np.flatnonzero(col % p)
-                if not len(hits):
-                    skipped.append(c)
-                    continue
-                i = rank + int(hits[0])
-                if i != rank:
-                    work[[rank, i]] = work[[i, rank]]
-                    perm[[rank, i]] = perm[[i, rank]]
-                row = work[rank]
-                row %= q  # final: rows above `rank` are never changed again
-                inv = pow(int(row[c]), -1, q)
-                mult = work[rank + 1:, c] * inv % q
-                work[rank + 1:, c] = mult
-                # the rest of the block and the skipped columns stay unreduced (lazy) until used
-                if c + 1 < j1:
-                    work[rank + 1:, c + 1:j1] -= np.outer(mult, row[c + 1:j1])
-                if skipped:  # skipped columns hold data, not multipliers: every row operation reaches them
-                    sk = np.array(skipped)
-                    work[rank + 1:, sk] -= np.outer(mult, row[sk])
-                pivots.append(c)
-                rank += 1
-            if rank > r0 and j1 < n:
-                cs = pivots[r0:rank]
-                top = work[r0:rank, j1:]
-                top %= q
-                for i in range(1, rank - r0):  # U12 = L11^-1 A12 (forward substitution)
-                    lrow = work[r0 + i, cs[:i]]
-                    if lrow.any():
-                        top[i] = (top[i] - lrow @ top[:i]) % q
-                if rank < m:
-                    work[rank:, j1:] -= work[rank:, cs].astype(np.float32) @ top.astype(np.float32)
+            # the block's rows from r0 as a contiguous copy: the column steps below touch only it
+            panel: Floats = _mod(work[r0:, j0:j1].astype(np.float64), q)
+            skip: list[int] = []  # the block's skipped columns (local)
+            for s0 in range(j0, j1, SUB):
+                s1 = min(j1, s0 + SUB)
+                sr0 = rank
+                for c in range(s0, s1):
+                    cl, rl = c - j0, rank - r0
+                    if rank == m:
+                        skip.append(cl)
+                        continue
+                    col = _mod(panel[rl:, cl].copy(), q)
+                    panel[rl:, cl] = col
+                    hits = np.flatnonzero(_mod(col, p)) if p != q else np.flatnonzero(col)
+                    if not len(hits):
+                        skip.append(cl)
+                        continue
+                    i = int(hits[0])
+                    if i:
+                        g = rank + i
+                        panel[[rl, rl + i]] = panel[[rl + i, rl]]
+                        work[[rank, g]] = work[[g, rank]]
+                        held[[rank, g]] = held[[g, rank]]
+                        perm[[rank, g]] = perm[[g, rank]]
+                    row = panel[rl]
+                    _mod(row, q)  # final: rows above `rank` are never changed again
+                    inv = pow(int(row[cl]), -1, q)
+                    mult = _mod(panel[rl + 1:, cl] * inv, q)
+                    panel[rl + 1:, cl] = mult
+                    # the rest of the block stays unreduced (lazy) until used; skipped columns hold data,
+                    # not multipliers: every row operation reaches them
+                    if c + 1 < s1:
+                        panel[rl + 1:, cl + 1:s1 - j0] -= np.outer(mult, row[cl + 1:s1 - j0])
+                    if skip:
+                        panel[rl + 1:, skip] -= np.outer(mult, row[skip])
+                    pivots.append(c)
+                    rank += 1
+                if rank > sr0 and s1 < j1:  # the rest of the block: one matrix product
+                    cs = np.array(pivots[sr0:rank]) - j0
+                    _update(panel[sr0 - r0:, s1 - j0:], panel[sr0 - r0:rank - r0, cs], panel[rank - r0:, cs], q)
+            work[r0:, j0:j1] = panel
+            if rank > r0:
+                cs = np.array(pivots[r0:rank]) - j0
+                if j1 < n:
+                    bound = _update(work[r0:, j1:], panel[:rank - r0, cs], panel[rank - r0:, cs], q, bound)
+                if held.shape[1]:
+                    held_bound = _update(held[r0:], panel[:rank - r0, cs], panel[rank - r0:, cs], q, held_bound)
+            if skip:
+                skipped += [j0 + s for s in skip]
+                held = np.concatenate([held, work[:, [j0 + s for s in skip]]], axis=1)
+                held_bound = max(held_bound, q + BLOCK * (q - 1) ** 2)
+        if skipped:
+            work[:, skipped] = held
         self.p, self.e, self.q, self.m, self.n = p, e, q, m, n
         self.work, self.perm, self.rank = work, perm, rank
         self.pivots = np.array(pivots, dtype=np.int64)
@@ -98,30 +165,42 @@ class _Part:
             self.gens = np.zeros((n, 0), dtype=np.int64)
 
     def _back(self, c: Floats, y: Floats) -> Ints:
-        """Back-substitution: y at the pivot columns from U y = c (y already set elsewhere)."""
+        """Back-substitution: y at the pivot columns from U y = c (y already set elsewhere), a
+        block of pivot rows at a time: what the columns set so far contribute is one product."""
         q = self.q
         work = self.work
-        for i in range(self.rank - 1, -1, -1):
-            col = int(self.pivots[i])
-            y[col] = (c[i] - work[i] @ y) % q * self.inverses[i] % q  # y[col] is still 0 here
-        out: Ints = (y % q).astype(np.int64)
+        for i1 in range(self.rank, 0, -BLOCK):
+            i0 = max(0, i1 - BLOCK)
+            cols = self.pivots[i0:i1]
+            part = c[i0:i1] - work[i0:i1].astype(np.float64) @ y  # the block's own pivot columns of y are still 0
+            for i in range(i1 - 1, i0 - 1, -1):
+                val = part[i - i0] - work[i, cols[i - i0 + 1:]] @ y[cols[i - i0 + 1:]]
+                y[int(cols[i - i0])] = _mod(_mod(val, q) * self.inverses[i], q)
+        out: Ints = _mod(y, q).astype(np.int64)
         return out
 
     def solve(self, b: Ints) -> Ints | None:
         q = self.q
         c = (b[self.perm] % q).astype(np.float64)
         work = self.work
-        for i in range(self.rank):
-            if c[i]:
-                col = int(self.pivots[i])
-                c[i + 1:] = (c[i + 1:] - work[i + 1:, col] * c[i]) % q
+        for i0 in range(0, self.rank, BLOCK):  # forward substitution with L, a block of pivots at a time
+            i1 = min(self.rank, i0 + BLOCK)
+            lower = work[i0:, self.pivots[i0:i1]]  # the block's multipliers (below its diagonal)
+            for i in range(i0, i1):
+                ci = float(c[i] % q)
+                c[i] = ci
+                if ci and i + 1 < i1:
+                    c[i + 1:i1] -= lower[i + 1 - i0:i1 - i0, i - i0] * ci
+            if i1 < self.m:
+                c[i1:] -= lower[i1 - i0:] @ c[i0:i1]  # entries below q^2 * m: exact, reduced later
+        _mod(c, q)
         z = self.small.solve([int(v) for v in c[self.rank:]])
         if z is None:
             return None
         y = np.zeros(self.n, dtype=np.float64)
         if len(self.skipped):
             y[self.skipped] = z
-        return self._back(c[:self.rank].copy(), y.reshape(-1, 1)).reshape(-1) if self.rank else (y % q).astype(
+        return self._back(c[:self.rank].reshape(-1, 1), y.reshape(-1, 1)).reshape(-1) if self.rank else (y % q).astype(
             np.int64)
 
 

@@ -29,7 +29,7 @@ from functools import cached_property
 
 import numpy as np
 
-from countlo.board import Shape
+from countlo.board import Shape, move_bits
 from countlo.errors import BadSizeError, CountloError
 from countlo.hidden.record import Record
 from countlo.i18n import _
@@ -223,11 +223,6 @@ def _lookup(keys: np.ndarray, wanted: np.ndarray, ok: np.ndarray) -> tuple[np.nd
     return idx, ok & (keys[idx] == wanted)
 
 
-def _transpose_cell(shape: Shape, k: int) -> int:
-    r, c = divmod(k, shape.cols)
-    return c * shape.rows + r
-
-
 class FrontierPosterior:
     """Count, marginals, next-count laws, samples and short lists of the starts a record allows."""
 
@@ -237,9 +232,8 @@ class FrontierPosterior:
             raise TooWide(f"{shape} has more than {MAX_CELLS} cells")
         self.record = record
         self.transposed = shape.cols > shape.rows
-        self._to_work = np.array(
-            [_transpose_cell(shape, k) if self.transposed else k for k in range(shape.cells)]
-        )
+        self._to_list = shape.transposed_cells() if self.transposed else list(range(shape.cells))
+        self._to_work = np.array(self._to_list)
         work_shape = shape.transposed() if self.transposed else shape
         self._work_shape = work_shape
         self.n, self.n0 = shape.cells, record.start
@@ -252,13 +246,7 @@ class FrontierPosterior:
 
     # --- set-up --------------------------------------------------------------------------
     def _work_bits(self, board: int) -> int:
-        if not self.transposed:
-            return board
-        out = 0
-        for k in range(self.n):
-            if board >> k & 1:
-                out |= 1 << int(self._to_work[k])
-        return out
+        return move_bits(board, self._to_list) if self.transposed else board
 
     def _equations(self, record: Record) -> list[tuple[int, int, int]]:
         """Click equations as (support, flipped, lit then), in working cells, without repeats:

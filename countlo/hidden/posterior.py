@@ -31,12 +31,12 @@ from typing import Any
 
 import numpy as np
 
-from countlo.board import Shape
+from countlo.board import Shape, move_bits
 from countlo.errors import CountloError
 from countlo.hidden.frontier import FrontierPosterior
 from countlo.hidden.posterior_dp import Plan, Tables, dense_size, lit_values, plan_for
 from countlo.hidden.posterior_sparse import Inexact, SparseTables, binom
-from countlo.hidden.record import Equation, Record, Step
+from countlo.hidden.record import Equation, Record
 from countlo.i18n import _
 
 DENSE_CELLS = 66  # dense tables need float64/int64 counts (see posterior_dp)
@@ -91,12 +91,6 @@ class _Guarded(SparseTables):
             yield from SparseTables(self.plan, self.n0, self.eqs, self.terminals).joints()
 
 
-def _transpose_cell(shape: Shape, k: int) -> int:
-    """Index on the transposed board of cell k of `shape`."""
-    r, c = divmod(k, shape.cols)
-    return c * shape.rows + r
-
-
 class Posterior:
     """Exact posterior over the hidden start of a record: count, marginals, next-count laws, samples."""
 
@@ -112,12 +106,9 @@ class Posterior:
         self.transposed = shape.cols > shape.rows and shape.rules.transposable
         if self.transposed:
             # work on the transpose so the window runs along the shorter side
-            self._to_work = [_transpose_cell(shape, k) for k in range(shape.cells)]
-            work = Record(
-                shape.transposed(),
-                record.start,
-                tuple(Step(self._to_work[s.cell], s.count) for s in record.steps),
-            )
+            self._to_work = shape.transposed_cells()
+            work = record.transposed()
+            self._from_work = work.shape.transposed_cells()
         else:
             self._to_work = list(range(shape.cells))
             work = record
@@ -140,13 +131,7 @@ class Posterior:
 
     # --- translation between the record's board and the working board ------------------------
     def _from_work_board(self, b: int) -> int:
-        if not self.transposed:
-            return b
-        out = 0
-        for k, w in enumerate(self._to_work):
-            if b >> w & 1:
-                out |= 1 << k
-        return out
+        return move_bits(b, self._from_work) if self.transposed else b
 
     # --- marginals and next-count laws -------------------------------------------------------
     @cached_property

@@ -106,6 +106,12 @@ class Record:
         check_step(self.shape, cell, self.count, count, where=_("step {step}: ").format(step=len(self.steps) + 1))
         return Record(self.shape, self.start, self.steps + (Step(cell, count),))
 
+    def transposed(self) -> Record:
+        """The same game read on the transposed board (the hidden engines run their window along
+        the shorter side); its cells are self.shape.transposed_cells()."""
+        to = self.shape.transposed_cells()
+        return Record(self.shape.transposed(), self.start, tuple(Step(to[s.cell], s.count) for s in self.steps))
+
     def undo(self) -> Record:
         """This record without its last step."""
         return Record(self.shape, self.start, self.steps[:-1])

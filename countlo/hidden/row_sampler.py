@@ -16,18 +16,13 @@ from __future__ import annotations
 import numpy as np
 
 from countlo.board import Shape
-from countlo.hidden.record import Equation, Record, Step
+from countlo.hidden.record import Equation, Record
 from countlo.rules import ROWCOL
 
 MAX_WIDTH = 6
 MAX_CELLS = 1000
 """The tables count starts in float64, which overflows past 2^1024: larger boards are refused
 (a 3x1000 record has up to 2^3000 starts)."""
-
-
-def _transpose_cell(shape: Shape, k: int) -> int:
-    r, c = divmod(k, shape.cols)
-    return c * shape.rows + r
 
 
 def fits(shape: Shape) -> bool:
@@ -61,10 +56,8 @@ class RowSampler:
         self._dense: list[np.ndarray]
         self._f: list[np.ndarray]
         if self.transposed:
-            to_work = [_transpose_cell(shape, k) for k in range(shape.cells)]
-            record = Record(shape.transposed(), record.start,
-                            tuple(Step(to_work[s.cell], s.count) for s in record.steps))
-            self._order = np.array(to_work)  # original cell k sits at working cell to_work[k]
+            self._order = np.array(shape.transposed_cells())  # original cell k sits at working cell _order[k]
+            record = record.transposed()
         work = record.shape
         self.rows, self.cols = work.rows, work.cols
         self.n0 = record.start

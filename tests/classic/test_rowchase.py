@@ -326,7 +326,12 @@ def test_echelon_on_random_matrices_dense_sparse_and_dependent():
         assert gf2_rank(as_ints) == gf2_rank(original) == gf2_rank(as_ints + original)
 
 
-@pytest.mark.parametrize("rule", sorted(NAMED))
+# drawn masks with the vertical mirror but not their own negation (-D != D): the transposed game,
+# which gives the witness, is then another game, read across the top with its place offsets kept
+MIRRORED = {"tilted": ((-1, 1), (0, 0), (1, 1)), "wide": ((-1, -2), (0, 1), (1, -2))}
+
+
+@pytest.mark.parametrize("rule", [*sorted(NAMED), *sorted(MIRRORED)])
 def test_projective_fold_against_brute_force_on_every_small_shape(rule):
     """Every R x C projective board of at most 12 cells that the fold takes (odd and even sides,
     non-square), on starts brute force can and cannot reach: solvable exactly when brute force
@@ -334,7 +339,8 @@ def test_projective_fold_against_brute_force_on_every_small_shape(rule):
     §18.6)."""
     rng = np.random.default_rng(11)
     shapes = [(r, c) for r in range(1, 13) for c in range(1, 13) if r * c <= 12]
-    taken = [Shape(r, c, Rules.make("projective", rule)) for r, c in shapes]
+    drawn = Rule("mask", MIRRORED[rule]) if rule in MIRRORED else Rule(rule, NAMED[rule])
+    taken = [Shape(r, c, Rules("projective", drawn, 2)) for r, c in shapes]
     taken = [b for b in taken if rowchase.applies(b)]
     # knight needs R >= 4 and C >= 3 here: its odd sides are in the next test
     assert {b.rows % 2 for b in taken} == ({0} if rule == "knight" else {0, 1})

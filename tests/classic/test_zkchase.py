@@ -17,7 +17,7 @@ from countlo.board import Shape
 from countlo.classic import general, zk, zkchase, zklu
 from countlo.rules import NAMED, Rule, Rules
 
-FAST = ("plane", "cylinder", "torus", "moebius", "klein")
+FAST = ("plane", "cylinder", "torus", "moebius", "klein", "projective")  # projective: folded, docs/MATH.md §18.6
 
 
 def images(board: Shape) -> tuple[set[tuple[int, ...]], int]:
@@ -107,6 +107,8 @@ def test_the_answers_are_the_general_chase_on_medium_boards():
 def masked(draw):
     offsets = draw(st.sets(st.tuples(st.integers(-2, 2), st.integers(-2, 2)), min_size=1, max_size=6))
     topology = draw(st.sampled_from(FAST))
+    if topology == "projective" and draw(st.booleans()):  # mostly mirror-symmetric, which the fold takes
+        offsets |= {(-dr, dc) for dr, dc in offsets}
     k = draw(st.sampled_from([3, 4, 5, 6, 8, 9, 12, 255]))
     rows, cols = draw(st.integers(1, 7)), draw(st.integers(1, 7))
     return Shape(rows, cols, Rules(topology, Rule("mask", tuple(sorted(offsets))), k))
@@ -143,7 +145,9 @@ def test_general_hands_big_grids_with_more_states_to_the_line_chase():
     assert sol.orders == zkchase.orders(board)
     assert all(general.apply(board, [0] * board.cells, w) == [0] * board.cells  # x is its own transpose
                for w in general.invariants(board))
-    assert not zkchase.applies(Shape(24, 30, Rules.make("projective", "plus", 3)))
+    assert zkchase.applies(Shape(24, 30, Rules.make("projective", "plus", 3)))  # folded into rings
+    # the fold asks for the vertical mirror of every offset
+    assert not zkchase.applies(Shape(24, 30, Rules("projective", Rule("mask", ((0, 0), (1, 0))), 3)))
     assert not zkchase.applies(Shape(24, 30, Rules.make("plane", "plus", 2)))
 
 
@@ -183,3 +187,40 @@ def test_invariants_of_a_lopsided_rule_come_from_the_transposed_game(topology, r
         start = [rng.randrange(3) for _ in range(n)]
         ref = general._solve_by_plan(board, [(-v) % 3 for v in start])
         check_answer(board, start, ref.solvable)
+
+
+@pytest.mark.parametrize("k", [3, 4, 6, 9, 255])
+def test_blocked_elimination_across_several_blocks(k):
+    """Three blocks of 128 columns and more: skipped columns kept side by side through later
+    blocks, the 16-column steps inside a block, float32 entries reduced before they pass 2^24."""
+    rng = np.random.default_rng(100 + k)
+    m, n, r = 420, 400, 330
+    a = rng.integers(0, k, (m, r)) @ rng.integers(0, k, (r, n)) % k
+    p = zk.factor(k)[0][0]
+    a[:, 5::61] = a[:, 5::61] * (k // p) % k  # columns with no unit, in every block
+    ref = zk.factorize(a.tolist(), n, k)
+    sys = zklu.System(a, k)
+    assert sys.orders == ref.orders
+    assert not (a @ sys.gens % k).any()
+    for t in range(4):
+        b = a @ rng.integers(0, k, n) % k if t % 2 else rng.integers(0, k, m)
+        y = sys.solve(b)
+        assert (y is None) == (ref.solve(b.tolist()) is None)
+        if y is not None:
+            assert not ((a @ y - b) % k).any()
+
+
+def test_block_update_reduces_float32_entries_before_they_pass_two_to_the_24():
+    q = 251
+    rng = np.random.default_rng(5)
+    target = rng.integers(-(1 << 24) + 256, (1 << 24) - 256, (140, 50)).astype(np.float32)  # lazy, near 2^24
+    l11 = np.tril(rng.integers(0, q, (12, 12)), -1).astype(np.float64)
+    l21 = rng.integers(0, q, (128, 12)).astype(np.float64)
+    exact = target.astype(np.int64)
+    for i in range(12):  # U = L11^-1 A on the pivot rows, then the rows below lose L21 U
+        exact[i] = (exact[i] - l11[i, :i].astype(np.int64) @ exact[:i]) % q
+    exact[12:] -= l21.astype(np.int64) @ exact[:12]
+    bound = zklu._update(target, l11, l21, q, (1 << 24) - 256)
+    assert bound < zklu.EXACT32
+    assert np.array_equal(target.astype(np.int64) % q, exact % q)
+    assert float(np.abs(target).max()) < bound

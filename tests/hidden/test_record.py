@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from countlo.board import Shape, popcount
+from countlo.board import Shape, move_bits, popcount
 from countlo.errors import BadCountError
 from countlo.hidden.record import Record, Step, possible_after, record_of
 
@@ -44,6 +44,20 @@ def test_equations_hold_for_the_true_start(rows, cols, data):
     assert rec.consistent(start)
     assert all(eq.holds(start) for eq in rec.equations())
     assert rec.lights(start) == s.press_all(start, rec.clicked())
+
+
+@given(st.integers(1, 3), st.integers(1, 4), st.data())
+def test_the_transposed_record_allows_the_transposed_starts(rows, cols, data):
+    s = Shape(rows, cols)
+    start = data.draw(st.integers(0, s.full))
+    clicks = data.draw(st.lists(st.integers(0, s.cells - 1), max_size=8))
+    rec = record_of(s, start, clicks)
+    t = rec.transposed()
+    to = s.transposed_cells()
+    assert t.shape == s.transposed() and t.start == rec.start
+    assert [st_.count for st_ in t.steps] == [st_.count for st_ in rec.steps]
+    for b in range(s.full + 1):
+        assert t.consistent(move_bits(b, to)) == rec.consistent(b)
 
 
 def test_equations_pin_down_exactly_the_consistent_boards():

@@ -82,18 +82,19 @@ def test_known_optima():
 
 
 @pytest.mark.parametrize("shape", SMALL, ids=str)
-@pytest.mark.parametrize("strategy", ["adaptive", "greedy"])
-def test_no_strategy_beats_the_optimum(shape, strategy):
-    assert exact_mean(shape, strategy) >= solver(shape).expected_total() - 1e-9
+def test_greedy_does_not_beat_the_optimum(shape):
+    assert exact_mean(shape, "greedy") >= solver(shape).expected_total() - 1e-9
 
 
 @pytest.mark.parametrize("shape", SMALL, ids=str)
-def test_adaptive_is_within_two_percent_of_the_optimum(shape):
+def test_adaptive_is_within_two_percent_of_the_optimum_and_not_below_it(shape):
+    # one test for both bounds: adaptive's exact mean over every 3x3 start takes over a minute,
+    # and two tests on two xdist workers would compute it twice
     optimum = solver(shape).expected_total()
     adaptive = exact_mean(shape, "adaptive")
     gap = adaptive / optimum - 1
     print(f"{shape}: optimum {optimum:.4f}, adaptive {adaptive:.4f}, gap {100 * gap:.2f} %")
-    assert gap <= 0.02
+    assert -1e-9 <= gap <= 0.02
 
 
 def test_stops_once_the_board_is_known_and_clicks_otherwise():
