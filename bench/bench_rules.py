@@ -5,7 +5,7 @@ For each rule family and topology, one random n x n start is solved from cold (t
 rebuilt every repeat) and the CPU time (time.process_time) is reported as the median of the
 repeats. Grids from 400 cells go through the chase a line at a time (countlo.classic.rowchase,
 docs/MATH.md §18.1, the projective plane folded into rings of two rows, §18.6; for k > 2
-countlo.classic.zkchase, §18.4, all but the projective plane); the others through the chase one equation
+countlo.classic.zkchase, §18.4, folded the same way); the others through the chase one equation
 at a time, which is timed only up to --general-max (it grows like n^3: about a minute at 1000); rowcol
 is solved in closed form from its line sums (countlo.classic.rowcol, docs/MATH.md §18.3) at every size.
 The torus with the plus rule goes through the circulant ring (countlo.classic.circulant, docs/MATH.md

@@ -14,7 +14,10 @@ line's local unknowns phi with their local equations K phi = E. Over Z_k:
   adds, then running sums with stride e done by doubling;
 * K phi = E is reduced once on its unit pivots: the local unknowns without one become new free
   variables and the equations without one constraints (exact for any K);
-* the constraints C y = r go to countlo.classic.zklu (blocked elimination over Z_k).
+* the constraints C y = r go to countlo.classic.zklu (blocked elimination over Z_k);
+* a rule whose offsets all have dr + dc even on a board whose joins keep the checkerboard colour
+  is two games, one per colour: the symbolic chase numbers each colour's free variables apart
+  (arrays half as wide) and each colour's constraints are eliminated on their own (`colours`).
 It gives what countlo.classic.general gives: solvability, a solution, the quiet group with its
 orders, generators of the quiet patterns and a witness (a quiet pattern of the transposed game,
 which rowchase's layout describes, not orthogonal to b).
@@ -238,6 +241,7 @@ class _LocalZ:
     and the constraints b_t t + b_e E = 0 from the rows without one."""
 
     extra: int
+    tcols: tuple[int, ...]  # the local unknowns (indices into free_cols) that are new free variables
     a_e: Ints  # (f, f)
     a_t: Ints  # (f, extra)
     b_t: Ints  # (f - rank, extra)
@@ -272,7 +276,7 @@ class _LocalZ:
             a_t[j, jt] = 1
         b_t = np.array([[m[a][j] for j in free] for a in range(rank, f)], dtype=np.int64).reshape(f - rank, len(free))
         b_e = np.array([[(-v) % k for v in m[a][f:]] for a in range(rank, f)], dtype=np.int64).reshape(f - rank, f)
-        return cls(len(free), a_e, a_t, b_t, b_e)
+        return cls(len(free), tuple(free), a_e, a_t, b_t, b_e)
 
 
 def _arith(z: ZLayout) -> _Arith:
@@ -466,7 +470,7 @@ def chase(z: ZLayout, fv: Arr, rhs: Ints | None = None, keep: bool = False, dot:
 @dataclass(frozen=True)
 class Plan:
     z: ZLayout
-    system: zklu.System
+    system: zklu.System | zklu.Blocks
 
     @property
     def orders(self) -> tuple[int, ...]:
@@ -483,8 +487,56 @@ def plan(board: Shape, transposed: bool = False) -> Plan:
     if transposed and _symmetric(board):
         return plan(board)
     z = zlayout(board, transposed)
-    cons, _out = chase(z, np.eye(z.nfree, dtype=np.uint8))
-    return Plan(z, zklu.System(cons, z.k))
+    split = colours(z)
+    if split is None:
+        cons, _out = chase(z, np.eye(z.nfree, dtype=np.uint8))
+        return Plan(z, zklu.System(cons, z.k))
+    # two games, one per colour (docs/MATH.md §18.4): free variable i of colour c is column
+    # index[i] of that colour's expressions; a line's places of either colour share the columns
+    var, con = split
+    index = np.zeros(z.nfree, dtype=np.int64)
+    counts = [int((var == c).sum()) for c in (0, 1)]
+    for c in (0, 1):
+        index[var == c] = np.arange(counts[c])
+    folded = np.zeros((z.nfree, max(1, *counts)), dtype=np.uint8)
+    folded[np.arange(z.nfree), index] = 1
+    cons, _out = chase(z, folded)
+    blocks = [(np.flatnonzero(con == c), np.flatnonzero(var == c), cons[con == c][:, :counts[c]]) for c in (0, 1)]
+    return Plan(z, zklu.Blocks(blocks, z.nfree, z.k))
+
+
+def colours(z: ZLayout) -> tuple[Ints, Ints] | None:
+    """(colour of each free variable, colour of each constraint) in the chase's order when the
+    game is two independent games, one per colour of the checkerboard (docs/MATH.md §18.4): every
+    offset has dr + dc even and every join keeps a cell's colour; None otherwise (and on the
+    folded projective plane)."""
+    lay = z.lay
+    if lay.fold:
+        return None
+    for sts in (lay.stencils, lay.wrap_stencils):
+        if any((s - lay.h + dp) % 2 for s, st in enumerate(sts) for dp in st):
+            return None
+    if lay.wrap and lay.cols % 2:
+        return None
+    # across a plain join the line index moves by `rows`; across a twisted one place j also
+    # becomes cols - 1 - j
+    if lay.cyclic and (lay.rows + lay.twisted * (lay.cols + 1)) % 2:
+        return None
+    places = np.arange(lay.cols)
+    var: list[Ints] = [(v + places) % 2 for v in lay.free_rows]
+    con: list[Ints] = []
+    ends = np.array([lay.local.free_cols[i] for i in z.local.tcols], dtype=np.int64)
+    firsts = [int(np.flatnonzero(row)[0]) for row in z.local.b_e]
+    eqs = np.array([lay.local.cons_eqs[i] for i in firsts], dtype=np.int64)
+    for r in range(lay.rows):
+        if not lay.chased[r]:
+            con.append((r + places) % 2)
+        elif z.f:
+            var.append(((r + lay.h) % lay.rows + ends) % 2)
+            con.append((r + eqs) % 2)
+    def joined(parts: list[Ints]) -> Ints:
+        return np.concatenate(parts).astype(np.int64) if parts else np.zeros(0, dtype=np.int64)
+    return joined(var), joined(con)
 
 
 def _to_lines(z: ZLayout, cells: Ints) -> Ints:

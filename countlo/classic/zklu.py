@@ -260,3 +260,38 @@ class System:
                 return None
             out = (out + lift * y) % self.k
         return out
+
+
+class Blocks:
+    """A y = b (mod k) for a block-diagonal A: independent systems, each on its own equations
+    (rows) and unknowns (cols), factored apart (two halves: a quarter of the elimination), with
+    System's answers: `gens` (n, g) and `orders`, each prime's generators listed by order."""
+
+    def __init__(self, blocks: Sequence[tuple[Ints, Ints, Ints]], n: int, k: int) -> None:
+        self.k, self.n = k, n
+        self.blocks = [(rows, cols, System(a, k)) for rows, cols, a in blocks]
+        fs = zk.factor(k)
+        gens: list[Ints] = []
+        self.orders: list[int] = []
+        for i in range(len(fs)):
+            listed: list[tuple[int, Ints]] = []
+            for _rows, cols, sys in self.blocks:
+                part, lift = sys.parts[i], sys.lifts[i]
+                for j, o in enumerate(part.orders):
+                    g = np.zeros(n, dtype=np.int64)
+                    g[cols] = part.gens[:, j] * lift % k if len(fs) > 1 else part.gens[:, j]
+                    listed.append((o, g))
+            listed.sort(key=lambda og: og[0])  # stable: as one System lists them
+            self.orders += [o for o, _g in listed]
+            gens += [g for _o, g in listed]
+        self.gens: Ints = np.array(gens, dtype=np.int64).T.reshape(n, len(gens))
+
+    def solve(self, b: Sequence[int] | Ints) -> Ints | None:
+        arr = np.asarray(b, dtype=np.int64)
+        out = np.zeros(self.n, dtype=np.int64)
+        for rows, cols, sys in self.blocks:
+            y = sys.solve(arr[rows])
+            if y is None:
+                return None
+            out[cols] = y
+        return out

@@ -224,3 +224,68 @@ def test_block_update_reduces_float32_entries_before_they_pass_two_to_the_24():
     assert bound < zklu.EXACT32
     assert np.array_equal(target.astype(np.int64) % q, exact % q)
     assert float(np.abs(target).max()) < bound
+
+
+def keeps_colours(board: Shape) -> bool:
+    """Every click changes only cells of its own checkerboard colour (from the rule itself)."""
+    cols = board.cols
+    return all((i // cols + i % cols - j // cols - j % cols) % 2 == 0
+               for j in range(board.cells) for i in board.hits(j))
+
+
+NAMED_RULE = {name: Rule.named(name) for name in ("x", "plus")}
+EVEN_MASK = Rule("mask", ((-2, 0), (-1, 1), (0, 0), (1, 1)))  # dr + dc even, not symmetric
+
+
+JOINED = ("plane", "cylinder", "torus", "moebius", "klein")  # the folded projective plane never splits
+
+
+@pytest.mark.parametrize("topology", JOINED)
+def test_the_colour_split_is_taken_exactly_when_clicks_keep_their_colour(topology):
+    seen = set()
+    for rows, cols in itertools.product(range(3, 9), repeat=2):
+        for rule in (NAMED_RULE["x"], EVEN_MASK, NAMED_RULE["plus"]):
+            board = Shape(rows, cols, Rules(topology, rule, 3))
+            if not zkchase.applies(board):
+                continue
+            for transposed in (False, True):
+                split = zkchase.colours(zkchase.zlayout(board, transposed)) is not None
+                assert split == keeps_colours(board), (rows, cols, rule.name, transposed)
+                seen.add(split)
+    assert seen == {True, False}
+
+
+
+@pytest.mark.parametrize("topology, rows, cols, k", [
+    ("plane", 3, 3, 4), ("plane", 2, 4, 6), ("cylinder", 2, 4, 3), ("cylinder", 1, 4, 4), ("cylinder", 3, 4, 3),
+    ("moebius", 2, 3, 3), ("moebius", 2, 5, 3), ("klein", 4, 3, 3)])
+def test_the_colour_split_against_brute_force(topology, rows, cols, k):
+    board = Shape(rows, cols, Rules(topology, NAMED_RULE["x"], k))
+    assert zkchase.applies(board) and zkchase.colours(zkchase.zlayout(board)) is not None
+    check_small(board, 300 if k ** board.cells > 300 else None)
+
+
+@pytest.mark.parametrize("topology", JOINED)
+@pytest.mark.parametrize("k", [3, 4, 6, 9])
+def test_the_colour_split_against_the_general_chase(topology, k):
+    """Odd and even sides, x and a lopsided even mask: the split's answers are the general chase's."""
+    rng = random.Random(k)
+    split = 0
+    for rows, cols in [(7, 8), (8, 8), (9, 7), (10, 9), (8, 11)]:
+        for rule in (NAMED_RULE["x"], EVEN_MASK):
+            board = Shape(rows, cols, Rules(topology, rule, k))
+            if not zkchase.applies(board):
+                continue
+            split += zkchase.colours(zkchase.zlayout(board)) is not None
+            general._plan.cache_clear()
+            assert zkchase.orders(board) == tuple(general._plan(board).kernel.orders)
+            gens = zkchase.quiet(board)
+            assert all(general.apply(board, [0] * board.cells, g) == [0] * board.cells for g, _ in gens)
+            for t in range(4):
+                start = [rng.randrange(k) for _ in range(board.cells)]
+                if t % 2:  # reachable: the lights of random presses
+                    x = [rng.randrange(k) for _ in range(board.cells)]
+                    start = [(-v) % k for v in general.apply(board, [0] * board.cells, x)]
+                ref = general._solve_by_plan(board, [(-v) % k for v in start])
+                check_answer(board, start, ref.solvable)
+    assert split
