@@ -549,30 +549,40 @@ def _from_lines(z: ZLayout, lines: Ints) -> Ints:
 
 def lights(board: Shape, presses: Ints) -> Ints:
     """A x mod k for an (R, C) press array, straight from the rule and countlo.rules.place's
-    conventions (independent of the chase; offsets land on distinct cells where it applies)."""
+    conventions (independent of the chase; offsets land on distinct cells where it applies):
+    each offset adds the presses moved by it, a rectangle at a time (wrapped, clipped, and read
+    upside down where a column crosses a twisted join)."""
     rows, cols = board.rows, board.cols
     top = board.rules.topology
     if top == "projective":
         folded: Ints = rowchase.placed_sums(board, presses) % board.rules.states
         return folded
-    out = np.zeros((rows, cols), dtype=np.int64)
-    rr, cc = np.meshgrid(np.arange(rows), np.arange(cols), indexing="ij")
+    out = np.zeros((rows, cols), dtype=np.int32)
+    src = presses.astype(np.int32)
     for dr, dc in board.rules.rule.offsets:
-        r, c = rr + dr, cc + dc
-        keep = np.ones((rows, cols), dtype=bool)
-        if top in ("torus", "klein"):
-            r %= rows
-        else:
-            keep &= (r >= 0) & (r < rows)
-        if top == "plane":
-            keep &= (c >= 0) & (c < cols)
-        else:
-            if top in ("moebius", "klein"):
-                r = np.where((c // cols) % 2 == 1, rows - 1 - r, r)
-            c %= cols
-        out[r[keep], c[keep]] += presses[keep]
-    res: Ints = out % board.rules.states
+        for (c0, c1), (d0, d1), crossed in _moves(cols, dc, top != "plane"):
+            for (r0, r1), (e0, e1), _wrapped in _moves(rows, dr, top in ("torus", "klein")):
+                block = src[r0:r1, c0:c1]
+                if crossed and top in ("moebius", "klein"):  # row r lands on row R - 1 - r
+                    out[rows - e1:rows - e0, d0:d1] += block[::-1]
+                else:
+                    out[e0:e1, d0:d1] += block
+    res: Ints = out.astype(np.int64) % board.rules.states
     return res
+
+
+def _moves(n: int, d: int, wrap: bool) -> list[tuple[tuple[int, int], tuple[int, int], bool]]:
+    """Where positions 0..n-1 go when moved by d: (source range, target range, crossed the join
+    an odd number of times) pieces, clipped on an open edge or wrapped mod n on a joined one."""
+    if not wrap:
+        if d >= n or -d >= n:
+            return []
+        return [((0, n - d), (d, n), False)] if d >= 0 else [((-d, n), (0, n + d), False)]
+    rem, laps = d % n, d // n  # c + d = laps * n + (c + rem): one more lap from c = n - rem on
+    pieces = [((0, n - rem), (rem, n), laps % 2 == 1)]
+    if rem:
+        pieces.append(((n - rem, n), (0, rem), laps % 2 == 0))
+    return pieces
 
 
 def _cells(board: Shape, v: Sequence[int], what: str) -> Ints:

@@ -289,3 +289,19 @@ def test_the_colour_split_against_the_general_chase(topology, k):
                 ref = general._solve_by_plan(board, [(-v) % k for v in start])
                 check_answer(board, start, ref.solvable)
     assert split
+
+
+@pytest.mark.parametrize("topology", FAST)
+def test_lights_a_rectangle_at_a_time_is_the_rule(topology):
+    """zkchase.lights (the check on every solution) against the rule's own clicks, also where an
+    offset wraps round a small board more than once."""
+    rng = np.random.default_rng(2)
+    rules = [NAMED_RULE["x"], EVEN_MASK, Rule("mask", ((-2, 1), (0, 0), (1, -2), (2, 2), (-7, 7)))]
+    for rows, cols in itertools.product((1, 2, 3, 4, 5, 8), repeat=2):
+        for rule in rules + [Rule.named(name) for name in ("plus", "star", "ring", "knight")]:
+            board = Shape(rows, cols, Rules(topology, rule, 7))
+            if topology == "projective" and not zkchase.applies(board):
+                continue
+            x = rng.integers(0, 7, (rows, cols))
+            ref = general.apply(board, [0] * board.cells, x.reshape(-1).tolist())
+            assert zkchase.lights(board, x).reshape(-1).tolist() == ref
