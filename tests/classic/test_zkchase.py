@@ -305,3 +305,29 @@ def test_lights_a_rectangle_at_a_time_is_the_rule(topology):
             x = rng.integers(0, 7, (rows, cols))
             ref = general.apply(board, [0] * board.cells, x.reshape(-1).tolist())
             assert zkchase.lights(board, x).reshape(-1).tolist() == ref
+
+
+@pytest.mark.parametrize("keep_bytes", [zkchase.KEEP_BYTES, 0])
+@pytest.mark.parametrize("rule, topology, k, rows, cols", [
+    ("x", "torus", 4, 10, 10), ("x", "plane", 9, 12, 13), ("x", "torus", 4, 12, 9), ("star", "cylinder", 6, 10, 12),
+    ("plus", "klein", 3, 10, 12), ("knight", "plane", 3, 10, 12)])
+def test_a_cold_solve_chases_the_residual_with_the_plan(rule, topology, k, rows, cols, keep_bytes, monkeypatch):
+    """From a cold cache the residual rides along the symbolic chase as one more column, and the
+    witness is kept from its dot-product chase (or chased again when the patterns are too big)."""
+    monkeypatch.setattr(zkchase, "KEEP_BYTES", keep_bytes)
+    board = Shape(rows, cols, Rules.make(topology, rule, k))
+    assert zkchase.applies(board) and zkchase.orders(board)  # some starts are unsolvable
+    rng = random.Random(k)
+    seen = set()
+    for t in range(6):
+        start = [rng.randrange(k) for _ in range(board.cells)]
+        if t % 2:
+            x = [rng.randrange(k) for _ in range(board.cells)]
+            start = [(-v) % k for v in general.apply(board, [0] * board.cells, x)]
+        zkchase.plan.cache_clear()
+        ref = general._solve_by_plan(board, [(-v) % k for v in start])
+        seen.add(check_answer(board, start, ref.solvable))
+        zkchase.plan.cache_clear()
+        zkchase.solve_start(board, start)
+        assert check_answer(board, start, ref.solvable) == ref.solvable  # the same with the plan ready
+    assert seen == {True, False}
