@@ -88,16 +88,19 @@ def _order(lags: Sequence[int], k: int) -> tuple[int, tuple[tuple[int, int], ...
 
 def applies(board: Shape) -> bool:
     """True when this chase solves the board: k > 2, the geometry rowchase takes (the conditions
-    there do not depend on k) and a short recurrence along the line."""
+    there do not depend on k), a short recurrence along the line and at most MAX_FREE free
+    variables (in the layout zlayout picks)."""
     rules = board.rules
     if rules.states <= 2 or not rules.rule.offsets:
         return False
     two = Shape(board.rows, board.cols, Rules(rules.topology, rules.rule, 2, rules.target))
     if not rowchase.applies(two):
         return False
-    if not all(_order(rowchase.layout(two, t).recurrence.lags, rules.states) is not None for t in (False, True)):
-        return False
-    return all(zlayout(board, t).nfree <= MAX_FREE for t in (False, True))
+    for t in (False, True):
+        z = zlayout_or_none(board, t)
+        if z is None or z.nfree > MAX_FREE:
+            return False
+    return True
 
 
 class _Arith:
@@ -191,14 +194,39 @@ class ZLayout:
         return len(self.lay.local.free_cols)
 
 
+# the cylinder may also be chased along its columns, the chase wrapping round instead of the
+# places (rowchase's geometry tuple: across, wrap, cyclic, twisted, fold)
+TURNED = {"cylinder": (True, False, True, False, False)}
+
+
 @lru_cache(maxsize=8)
 def zlayout(board: Shape, transposed: bool = False) -> ZLayout:
+    z = zlayout_or_none(board, transposed)
+    assert z is not None
+    return z
+
+
+@lru_cache(maxsize=8)
+def zlayout_or_none(board: Shape, transposed: bool = False) -> ZLayout | None:
+    """The chase's layout over Z_k: rowchase's, or on the cylinder the turned one (docs/MATH.md
+    §18.4) when it leaves fewer free variables; None when neither has a short recurrence."""
     rules = board.rules
-    k = rules.states
     two = Shape(board.rows, board.cols, Rules(rules.topology, rules.rule, 2, rules.target))
-    lay = rowchase.layout(two, transposed)
+    found = [_zlayout(rowchase.layout(two, transposed), rules.states)]
+    if rules.topology in TURNED:
+        offsets = tuple((dc, dr) for dr, dc in rules.rule.offsets)
+        if transposed:
+            offsets = tuple((-dl, -dp) for dl, dp in offsets)
+        turned = rowchase._layout(board.cols, board.rows, TURNED[rules.topology], offsets, offsets)
+        found.append(_zlayout(turned, rules.states))
+    ready = [z for z in found if z is not None]
+    return min(ready, key=lambda z: z.nfree) if ready else None
+
+
+def _zlayout(lay: rowchase.Layout, k: int) -> ZLayout | None:
     order = _order(lay.recurrence.lags, k)
-    assert order is not None
+    if order is None:
+        return None
     e, q = order
     cols = lay.cols
     loc = lay.local
