@@ -40,7 +40,8 @@ from countlo.rules import Rules
 
 def cold(board: Shape, start: list[int]) -> None:
     for cache in (general._plan, general._rows, general._columns, general._transposed_plan, rowchase.plan,
-                  rowchase.layout, rowcol.structure, circulant.plan, zkchase.plan, zkchase.zlayout):
+                  rowchase.layout, rowcol.structure, circulant.plan, zkchase.plan, zkchase.zlayout,
+                  zkchase.zlayout_or_none):
         cache.cache_clear()
     general.solve(board, start)
 

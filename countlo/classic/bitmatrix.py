@@ -1,4 +1,4 @@
-"""Two-state Lights Out on any graph: a greedy chase, then bit-packed Gauss-Jordan (docs/MATH.md §18.5).
+"""Two-state Lights Out on any graph: a greedy chase, then bit-packed elimination (docs/MATH.md §18.5).
 
 * Under sigma and sigma+ the press matrix A is symmetric: the light of node e sums the presses of
   N[e] (its neighbours, and e itself under sigma+), and the press of v reaches the lights N[v].
@@ -8,9 +8,9 @@
   variables. Every press is then an affine function of the f free variables, and A x = b holds iff
   the f constraints hold: C y = r, an f x f system (n equations, n variables, one pivot each).
   On a grid graph f is about one line; on a random graph of mean degree 5 about a quarter of n.
-* C y = r is eliminated by Gauss-Jordan on rows of 64-bit words with r as one more column (the
-  method of the four Russians: the pivots of a word are found on that word alone, then every
-  other row takes one lookup per 8 pivots in a table of the 256 sums of their rows).
+* The constraint rows come out of the chase as rows of 64-bit words, and C y = r goes through
+  countlo.classic.rowchase's elimination (forward elimination a word of 64 columns at a time with
+  the four Russians' tables, then back-substitution a word at a time for y and C's kernel).
 * The quiet patterns are the chases of the kernel of C with b = 0. As A is symmetric they are also
   the w with w A = 0, so an unsolvable b has a quiet pattern w with w.b = 1: that is the witness.
 
@@ -20,6 +20,7 @@ nullity, a basis of the quiet patterns, a witness), in the same shapes as countl
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
@@ -27,15 +28,12 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from countlo.classic.rowchase import add_sums
+from countlo.classic import rowchase
 from countlo.errors import BadSizeError
 from countlo.graph import MAX_NODES, Graph
 from countlo.i18n import _
 
 Words = NDArray[np.uint64]
-ONE = np.uint64(1)
-GROUP = 8  # pivots per lookup table (256 rows)
-SAMPLE = 128  # rows a word's pivots are first looked for in
 
 
 def check_nodes(graph: Graph) -> None:
@@ -98,171 +96,65 @@ def chase_order(nbhd: Sequence[Sequence[int]], firsts: bool = False) -> Any:
     return (steps, free, first) if firsts else (steps, free)
 
 
-def constraint_rows(nbhd: Sequence[Sequence[int]], steps: Sequence[tuple[int, int]],
-                    free: Sequence[int]) -> list[int]:
-    """The homogeneous chase: each constraint as a bitset over the free variables. A press's form
-    is dropped after the last equation holding it, so at most a front of forms is alive."""
-    n = len(nbhd)
-    unit = [0] * n
-    for i, v in enumerate(free):
-        unit[v] = 1 << i
-    last = [0] * n
-    for t, (e, _p) in enumerate(steps):
-        for v in nbhd[e]:
-            last[v] = t
-    forms = unit[:]  # a free variable's form is its own bit; a pivot's is set before any use
-    out: list[int] = []
-    for t, (e, p) in enumerate(steps):
-        acc = 0
-        row = nbhd[e]
-        for v in row:
-            if v != p:
-                acc ^= forms[v]
+def constraint_matrix(nbhd: Sequence[Sequence[int]], steps: Sequence[tuple[int, int]], free: Sequence[int],
+                      first: Sequence[int]) -> Words:
+    """The homogeneous chase (docs/MATH.md §18.5): each constraint as a row of 64-bit words over
+    the free variables (bit i: free variable i), one numpy row per variable's form. A step's sum
+    runs over its whole equation, the pivot included, as a pivot's form is 0 until its step sets
+    it; it only spans the words of the free variables made so far (`first[t]`: how many there were
+    when step t began), since free variables are numbered in the order they are made."""
+    n, f = len(nbhd), len(free)
+    words = max(1, (f + 63) // 64)
+    forms = np.zeros((n, words), dtype=np.uint64)
+    if f:
+        i = np.arange(f)
+        forms[np.array(free, dtype=np.intp), i >> 6] = np.uint64(1) << (i & 63).astype(np.uint64)
+    rows = [nbhd[e] for e, _ in steps]
+    ends = list(itertools.accumulate(map(len, rows)))
+    flat = np.fromiter(itertools.chain.from_iterable(rows), dtype=np.intp, count=ends[-1] if ends else 0)
+    out = np.zeros((sum(1 for _, p in steps if p < 0), words), dtype=np.uint64)
+    k = start = 0
+    for t, (_e, p) in enumerate(steps):
+        end = ends[t]
+        made = first[t + 1] if t + 1 < len(first) else f
+        acc = np.bitwise_xor.reduce(forms[flat[start:end], :max(1, (made + 63) // 64)], axis=0)
+        start = end
         if p >= 0:
-            forms[p] = acc
+            forms[p, :len(acc)] = acc
         else:
-            out.append(acc)
-        for v in row:
-            if last[v] == t:
-                forms[v] = 0
+            out[k, :len(acc)] = acc
+            k += 1
     return out
 
 
-def pack(rows: Sequence[int], bits: int) -> Words:
-    """Python-int bitsets as a (len(rows), words) uint64 array, bit j of row i at word j // 64."""
-    nw = max(1, (bits + 63) // 64)
-    buf = b"".join(r.to_bytes(8 * nw, "little") for r in rows)
-    return np.frombuffer(buf, dtype="<u8").reshape(len(rows), nw).astype(np.uint64)
-
-
-def rref(a: Words, ncols: int) -> tuple[list[int], list[int]]:
-    """Gauss-Jordan over GF(2) on the rows of `a`, in place, pivoting on columns 0..ncols-1 only
-    (later bits are carried along): (pivot columns, their rows). Row piv_rows[i] has a 1 at
-    piv_cols[i] and 0 at every other pivot column; every other row is 0 on columns < ncols.
-
-    A word of 64 columns at a time (docs/MATH.md §18.5). Its pivots are looked for among the first
-    SAMPLE rows that are not pivots yet and are not 0 on it, on that word alone (Python ints), and
-    their rows are reduced among themselves (P, the trailing words only: such a row is 0 left of
-    this word). Every other row r then becomes r + sum_i r[pivot i] P_i, the one row of
-    r + span(P) that is 0 at these pivots, added from tables of all sums of GROUP pivot rows (the
-    method of the four Russians); if rows outside the sample are still not 0 on the word, again."""
-    m = len(a)
-    is_pivot = np.zeros(m, dtype=bool)
-    piv_cols: list[int] = []
-    piv_rows: list[int] = []
-    for wd in range((ncols + 63) // 64):
-        limit = min(64, ncols - 64 * wd)
-        low = np.uint64((1 << limit) - 1)
-        while True:
-            cand = np.flatnonzero(~is_pivot & ((a[:, wd] & low) != 0))
-            if not len(cand):
-                break
-            bits, rows, combos, chosen = _word_pivots((a[cand[:SAMPLE], wd] & low).tolist(),
-                                                      cand[:SAMPLE].tolist())
-            _eliminate(a, wd, bits, rows, combos, chosen, is_pivot)
-            piv_cols.extend(64 * wd + b for b in bits)
-            piv_rows.extend(rows)
-            if len(cand) <= SAMPLE:
-                break  # every candidate was searched: they are all 0 on this word now
-    return piv_cols, piv_rows
-
-
-def _word_pivots(words: list[int], ids: list[int]) -> tuple[list[int], list[int], list[int], list[int]]:
-    """Gauss-Jordan on one word of some rows: (pivot bits, the row that becomes each pivot's row,
-    for each pivot the set of rows (bit i = chosen[i]) whose sum is 1 at its bit and 0 at the
-    others, chosen: the independent rows in the order found)."""
-    basis: dict[int, tuple[int, int]] = {}  # pivot bit -> (reduced word, combination)
-    owner: dict[int, int] = {}
-    chosen: list[int] = []
-    for w, row in zip(words, ids):
-        combo = 1 << len(chosen)
-        for b, (bw, bc) in basis.items():
-            if w >> b & 1:
-                w ^= bw
-                combo ^= bc
-        if not w:
-            continue
-        b = (w & -w).bit_length() - 1
-        for ob, (bw, bc) in list(basis.items()):
-            if bw >> b & 1:
-                basis[ob] = (bw ^ w, bc ^ combo)
-        basis[b] = (w, combo)
-        owner[b] = row
-        chosen.append(row)
-        if len(basis) == 64:
-            break
-    bits = sorted(basis)
-    return bits, [owner[b] for b in bits], [basis[b][1] for b in bits], chosen
-
-
-def _eliminate(a: Words, wd: int, bits: list[int], rows: list[int], combos: list[int], chosen: list[int],
-               is_pivot: NDArray[np.bool_]) -> None:
-    """Make `rows` the reduced pivot rows of `bits` (sums of the `chosen` rows as `combos` say) and
-    clear those bits from every other row."""
-    k = len(bits)
-    pmat = np.zeros((k, a.shape[1] - wd), dtype=np.uint64)
-    add_sums(pmat, a[chosen, wd:], np.array(combos, dtype=np.uint64), range(k))
-    word = a[:, wd].copy()  # coefficients: P is reduced, so they are the rows' bits at the pivots
-    mask = 0
-    for b in bits:
-        mask |= 1 << b
-    hit = (word & np.uint64(mask)) != 0
-    hit[rows] = False
-    is_pivot[rows] = True
-    targets = np.flatnonzero(hit)
-    if len(targets):
-        if 2 * len(targets) > len(a):  # update every row in place (the pivots are rewritten below)
-            add_sums(a[:, wd:], pmat, word, bits)
-        else:
-            part = a[targets, wd:]
-            add_sums(part, pmat, word[targets], bits)
-            a[targets, wd:] = part
-    a[rows, wd:] = pmat
-
-
 class Reduced:
-    """[C | r] after rref: whether C y = r is solvable, one y, and the kernel of C."""
+    """[C | r] eliminated as in countlo.classic.rowchase (forward elimination, then the
+    back-substitution a word at a time; docs/MATH.md §18.1, §18.5): whether C y = r is solvable,
+    one y, and the kernel of C."""
 
-    def __init__(self, c: Sequence[int], r: Sequence[int], f: int):
-        rhs = 1 << f
+    def __init__(self, c: Words, r: Sequence[int], f: int):
         self.f = f
-        self.a = pack([row | rhs if bit else row for row, bit in zip(c, r)], f + 1)
-        self.piv_cols, self.piv_rows = rref(self.a, f)
-        word, bit = np.uint64(f >> 6), np.uint64(f & 63)
-        self.rhs = ((self.a[:, int(word)] >> bit) & ONE).astype(bool)
+        self.system = rowchase.system(c, f)
+        self.y = self.system.particular(np.array(r, dtype=np.uint8).reshape(len(c)))
 
     @property
     def nullity(self) -> int:
-        return self.f - len(self.piv_cols)
+        return self.system.nullity
 
     def solvable(self) -> bool:
-        rest = np.ones(len(self.a), dtype=bool)
-        rest[self.piv_rows] = False
-        return not bool(self.rhs[rest].any())
+        return self.y is not None
 
     def solution(self) -> list[int]:
-        """y with C y = r (free columns of C at 0); only when solvable."""
-        y = [0] * self.f
-        for c, row in zip(self.piv_cols, self.piv_rows):
-            y[c] = int(self.rhs[row])
+        """y with C y = r (free columns of C without a pivot at 0); only when solvable."""
+        assert self.y is not None
+        y: list[int] = self.y.tolist()
         return y
 
     def kernel(self) -> tuple[list[int], int]:
         """(y, d): y[i] is a d-bit int, bit j the value of free variable i in kernel vector j, the
         vector that sets non-pivot column j to 1 and the other non-pivot columns to 0."""
-        pivots = np.zeros(self.f, dtype=bool)
-        pivots[self.piv_cols] = True
-        others = np.flatnonzero(~pivots)
-        d = len(others)
-        y = [0] * self.f
-        for j, c in enumerate(others.tolist()):
-            y[c] = 1 << j
-        if d and self.piv_rows:
-            bits = np.unpackbits(self.a[self.piv_rows].view(np.uint8), axis=1, bitorder="little")[:, others]
-            packed = np.packbits(bits, axis=1, bitorder="little")
-            for c, row in zip(self.piv_cols, packed):
-                y[c] = int.from_bytes(row.tobytes(), "little")
-        return y, d
+        k = self.system.kernel()
+        return [int.from_bytes(row.tobytes(), "little") for row in k], self.nullity
 
 
 class Plan:
@@ -272,8 +164,8 @@ class Plan:
         check_nodes(graph)
         self.n = graph.cells
         self.nbhd = neighbourhoods(graph)
-        self.steps, self.free = chase_order(self.nbhd)
-        self.c = constraint_rows(self.nbhd, self.steps, self.free)
+        self.steps, self.free, first = chase_order(self.nbhd, firsts=True)
+        self.c = constraint_matrix(self.nbhd, self.steps, self.free, first)
         self._reduced: tuple[bytes, Reduced] | None = None
         self._quiet: tuple[list[int], int] | None = None
 

@@ -39,7 +39,7 @@ import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from numpy.typing import NDArray
@@ -541,19 +541,19 @@ def _row(lay: Layout, y: Words, lo: int, hi: int) -> Words:
         _shift_xor(out, y, -lay.l1, lay.wrap)
         return out
     if lay.wrap:
-        u = np.empty_like(y)
+        # the run starts after the g free columns C-g..C-1, which are 0 here: in press order,
+        # out[j] for j < C - g solves the recurrence on y[(j + l1) mod C] from a zero start
+        out = np.empty_like(y)
         g = len(lay.local.free_cols)
-        a = lay.l1 % cols  # u[g + j] = y[(j + l1) mod C] for j < C - g
-        first = min(cols - g, cols - a)
-        u[:g] = 0
-        u[g:g + first] = y[a:a + first]
-        u[g + first:] = y[:cols - g - first]
-        s = lay.recurrence(u, scratch=True)
-        if not g:
-            return s
-        out = np.empty_like(s)  # out[j] = s[(j + g) mod C]
-        out[:cols - g] = s[g:]
-        out[cols - g:] = s[:g]
+        n = cols - g
+        a = lay.l1 % cols
+        first = min(n, cols - a)
+        out[:first] = y[a:a + first]
+        out[first:n] = y[:n - first]
+        out[n:] = 0
+        s = lay.recurrence(out[:n], scratch=True)
+        if not np.may_share_memory(s, out):
+            out[:n] = s
         return out
     u = np.zeros_like(y)
     if lo > hi:
@@ -631,6 +631,20 @@ class Plan:
         return out
 
 
+@dataclass(frozen=True)
+class Unknowns:
+    """What a Plan reads of its layout when it holds a bare system C y = r with no chase behind it
+    (countlo.classic.bitmatrix): the number of unknowns."""
+
+    nfree: int
+
+
+def system(cons: Words, nfree: int) -> Plan:
+    """A Plan for the bare system C y = r over `nfree` unknowns (C's rows bit-packed): its
+    particular solutions, kernel and nullity, without the chase's layout."""
+    return Plan(cast(Any, Unknowns(nfree)), cons, {}, {})
+
+
 def back_substitute(rows: Words, pivcols: NDArray[np.int64], nfree: int, out: Words, acc: Words) -> None:
     """Back-substitution on `echelon`'s rows, several right-hand sides at once (one bit each):
     given out[j] at the columns j < nfree without a pivot, sets out[pivcols[i]] to
@@ -699,7 +713,7 @@ def add_sums(target: Words, pmat: Words, words: Words, bits: Sequence[int]) -> N
         part = buf[:hi - lo]
         rows = target[lo:hi]
         for table, idx in tables:
-            np.take(table, idx[lo:hi], axis=0, out=part)
+            np.take(table, idx[lo:hi], axis=0, out=part, mode="clip")  # in range: no check needed
             np.bitwise_xor(rows, part, out=rows)
 
 
@@ -716,35 +730,42 @@ def echelon(c: Words, width: int) -> tuple[int, NDArray[np.int64], Words]:
     a = c.copy()
     rank = 0
     pivcols: list[int] = []
-    for word in range((width + 63) // 64):
+    words = (width + 63) // 64
+    # the rows not yet pivots (from `rank`) and the words from `start`, kept contiguous: the table
+    # additions run twice as fast on whole rows as on a slice of each row, and a finished word
+    # (0 on every such row) is dropped at the next copy
+    act, start = a, 0
+    for word in range(words):
         if rank == m:
             break
-        rows = a[rank:]
-        n = len(rows)
-        orig = rows[:, word].copy()
+        n = len(act)
+        orig = act[:, 0].copy()
         if 4 * int(np.count_nonzero(orig)) < n:  # sparse: plain elimination, column by column
+            a[rank:, :start] = 0
+            a[rank:, start:] = act
             rank = _eliminate_word(a, rank, word, width, pivcols)
+            start = word + 1 if word + 1 < words else word
+            act = a[rank:, start:].copy()
             continue
         taken = np.zeros(n, dtype=bool)
-        pmat = np.zeros((64, rows.shape[1] - word), dtype=np.uint64)
+        pmat = np.zeros((64, act.shape[1]), dtype=np.uint64)
         bits: list[int] = []
         most = int(min(64, width - 64 * word))
         low_bits = (1 << most) - 1  # bits past `width` are carried along, never pivots
         quick = _word_pivots([v & low_bits for v in orig[:SCAN].tolist()], most)
         if quick is not None:  # the word's pivots among its first rows, found on Python ints
             picks, bits, combos = quick
-            add_sums(pmat[:len(combos)], rows[picks, word:], np.array(combos, dtype=np.uint64), range(len(picks)))
+            add_sums(pmat[:len(combos)], act[picks], np.array(combos, dtype=np.uint64), range(len(picks)))
             taken[picks] = True
         cur = orig.copy()  # the word of every row after elimination by this word's pivots so far
         bitarr = np.zeros(64, dtype=np.uint64)
-        chosen: list[int] = []
         for bit in range(0 if quick is None else most, most):
             b = np.uint64(bit)
             cand = np.flatnonzero(((cur >> b) & ONE).astype(bool) & ~taken)
             if not len(cand):
                 continue
             p = int(cand[0])
-            full = rows[p, word:].copy()
+            full = act[p].copy()
             k = len(bits)
             if k:
                 use = ((orig[p] >> bitarr[:k]) & ONE).astype(bool)
@@ -756,23 +777,23 @@ def echelon(c: Words, width: int) -> tuple[int, NDArray[np.int64], Words]:
             pmat[k] = full
             bitarr[k] = b
             bits.append(bit)
-            chosen.append(p)
             taken[p] = True
             cur[cand[1:]] ^= cur[p]
         k = len(bits)
-        if not k:
-            continue
-        # the pivot rows become the first k (the rows there that are not pivots take their places),
-        # then every other row is cleared at the pivots in place
-        back = np.flatnonzero(taken[k:]) + k
-        if len(back):
-            front = np.flatnonzero(~taken[:k])
-            rows[back] = rows[front]
-            orig[back] = orig[front]
-        rows[:k, word:] = pmat[:k]
-        add_sums(rows[k:, word:], pmat[:k], orig[k:], bits)
-        rank += k
-        pivcols.extend(64 * word + bit for bit in bits)
+        # the other rows, cleared at the pivots; without this word unless it is the last (whose
+        # bits past `width` are carried along)
+        drop = 1 if word + 1 < words else 0
+        rest = ~taken
+        nxt = act[rest, drop:] if k else act[:, drop:].copy()
+        if k:
+            add_sums(nxt, pmat[:k, drop:], orig[rest], bits)
+            a[rank:rank + k, :start] = 0
+            a[rank:rank + k, start:] = pmat[:k]
+            rank += k
+            pivcols.extend(64 * word + bit for bit in bits)
+        act, start = nxt, start + drop
+    a[rank:, :start] = 0
+    a[rank:, start:] = act
     return rank, np.array(pivcols, dtype=np.int64), a
 
 

@@ -18,6 +18,9 @@ line's local unknowns phi with their local equations K phi = E. Over Z_k:
 * a rule whose offsets all have dr + dc even on a board whose joins keep the checkerboard colour
   is two games, one per colour: the symbolic chase numbers each colour's free variables apart
   (arrays half as wide) and each colour's constraints are eliminated on their own (`colours`).
+A cold solve chases b's residual along with the symbolic chase (one more column), and the
+witness keeps its patterns from the chase that takes their dot products with b, so a cold solve
+takes the symbolic chase and one more (two more when unsolvable).
 It gives what countlo.classic.general gives: solvability, a solution, the quiet group with its
 orders, generators of the quiet patterns and a witness (a quiet pattern of the transposed game,
 which rowchase's layout describes, not orthogonal to b).
@@ -26,10 +29,11 @@ which rowchase's layout describes, not orthogonal to b).
 from __future__ import annotations
 
 import math
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
@@ -44,6 +48,7 @@ Ints = NDArray[np.int64]
 Arr = NDArray[Any]
 ORDER_LIMIT = 64  # the order e of z modulo p(z) that the recurrence accepts
 Q_TERMS = 8  # and the number of terms of q(z)
+KEEP_BYTES = 1 << 26  # the witness keeps every pattern of its chase (one byte a cell each) up to this
 MAX_FREE = 4096  # free variables: the constraint matrix is dense (MAX_FREE^2 float64 entries, 128 MiB)
 
 
@@ -83,16 +88,19 @@ def _order(lags: Sequence[int], k: int) -> tuple[int, tuple[tuple[int, int], ...
 
 def applies(board: Shape) -> bool:
     """True when this chase solves the board: k > 2, the geometry rowchase takes (the conditions
-    there do not depend on k) and a short recurrence along the line."""
+    there do not depend on k), a short recurrence along the line and at most MAX_FREE free
+    variables (in the layout zlayout picks)."""
     rules = board.rules
     if rules.states <= 2 or not rules.rule.offsets:
         return False
     two = Shape(board.rows, board.cols, Rules(rules.topology, rules.rule, 2, rules.target))
     if not rowchase.applies(two):
         return False
-    if not all(_order(rowchase.layout(two, t).recurrence.lags, rules.states) is not None for t in (False, True)):
-        return False
-    return all(zlayout(board, t).nfree <= MAX_FREE for t in (False, True))
+    for t in (False, True):
+        z = zlayout_or_none(board, t)
+        if z is None or z.nfree > MAX_FREE:
+            return False
+    return True
 
 
 class _Arith:
@@ -186,14 +194,39 @@ class ZLayout:
         return len(self.lay.local.free_cols)
 
 
+# the cylinder may also be chased along its columns, the chase wrapping round instead of the
+# places (rowchase's geometry tuple: across, wrap, cyclic, twisted, fold)
+TURNED = {"cylinder": (True, False, True, False, False)}
+
+
 @lru_cache(maxsize=8)
 def zlayout(board: Shape, transposed: bool = False) -> ZLayout:
+    z = zlayout_or_none(board, transposed)
+    assert z is not None
+    return z
+
+
+@lru_cache(maxsize=8)
+def zlayout_or_none(board: Shape, transposed: bool = False) -> ZLayout | None:
+    """The chase's layout over Z_k: rowchase's, or on the cylinder the turned one (docs/MATH.md
+    §18.4) when it leaves fewer free variables; None when neither has a short recurrence."""
     rules = board.rules
-    k = rules.states
     two = Shape(board.rows, board.cols, Rules(rules.topology, rules.rule, 2, rules.target))
-    lay = rowchase.layout(two, transposed)
+    found = [_zlayout(rowchase.layout(two, transposed), rules.states)]
+    if rules.topology in TURNED:
+        offsets = tuple((dc, dr) for dr, dc in rules.rule.offsets)
+        if transposed:
+            offsets = tuple((-dl, -dp) for dl, dp in offsets)
+        turned = rowchase._layout(board.cols, board.rows, TURNED[rules.topology], offsets, offsets)
+        found.append(_zlayout(turned, rules.states))
+    ready = [z for z in found if z is not None]
+    return min(ready, key=lambda z: z.nfree) if ready else None
+
+
+def _zlayout(lay: rowchase.Layout, k: int) -> ZLayout | None:
     order = _order(lay.recurrence.lags, k)
-    assert order is not None
+    if order is None:
+        return None
     e, q = order
     cols = lay.cols
     loc = lay.local
@@ -369,13 +402,18 @@ def _doubling(a: Arr, axis: int, ar: _Arith) -> None:
         step *= 2
 
 
-def chase(z: ZLayout, fv: Arr, rhs: Ints | None = None, keep: bool = False, dot: Ints | None = None
-          ) -> tuple[Ints, Ints | None]:
+class Chased(NamedTuple):
+    cons: Ints  # (ncons, W): the constraint values A x - b
+    presses: Arr | None  # (lines, places, W) uint8, when kept
+    dots: Ints | None  # (W,): sum over the cells of dot times the presses, mod k, when asked
+
+
+def chase(z: ZLayout, fv: Arr, rhs: Ints | None = None, keep: bool = False, dot: Ints | None = None,
+          rhs_col: int = 0) -> Chased:
     """One chase. `fv` (nfree, W): the values of the free variables (the identity for the
-    symbolic chase); `rhs` (lines, places) b, None for b = 0. Returns the constraint values
-    A x - b on the constraints (ncons, W), and the presses (lines, places, W) when `keep`; with
-    `dot` (lines, places) instead, sum over the cells of dot times the presses, (W,) mod k,
-    without keeping every line."""
+    symbolic chase); `rhs` (lines, places) b, None for b = 0, entered in column `rhs_col`.
+    Returns the constraint values, the presses when `keep` and, with `dot` (lines, places), the
+    dot products of the presses with it (without keeping every line)."""
     lay = z.lay
     k = z.k
     ar = _arith(z)
@@ -386,7 +424,7 @@ def chase(z: ZLayout, fv: Arr, rhs: Ints | None = None, keep: bool = False, dot:
     f = z.f
     fv = fv.astype(dt)
     cons: list[Ints] = []
-    out = np.zeros((rows, cols, w), dtype=np.int64) if keep else None
+    out = np.zeros((rows, cols, w), dtype=np.uint8) if keep else None  # k <= 255
     total = np.zeros(w, dtype=np.int64)
     x: dict[int, Arr] = {}
     nxt = 0
@@ -400,7 +438,7 @@ def chase(z: ZLayout, fv: Arr, rhs: Ints | None = None, keep: bool = False, dot:
     for r in range(rows):
         acc = np.zeros((cols, w), dtype=dt)
         if rhs is not None:
-            acc[:, 0] = (-rhs[r]) % k
+            acc[:, rhs_col] = (-rhs[r]) % k
         first = 1 if lay.chased[r] else 0
         for s in range(first, lay.span + 1):
             source = lay.var_row(r, s)
@@ -462,9 +500,7 @@ def chase(z: ZLayout, fv: Arr, rhs: Ints | None = None, keep: bool = False, dot:
         if dot is not None:
             total += dot[v] @ ar.final(arr)
     both = np.concatenate(cons) if cons else np.zeros((0, w), dtype=np.int64)
-    if dot is not None:
-        return both, total % k
-    return both, out
+    return Chased(both, out, total % k if dot is not None else None)
 
 
 @dataclass(frozen=True)
@@ -482,15 +518,43 @@ def _symmetric(board: Shape) -> bool:
     return rowchase._symmetric(two)
 
 
-@lru_cache(maxsize=8)
-def plan(board: Shape, transposed: bool = False) -> Plan:
-    if transposed and _symmetric(board):
-        return plan(board)
+class _Plans:
+    """plan(board, transposed): the symbolic chase and the elimination, remembered for the last 8
+    boards. `made` also hands back, when the plan is made there and then, the residual of one
+    right-hand side chased along as one more column: a cold solve then takes one chase less."""
+
+    SIZE = 8
+
+    def __init__(self) -> None:
+        self.plans: OrderedDict[tuple[Shape, bool], Plan] = OrderedDict()
+
+    def __call__(self, board: Shape, transposed: bool = False) -> Plan:
+        return self.made(board, None, transposed)[0]
+
+    def cache_clear(self) -> None:
+        self.plans.clear()
+
+    def made(self, board: Shape, rhs: Ints | None, transposed: bool = False) -> tuple[Plan, Ints | None]:
+        """(the plan, the residual A x - b with the free variables 0 on the constraints when the
+        plan was made now and rhs (b in line coordinates) was given, else None)."""
+        key = (board, transposed and not _symmetric(board))
+        if key in self.plans:
+            self.plans.move_to_end(key)
+            return self.plans[key], None
+        made, resid = _make(board, key[1], rhs)
+        self.plans[key] = made
+        if len(self.plans) > self.SIZE:
+            self.plans.popitem(last=False)
+        return made, resid
+
+
+def _make(board: Shape, transposed: bool, rhs: Ints | None) -> tuple[Plan, Ints | None]:
     z = zlayout(board, transposed)
     split = colours(z)
     if split is None:
-        cons, _out = chase(z, np.eye(z.nfree, dtype=np.uint8))
-        return Plan(z, zklu.System(cons, z.k))
+        eye = np.eye(z.nfree, z.nfree + (rhs is not None), dtype=np.uint8)
+        cons = chase(z, eye, rhs, rhs_col=z.nfree).cons
+        return Plan(z, zklu.System(cons[:, :z.nfree], z.k)), (cons[:, z.nfree] if rhs is not None else None)
     # two games, one per colour (docs/MATH.md §18.4): free variable i of colour c is column
     # index[i] of that colour's expressions; a line's places of either colour share the columns
     var, con = split
@@ -498,11 +562,15 @@ def plan(board: Shape, transposed: bool = False) -> Plan:
     counts = [int((var == c).sum()) for c in (0, 1)]
     for c in (0, 1):
         index[var == c] = np.arange(counts[c])
-    folded = np.zeros((z.nfree, max(1, *counts)), dtype=np.uint8)
+    width = max(1, *counts)
+    folded = np.zeros((z.nfree, width + (rhs is not None)), dtype=np.uint8)
     folded[np.arange(z.nfree), index] = 1
-    cons, _out = chase(z, folded)
+    cons = chase(z, folded, rhs, rhs_col=width).cons
     blocks = [(np.flatnonzero(con == c), np.flatnonzero(var == c), cons[con == c][:, :counts[c]]) for c in (0, 1)]
-    return Plan(z, zklu.Blocks(blocks, z.nfree, z.k))
+    return Plan(z, zklu.Blocks(blocks, z.nfree, z.k)), (cons[:, width] if rhs is not None else None)
+
+
+plan = _Plans()
 
 
 def colours(z: ZLayout) -> tuple[Ints, Ints] | None:
@@ -549,30 +617,40 @@ def _from_lines(z: ZLayout, lines: Ints) -> Ints:
 
 def lights(board: Shape, presses: Ints) -> Ints:
     """A x mod k for an (R, C) press array, straight from the rule and countlo.rules.place's
-    conventions (independent of the chase; offsets land on distinct cells where it applies)."""
+    conventions (independent of the chase; offsets land on distinct cells where it applies):
+    each offset adds the presses moved by it, a rectangle at a time (wrapped, clipped, and read
+    upside down where a column crosses a twisted join)."""
     rows, cols = board.rows, board.cols
     top = board.rules.topology
     if top == "projective":
         folded: Ints = rowchase.placed_sums(board, presses) % board.rules.states
         return folded
-    out = np.zeros((rows, cols), dtype=np.int64)
-    rr, cc = np.meshgrid(np.arange(rows), np.arange(cols), indexing="ij")
+    out = np.zeros((rows, cols), dtype=np.int32)
+    src = presses.astype(np.int32)
     for dr, dc in board.rules.rule.offsets:
-        r, c = rr + dr, cc + dc
-        keep = np.ones((rows, cols), dtype=bool)
-        if top in ("torus", "klein"):
-            r %= rows
-        else:
-            keep &= (r >= 0) & (r < rows)
-        if top == "plane":
-            keep &= (c >= 0) & (c < cols)
-        else:
-            if top in ("moebius", "klein"):
-                r = np.where((c // cols) % 2 == 1, rows - 1 - r, r)
-            c %= cols
-        out[r[keep], c[keep]] += presses[keep]
-    res: Ints = out % board.rules.states
+        for (c0, c1), (d0, d1), crossed in _moves(cols, dc, top != "plane"):
+            for (r0, r1), (e0, e1), _wrapped in _moves(rows, dr, top in ("torus", "klein")):
+                block = src[r0:r1, c0:c1]
+                if crossed and top in ("moebius", "klein"):  # row r lands on row R - 1 - r
+                    out[rows - e1:rows - e0, d0:d1] += block[::-1]
+                else:
+                    out[e0:e1, d0:d1] += block
+    res: Ints = out.astype(np.int64) % board.rules.states
     return res
+
+
+def _moves(n: int, d: int, wrap: bool) -> list[tuple[tuple[int, int], tuple[int, int], bool]]:
+    """Where positions 0..n-1 go when moved by d: (source range, target range, crossed the join
+    an odd number of times) pieces, clipped on an open edge or wrapped mod n on a joined one."""
+    if not wrap:
+        if d >= n or -d >= n:
+            return []
+        return [((0, n - d), (d, n), False)] if d >= 0 else [((-d, n), (0, n + d), False)]
+    rem, laps = d % n, d // n  # c + d = laps * n + (c + rem): one more lap from c = n - rem on
+    pieces = [((0, n - rem), (rem, n), laps % 2 == 1)]
+    if rem:
+        pieces.append(((n - rem, n), (0, rem), laps % 2 == 0))
+    return pieces
 
 
 def _cells(board: Shape, v: Sequence[int], what: str) -> Ints:
@@ -605,15 +683,16 @@ def solve_start(board: Shape, start: Sequence[int], target: Sequence[int] | None
 def solve(board: Shape, b: Ints) -> tuple[list[int] | None, list[int] | None, tuple[int, ...]]:
     """(presses, witness, orders) for A x = b (mod k), b an (R, C) array: presses None when
     unsolvable, and then a witness w with w A = 0 and w.b != 0."""
-    p = plan(board)
+    rhs = _to_lines(zlayout(board), b)
+    p, resid = plan.made(board, rhs)
     z = p.z
     k = z.k
-    rhs = _to_lines(z, b)
-    resid, _x = chase(z, np.zeros((z.nfree, 1), dtype=np.uint8), rhs)
-    y = p.system.solve((-resid[:, 0]) % k)
+    if resid is None:  # the plan was ready: the residual takes its own chase
+        resid = chase(z, np.zeros((z.nfree, 1), dtype=np.uint8), rhs).cons[:, 0]
+    y = p.system.solve((-resid) % k)
     if y is None:
         return None, _witness(board, b), p.orders
-    _r, x = chase(z, y.reshape(-1, 1), rhs, keep=True)
+    x = chase(z, y.reshape(-1, 1), rhs, keep=True).presses
     assert x is not None
     presses = _from_lines(z, x[:, :, 0])
     assert np.array_equal(lights(board, presses), b), "the line chase over Z_k failed to reach the target"
@@ -624,22 +703,29 @@ def _patterns(board: Shape, transposed: bool, first: int, last: int) -> Ints:
     """(R, C, last - first): quiet patterns first..last-1 (of the transposed game when asked)."""
     p = plan(board, transposed)
     gens = p.system.gens[:, first:last]
-    _r, x = chase(p.z, gens, keep=True)
+    x = chase(p.z, gens, keep=True).presses
     assert x is not None
     return _from_lines(p.z, x)
 
 
 def _witness(board: Shape, b: Ints) -> list[int]:
     """The first quiet pattern of the transposed game not orthogonal to b: every dot product in
-    one chase, then that pattern alone."""
+    one chase, then that pattern alone (kept from the same chase when every pattern fits in
+    KEEP_BYTES)."""
     p = plan(board, transposed=True)
-    _r, dots = chase(p.z, p.system.gens, dot=_to_lines(p.z, b))
-    assert dots is not None
-    hit = np.flatnonzero(dots)
+    gens = p.system.gens
+    keep = gens.shape[1] * board.cells <= KEEP_BYTES
+    done = chase(p.z, gens, dot=_to_lines(p.z, b), keep=keep)
+    assert done.dots is not None
+    hit = np.flatnonzero(done.dots)
     if not len(hit):
         raise AssertionError("no left-kernel vector separates an unsolvable start: the maths is wrong")
     first = int(hit[0])
-    w: list[int] = _patterns(board, True, first, first + 1)[:, :, 0].reshape(-1).tolist()
+    if done.presses is not None:
+        pattern = _from_lines(p.z, done.presses[:, :, first])
+    else:
+        pattern = _patterns(board, True, first, first + 1)[:, :, 0]
+    w: list[int] = pattern.reshape(-1).tolist()
     return w
 
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import random
 
-import numpy as np
 import pytest
 from brute import gf2_rank
 
@@ -157,28 +156,6 @@ def test_general_dispatches_big_two_state_graphs():
         assert not any(press(graph, w))
     with pytest.raises(BadSizeError, match="the start must hold 500 values"):
         general.solve(graph, [2] * 500)
-
-
-@pytest.mark.parametrize("m,ncols,extra,density", [(5, 3, 0, 0.5), (70, 64, 1, 0.5), (130, 130, 0, 0.5),
-                                                   (200, 150, 3, 0.02), (64, 200, 0, 0.5), (300, 129, 1, 0.9)])
-def test_rref_is_reduced_and_keeps_the_row_space(m, ncols, extra, density):
-    rng = random.Random(m * 1000 + ncols)
-    width = ncols + extra
-    rows = [sum(1 << j for j in range(width) if rng.random() < density) for _ in range(m)]
-    if m > 10:  # make it singular: some rows are sums of others
-        for i in range(0, m, 7):
-            rows[i] = rows[(i + 1) % m] ^ rows[(i + 3) % m]
-    a = bitmatrix.pack(rows, width)
-    piv_cols, piv_rows = bitmatrix.rref(a, ncols)
-    out = [int.from_bytes(r.tobytes(), "little") for r in a]
-    mask = (1 << ncols) - 1
-    assert len(piv_cols) == gf2_rank([r & mask for r in rows])
-    assert gf2_rank(out) == gf2_rank(rows) and gf2_rank(out + rows) == gf2_rank(rows)
-    for c, r in zip(piv_cols, piv_rows):
-        assert [(out[i] >> c) & 1 for i in range(m)] == [int(i == r) for i in range(m)]
-    others = set(range(m)) - set(piv_rows)
-    assert all(out[i] & mask == 0 for i in others)
-    assert np.array_equal(a, bitmatrix.pack(out, width))
 
 
 def test_the_node_limit_is_one_line_exit_2(run_cli, tmp_path):
