@@ -95,3 +95,44 @@ def test_the_split_engine_stops_at_its_stated_size():
     assert split_bytes(SPLIT_CELLS) == 160 * 2 * (1 << 18) and split_bytes(SPLIT_CELLS) < 100 << 20
     with pytest.raises(ValueError, match=f"at most {SPLIT_CELLS} cells"):
         SplitPosterior(record_of(Shape(6, 7, Rules.make("torus")), 0, []))
+
+
+def _dense_record():
+    """A classic 6x6 record whose laws take the dense tables (found by trying random records)."""
+    return record_of(Shape(6, 6), 0x2F3B37F32, [17, 18, 29, 20, 31, 30, 7, 1, 19, 24, 21])
+
+
+def test_dense_law_tables_stay_within_their_byte_budget(monkeypatch):
+    import countlo.hidden.posterior as post
+    from countlo.hidden.posterior_dp import DENSE_BYTES, Tables, dense_peak_bytes
+    from countlo.hidden.posterior_sparse import SparseTables
+
+    rec = _dense_record()
+    peak = dense_peak_bytes(rec.shape, rec.start)
+    assert peak <= DENSE_BYTES
+    free = Posterior(rec)
+    assert isinstance(free._law_tables(), Tables)
+    monkeypatch.setattr(post, "DENSE_BYTES", peak - 1)
+    bounded = Posterior(rec)
+    assert isinstance(bounded._law_tables(), SparseTables)
+    assert bounded.count_distributions() == free.count_distributions()
+    assert bounded.start_marginals() == free.start_marginals()
+    # a 5x5 Klein bottle under the knight rule: 24 window cells, a dense step of 1.7 GB
+    wide = Shape(5, 5, Rules.make("klein", "knight"))
+    assert dense_peak_bytes(wide, 12) > 3 * DENSE_BYTES
+
+
+def test_window_caches_hold_at_most_their_byte_budget():
+    import numpy as np
+
+    from countlo.hidden.posterior_dp import CACHE_BYTES, _Cache
+
+    cache = _Cache()
+    big = np.zeros(CACHE_BYTES // 4, dtype=np.uint8)
+    assert cache.put("big", big) is big and cache.get("big") is None  # too large to keep
+    small = CACHE_BYTES // 16
+    for i in range(40):
+        cache.put(i, np.zeros(small, dtype=np.uint8))
+        assert cache.nbytes <= CACHE_BYTES
+        assert sum(a.nbytes for a in cache.items.values()) == cache.nbytes
+    assert cache.get(39) is not None
