@@ -140,6 +140,14 @@ class Posterior:
         listed = self.boards(1) if self.count == 1 else None
         self.board: int | None = listed[0] if listed else None
 
+    @property
+    def nbytes(self) -> int:
+        """Bytes of the tables this posterior keeps (the guide bounds its cache by them)."""
+        t = self._tables
+        if isinstance(t, SparseTables):
+            return sum(k.nbytes + r.nbytes for k, r in t.stored)
+        return sum(a.nbytes for a in (*t.stored.values(), *t.checkpoints.values()))
+
     # --- translation between the record's board and the working board ------------------------
     def _from_work_board(self, b: int) -> int:
         return move_bits(b, self._from_work) if self.transposed else b

@@ -89,6 +89,12 @@ def test_posterior_of_takes_the_split_engine_for_small_boards_under_other_rules(
     assert not fits(Shape(6, 6))  # the classic game keeps its own engines
     assert isinstance(posterior_of(record_of(Shape(5, 5), 7, [3])), Posterior)
     assert not fits(Shape(6, 7, Rules.make("torus")))
+    # the guide bounds its cache of posteriors by what they keep
+    rec = record_of(Shape(6, 6, Rules.make("torus")), 12345, [1, 2, 3])
+    split = SplitPosterior(rec)
+    assert split.nbytes == sum(a.nbytes for a in (split._a, split._b, split._ga, split._gb, split._ca,
+                                                  split._cb, split._cum, split._first_a, split._first_b))
+    assert Posterior(rec).nbytes > 0
 
 
 def test_the_split_engine_stops_at_its_stated_size():
@@ -136,3 +142,20 @@ def test_window_caches_hold_at_most_their_byte_budget():
         assert cache.nbytes <= CACHE_BYTES
         assert sum(a.nbytes for a in cache.items.values()) == cache.nbytes
     assert cache.get(39) is not None
+
+
+def test_sparse_tables_past_their_byte_budget_are_refused_in_one_line(monkeypatch, capsys):
+    import countlo.hidden.posterior_sparse as sparse
+    from countlo.cli import main
+
+    shape = Shape(7, 7, Rules.make("moebius", "plus"))
+    rec = record_of(shape, 0x1_2345_6789_ABCD, [3, 17, 24, 40, 9])
+    assert Posterior(rec).count > 0
+    monkeypatch.setattr(sparse, "TABLE_BYTES", 1 << 12)
+    with pytest.raises(sparse.TablesTooLarge, match=r"would pass 0 MB.*at most 36 cells take any rule"):
+        Posterior(rec)
+    monkeypatch.setattr(sparse, "TABLE_BYTES", 1 << 20)
+    code = main(["simulate", "--size", "7x7", "--topology", "moebius", "--games", "1", "--seed", "1"])
+    err = capsys.readouterr().err
+    assert code == 2, err
+    assert "would pass 1 MB" in err and len(err.strip().splitlines()) == 1
