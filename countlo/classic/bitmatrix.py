@@ -20,6 +20,7 @@ nullity, a basis of the quiet patterns, a witness), in the same shapes as countl
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
@@ -108,8 +109,9 @@ def constraint_matrix(nbhd: Sequence[Sequence[int]], steps: Sequence[tuple[int, 
     if f:
         i = np.arange(f)
         forms[np.array(free, dtype=np.intp), i >> 6] = np.uint64(1) << (i & 63).astype(np.uint64)
-    flat = np.fromiter((v for e, _ in steps for v in nbhd[e]), dtype=np.intp)
-    ends = np.cumsum([len(nbhd[e]) for e, _ in steps]).tolist()
+    rows = [nbhd[e] for e, _ in steps]
+    ends = list(itertools.accumulate(map(len, rows)))
+    flat = np.fromiter(itertools.chain.from_iterable(rows), dtype=np.intp, count=ends[-1] if ends else 0)
     out = np.zeros((sum(1 for _, p in steps if p < 0), words), dtype=np.uint64)
     k = start = 0
     for t, (_e, p) in enumerate(steps):

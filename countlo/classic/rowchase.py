@@ -541,19 +541,19 @@ def _row(lay: Layout, y: Words, lo: int, hi: int) -> Words:
         _shift_xor(out, y, -lay.l1, lay.wrap)
         return out
     if lay.wrap:
-        u = np.empty_like(y)
+        # the run starts after the g free columns C-g..C-1, which are 0 here: in press order,
+        # out[j] for j < C - g solves the recurrence on y[(j + l1) mod C] from a zero start
+        out = np.empty_like(y)
         g = len(lay.local.free_cols)
-        a = lay.l1 % cols  # u[g + j] = y[(j + l1) mod C] for j < C - g
-        first = min(cols - g, cols - a)
-        u[:g] = 0
-        u[g:g + first] = y[a:a + first]
-        u[g + first:] = y[:cols - g - first]
-        s = lay.recurrence(u, scratch=True)
-        if not g:
-            return s
-        out = np.empty_like(s)  # out[j] = s[(j + g) mod C]
-        out[:cols - g] = s[g:]
-        out[cols - g:] = s[:g]
+        n = cols - g
+        a = lay.l1 % cols
+        first = min(n, cols - a)
+        out[:first] = y[a:a + first]
+        out[first:n] = y[:n - first]
+        out[n:] = 0
+        s = lay.recurrence(out[:n], scratch=True)
+        if not np.may_share_memory(s, out):
+            out[:n] = s
         return out
     u = np.zeros_like(y)
     if lo > hi:
