@@ -36,6 +36,8 @@ from countlo.errors import CountloError
 from countlo.hidden.frontier import FrontierPosterior
 from countlo.hidden.posterior_dp import Plan, Tables, dense_size, lit_values, plan_for
 from countlo.hidden.posterior_sparse import Inexact, SparseTables, binom
+from countlo.hidden.posterior_split import SplitPosterior
+from countlo.hidden.posterior_split import fits as split_fits
 from countlo.hidden.record import Equation, Record
 from countlo.i18n import _
 
@@ -56,8 +58,15 @@ def window_bits_needed(shape: Shape) -> int:
 
 
 def check_rules(shape: Shape) -> None:
-    """Raise EngineLimitError when the exact posterior cannot follow a game under these rules
-    (never for the classic game). docs/MATH.md §18."""
+    """Raise EngineLimitError when the exact posterior (`posterior_of`) cannot follow a game under
+    these rules (never for the classic game, nor for boards the split engine takes). docs/MATH.md §18."""
+    if shape.rules.classic or split_fits(shape):  # small boards: the split engine, fixed memory
+        return
+    check_window(shape)
+
+
+def check_window(shape: Shape) -> None:
+    """Raise EngineLimitError when the window programme would hold more than WINDOW_BITS cells."""
     if shape.rules.classic:
         return
     bits = window_bits_needed(shape)
@@ -66,6 +75,8 @@ def check_rules(shape: Shape) -> None:
             "the exact posterior behind the strategies would hold {bits} cells at once on a "
             "{shape} board ({rules}), more than {most}: the clicks reach too far; try a smaller "
             "board").format(bits=bits, shape=shape, rules=shape.rules.describe(), most=WINDOW_BITS))
+
+
 DENSE_SWITCH = 0.08  # dense next-count pass when the sparse one looks this large relative to it
 
 
@@ -102,7 +113,7 @@ class Posterior:
             raise ValueError(f"posterior method {method!r} is not available on {record.shape}")
         self.record = record
         shape = record.shape
-        check_rules(shape)
+        check_window(shape)
         self.transposed = shape.cols > shape.rows and shape.rules.transposable
         if self.transposed:
             # work on the transpose so the window runs along the shorter side
@@ -339,13 +350,17 @@ def _draw_many(weights: list[int], n: int, rng: random.Random) -> list[int]:
     return [bisect_right(cum, rng.randrange(acc)) for _ in range(n)]
 
 
-AnyPosterior = Posterior | FrontierPosterior
+AnyPosterior = Posterior | FrontierPosterior | SplitPosterior
 FRONTIER_CELLS = 50  # from this many cells on, the frontier engine (measured: bench_posterior.py)
 
 
 def posterior_of(record: Record) -> AnyPosterior:
     """The exact posterior of `record` by the engine that suits its board: the window programme
-    above up to 7 x 7, the frontier programme (countlo.hidden.frontier) on bigger boards."""
+    above up to 7 x 7, the frontier programme (countlo.hidden.frontier) on bigger boards; under
+    other rules the split engine (countlo.hidden.posterior_split) up to SPLIT_CELLS cells, whose
+    memory is fixed by the board, then the window programme."""
     if record.shape.cells >= FRONTIER_CELLS and record.shape.rules.classic:
         return FrontierPosterior(record)
+    if split_fits(record.shape):
+        return SplitPosterior(record)
     return Posterior(record)

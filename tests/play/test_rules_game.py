@@ -178,8 +178,8 @@ def test_version_one_transcripts_read_as_the_classic_game_and_take_rule_options(
     (["simulate", "--rule", "hexagon"], "unknown click rule 'hexagon'"),
     (["simulate", "--topology", "sphere"], "unknown topology 'sphere'"),
     (["play", "--sim", "--states", "4", "--transcript", "/dev/null"], "needs two states"),
-    (["simulate", "--rule", "knight", "--games", "1"], "would hold 27 cells at once"),
-    (["simulate", "--rule", "rowcol", "--games", "1"], "the clicks reach too far"),
+    (["simulate", "--rule", "knight", "--size", "7x7", "--games", "1"], "would hold 31 cells at once"),
+    (["simulate", "--rule", "rowcol", "--size", "7x7", "--games", "1"], "the clicks reach too far"),
 ])
 def test_bad_rule_options_are_one_line(capsys, args, needle):
     assert main(args) == 2

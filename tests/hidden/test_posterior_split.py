@@ -1,0 +1,97 @@
+"""The split engine (meet in the middle) gives exactly the window programme's posterior and
+brute force's on small boards under other rules: counts, marginals, next-count laws, boards."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+from brute import BrutePosterior
+
+from countlo.board import Shape
+from countlo.hidden.posterior import Posterior, posterior_of
+from countlo.hidden.posterior_split import SPLIT_CELLS, SplitPosterior, fits, split_bytes
+from countlo.hidden.record import Record, Step, record_of
+from countlo.rules import Rules
+
+BOARDS = [("torus", "plus", 3, 4), ("klein", "knight", 4, 4), ("projective", "x", 4, 3),
+          ("moebius", "ring", 3, 5), ("torus", "x", 4, 4), ("cylinder", "star", 3, 4),
+          ("plane", "knight", 3, 5), ("plane", "plus", 4, 4), ("klein", "plus", 1, 5)]
+
+
+def records(shape: Shape, n: int, seed: int):
+    rng = random.Random(seed)
+    for _ in range(n):
+        b = rng.getrandbits(shape.cells)
+        clicks = [rng.randrange(shape.cells) for _ in range(rng.randint(0, 9))]
+        yield record_of(shape, b, clicks)
+
+
+@pytest.mark.parametrize("topology, rule, rows, cols", BOARDS)
+def test_split_equals_the_window_programme_and_brute_force(topology, rule, rows, cols):
+    shape = Shape(rows, cols, Rules.make(topology, rule))
+    for rec in records(shape, 5, rows * cols):
+        split, window, brute = SplitPosterior(rec), Posterior(rec), BrutePosterior(rec)
+        assert split.count == window.count == brute.count
+        assert split.board == window.board
+        # the same exact integers divided by the same count: equal floats
+        assert split.start_marginals() == window.start_marginals()
+        assert split.light_marginals() == window.light_marginals()
+        assert split.count_distributions() == window.count_distributions()
+        for cell in range(shape.cells):
+            want = {c: w for c, w in brute.count_distribution(cell).items() if w}
+            assert split.count_distribution(cell) == want
+        assert split.boards(brute.count) == sorted(brute.starts)
+        assert split.boards(brute.count - 1) is None or brute.count == 0
+
+
+def test_samples_are_consistent_and_cover_every_start():
+    shape = Shape(4, 4, Rules.make("klein", "knight"))
+    rec = record_of(shape, 0b1011_0010_0110_1001, [0, 5, 10, 15, 3, 6, 9])
+    split = SplitPosterior(rec)
+    assert 1 < split.count <= 64
+    drawn = Counter(split.sample(40 * split.count, random.Random(3)))
+    assert set(drawn) == set(split.boards(split.count))
+    assert all(rec.consistent(b) for b in drawn)
+
+
+def test_a_contradictory_record_gives_zero_and_empty_answers():
+    shape = Shape(3, 4, Rules.make("torus", "x"))
+    rec = record_of(shape, 0b1010_0110_0101, [0])
+    n = rec.start
+    # clicking the same cell twice restores the start: any other count contradicts it
+    after = n + 2 if n + 2 <= shape.cells else n - 2
+    bad = Record(shape, n, rec.steps + (Step(0, after),))
+    split = SplitPosterior(bad)
+    assert split.count == 0 and split.board is None
+    assert split.start_marginals() == [0.0] * shape.cells
+    assert split.light_marginals() == [0.0] * shape.cells
+    assert split.count_distributions() == [{}] * shape.cells
+    assert split.boards(10) == [] and split.sample(5, random.Random(1)) == []
+
+
+def test_a_board_of_36_cells_matches_the_window_programme():
+    """The largest split board, against the window programme where its window is narrow."""
+    shape = Shape(6, 6, Rules.make("cylinder", "plus"))
+    for rec in records(shape, 2, 5):
+        split, window = SplitPosterior(rec), Posterior(rec)
+        assert split.count == window.count
+        assert split.start_marginals() == window.start_marginals()
+        assert split.count_distributions() == window.count_distributions()
+
+
+def test_posterior_of_takes_the_split_engine_for_small_boards_under_other_rules():
+    assert isinstance(posterior_of(record_of(Shape(5, 5, Rules.make("klein", "knight")), 7, [3])),
+                      SplitPosterior)
+    assert isinstance(posterior_of(record_of(Shape(6, 6, Rules.make("projective", "x")), 7, [3])),
+                      SplitPosterior)
+    assert not fits(Shape(6, 6))  # the classic game keeps its own engines
+    assert isinstance(posterior_of(record_of(Shape(5, 5), 7, [3])), Posterior)
+    assert not fits(Shape(6, 7, Rules.make("torus")))
+
+
+def test_the_split_engine_stops_at_its_stated_size():
+    assert split_bytes(SPLIT_CELLS) == 160 * 2 * (1 << 18) and split_bytes(SPLIT_CELLS) < 100 << 20
+    with pytest.raises(ValueError, match=f"at most {SPLIT_CELLS} cells"):
+        SplitPosterior(record_of(Shape(6, 7, Rules.make("torus")), 0, []))
