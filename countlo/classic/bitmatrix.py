@@ -9,8 +9,9 @@
   the f constraints hold: C y = r, an f x f system (n equations, n variables, one pivot each).
   On a grid graph f is about one line; on a random graph of mean degree 5 about a quarter of n.
 * The constraint rows come out of the chase as Python integers, packed into rows of 64-bit
-  words, and C y = r goes through countlo.classic.rowchase's elimination (forward elimination a word of 64 columns at a time with
-  the four Russians' tables, then back-substitution a word at a time for y and C's kernel).
+  words, and C y = r goes through countlo.classic.rowchase's elimination (forward elimination a
+  word of 64 columns at a time with the four Russians' tables, then back-substitution a word at a
+  time for y and C's kernel).
 * The quiet patterns are the chases of the kernel of C with b = 0. As A is symmetric they are also
   the w with w A = 0, so an unsolvable b has a quiet pattern w with w.b = 1: that is the witness.
 
