@@ -461,7 +461,7 @@ def chase(lay: Layout, fv: Words, rhs: NDArray[np.uint8] | None = None, keep: bo
         # one naming j as its pivot), so that the recurrence then runs on it in place (_row)
         rot = -lay.l1 if wrap and chased else 0
         first = 1 if chased else 0
-        sources = [(s, *src) for s in range(first, lay.span + 1) if (src := lay.var_row(r, s)) is not None]
+        sources = [(s, *got) for s in range(first, lay.span + 1) if (got := lay.var_row(r, s)) is not None]
         # one full-width source read straight is copied in, not added: the line needs no zeros
         lead = next((i for i, (s, line, upside_down, _t) in enumerate(sources)
                      if not upside_down and lay.stencils[s] and x[line].shape[1] == wr), None)
@@ -492,13 +492,13 @@ def chase(lay: Layout, fv: Words, rhs: NDArray[np.uint8] | None = None, keep: bo
             cons.append(y[:lay.places(r)])
         else:
             v = (r + lay.h) % rows  # not across a twisted join: `applies` asks 0 <= h <= span
-            at = [(c + rot) % cols for c in loc.cons_eqs]  # where equation c's value is in y
-            known = y[at] if f else y[:0]
+            spots = [(c + rot) % cols for c in loc.cons_eqs]  # equation c's value in y
+            values = y[spots] if f else y[:0]
             xr = _row(lay, y, lo, hi)
             if f:
                 e = np.empty((f, wr), dtype=np.uint64)
                 for i, c in enumerate(loc.cons_eqs):
-                    acc = known[i].copy()
+                    acc = values[i].copy()
                     for dc in lay.stencils[0]:
                         src = c - dc
                         if wrap:
