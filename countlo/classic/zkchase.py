@@ -11,7 +11,8 @@ line's local unknowns phi with their local equations K phi = E. Over Z_k:
   k dividing 256 the uint8 arithmetic wraps mod 256, which is exact mod k, and nothing is reduced;
 * the recurrence s = u / p(z) is q(z) u / (1 - z^e), where z^e = 1 modulo p over Z_k (p is monic
   with p(0) = 1, so z has a finite order in Z_k[z]/(p)) and q = (1 - z^e) / p: a few shifted
-  adds, then running sums with stride e done by doubling;
+  adds, then running sums with stride e in two levels (inside blocks by doubling, or one step
+  at a time when the chase is wide: fewer passes over the data, more calls);
 * K phi = E is reduced once on its unit pivots: the local unknowns without one become new free
   variables and the equations without one constraints (exact for any K);
 * the constraints C y = r go to countlo.classic.zklu (blocked elimination over Z_k);
@@ -379,7 +380,10 @@ def _recur(z: ZLayout, ar: _Arith, u: Arr) -> Arr:
     grid = np.zeros((blocks * inner * e, *v.shape[1:]), dtype=v.dtype)
     grid[:n] = v
     cube = grid.reshape(blocks, inner, e, *v.shape[1:])
-    _doubling(cube, 1, ar)
+    if SEQUENTIAL and v[0].size >= SEQUENTIAL:
+        _sequential(cube, 1, ar)
+    else:
+        _doubling(cube, 1, ar)
     if blocks > 1:
         totals = cube[:, -1].copy()
         _doubling(totals, 0, ar)
@@ -387,6 +391,18 @@ def _recur(z: ZLayout, ar: _Arith, u: Arr) -> Arr:
         ar.reduce(cube, 2 * k)
     out: Arr = grid[:n]
     return out
+
+
+SEQUENTIAL = 1000  # from this many columns (free variables) the running sums go one step at a time
+
+
+def _sequential(a: Arr, axis: int, ar: _Arith) -> None:
+    """Inclusive running sums mod k along axis 1 of a, in place, one step at a time: each step
+    adds one slab to the next (fewer passes over the data than doubling, more calls)."""
+    for i in range(1, a.shape[axis]):
+        step = a[:, i]
+        step += a[:, i - 1]
+        ar.reduce(step, 2 * ar.k)
 
 
 def _doubling(a: Arr, axis: int, ar: _Arith) -> None:

@@ -351,3 +351,24 @@ def test_the_cylinder_chased_along_its_columns(rows, cols, rule, k):
             x = [rng.randrange(k) for _ in range(board.cells)]
             start = [(-v) % k for v in general.apply(board, [0] * board.cells, x)]
         check_answer(board, start, general._solve_by_plan(board, [(-v) % k for v in start]).solvable)
+
+
+@pytest.mark.parametrize("sequential", [1, 0])
+@pytest.mark.parametrize("topology, rule, k", [("plane", "star", 3), ("cylinder", "x", 6), ("torus", "knight", 4),
+                                               ("klein", "ring", 9), ("moebius", "x", 5)])
+def test_running_sums_one_step_at_a_time_or_by_doubling(topology, rule, k, sequential, monkeypatch):
+    """Both ways of the recurrence's running sums (wide symbolic chases go one step at a time)."""
+    monkeypatch.setattr(zkchase, "SEQUENTIAL", sequential)
+    board = Shape(11, 13, Rules.make(topology, rule, k))
+    assert zkchase.applies(board) and zkchase.zlayout(board).e
+    zkchase.plan.cache_clear()
+    general._plan.cache_clear()
+    assert zkchase.orders(board) == tuple(general._plan(board).kernel.orders)
+    rng = random.Random(k)
+    for t in range(4):
+        start = [rng.randrange(k) for _ in range(board.cells)]
+        if t % 2:
+            x = [rng.randrange(k) for _ in range(board.cells)]
+            start = [(-v) % k for v in general.apply(board, [0] * board.cells, x)]
+        check_answer(board, start, general._solve_by_plan(board, [(-v) % k for v in start]).solvable)
+    zkchase.plan.cache_clear()
