@@ -8,9 +8,10 @@
   variables. Every press is then an affine function of the f free variables, and A x = b holds iff
   the f constraints hold: C y = r, an f x f system (n equations, n variables, one pivot each).
   On a grid graph f is about one line; on a random graph of mean degree 5 about a quarter of n.
-* The constraint rows come out of the chase as rows of 64-bit words, and C y = r goes through
-  countlo.classic.rowchase's elimination (forward elimination a word of 64 columns at a time with
-  the four Russians' tables, then back-substitution a word at a time for y and C's kernel).
+* The constraint rows come out of the chase as Python integers, packed into rows of 64-bit
+  words, and C y = r goes through countlo.classic.rowchase's elimination (forward elimination a
+  word of 64 columns at a time with the four Russians' tables, then back-substitution a word at a
+  time for y and C's kernel).
 * The quiet patterns are the chases of the kernel of C with b = 0. As A is symmetric they are also
   the w with w A = 0, so an unsolvable b has a quiet pattern w with w.b = 1: that is the witness.
 
@@ -20,7 +21,6 @@ nullity, a basis of the quiet patterns, a witness), in the same shapes as countl
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
@@ -96,35 +96,41 @@ def chase_order(nbhd: Sequence[Sequence[int]], firsts: bool = False) -> Any:
     return (steps, free, first) if firsts else (steps, free)
 
 
-def constraint_matrix(nbhd: Sequence[Sequence[int]], steps: Sequence[tuple[int, int]], free: Sequence[int],
-                      first: Sequence[int]) -> Words:
-    """The homogeneous chase (docs/MATH.md §18.5): each constraint as a row of 64-bit words over
-    the free variables (bit i: free variable i), one numpy row per variable's form. A step's sum
-    runs over its whole equation, the pivot included, as a pivot's form is 0 until its step sets
-    it; it only spans the words of the free variables made so far (`first[t]`: how many there were
-    when step t began), since free variables are numbered in the order they are made."""
-    n, f = len(nbhd), len(free)
-    words = max(1, (f + 63) // 64)
-    forms = np.zeros((n, words), dtype=np.uint64)
-    if f:
-        i = np.arange(f)
-        forms[np.array(free, dtype=np.intp), i >> 6] = np.uint64(1) << (i & 63).astype(np.uint64)
-    rows = [nbhd[e] for e, _ in steps]
-    ends = list(itertools.accumulate(map(len, rows)))
-    flat = np.fromiter(itertools.chain.from_iterable(rows), dtype=np.intp, count=ends[-1] if ends else 0)
-    out = np.zeros((sum(1 for _, p in steps if p < 0), words), dtype=np.uint64)
-    k = start = 0
-    for t, (_e, p) in enumerate(steps):
-        end = ends[t]
-        made = first[t + 1] if t + 1 < len(first) else f
-        acc = np.bitwise_xor.reduce(forms[flat[start:end], :max(1, (made + 63) // 64)], axis=0)
-        start = end
+def constraint_rows(nbhd: Sequence[Sequence[int]], steps: Sequence[tuple[int, int]],
+                    free: Sequence[int]) -> list[int]:
+    """The homogeneous chase: each constraint as a bitset over the free variables. A press's form
+    is dropped after the last equation holding it, so at most a front of forms is alive."""
+    n = len(nbhd)
+    unit = [0] * n
+    for i, v in enumerate(free):
+        unit[v] = 1 << i
+    last = [0] * n
+    for t, (e, _p) in enumerate(steps):
+        for v in nbhd[e]:
+            last[v] = t
+    forms = unit[:]  # a free variable's form is its own bit; a pivot's is set before any use
+    out: list[int] = []
+    for t, (e, p) in enumerate(steps):
+        acc = 0
+        row = nbhd[e]
+        for v in row:
+            if v != p:
+                acc ^= forms[v]
         if p >= 0:
-            forms[p, :len(acc)] = acc
+            forms[p] = acc
         else:
-            out[k, :len(acc)] = acc
-            k += 1
+            out.append(acc)
+        for v in row:
+            if last[v] == t:
+                forms[v] = 0
     return out
+
+
+def pack(rows: Sequence[int], bits: int) -> Words:
+    """Python-int bitsets as a (len(rows), words) uint64 array, bit j of row i at word j // 64."""
+    nw = max(1, (bits + 63) // 64)
+    buf = b"".join(r.to_bytes(8 * nw, "little") for r in rows)
+    return np.frombuffer(buf, dtype="<u8").reshape(len(rows), nw).astype(np.uint64)
 
 
 class Reduced:
@@ -164,8 +170,8 @@ class Plan:
         check_nodes(graph)
         self.n = graph.cells
         self.nbhd = neighbourhoods(graph)
-        self.steps, self.free, first = chase_order(self.nbhd, firsts=True)
-        self.c = constraint_matrix(self.nbhd, self.steps, self.free, first)
+        self.steps, self.free = chase_order(self.nbhd)
+        self.c = pack(constraint_rows(self.nbhd, self.steps, self.free), len(self.free))
         self._reduced: tuple[bytes, Reduced] | None = None
         self._quiet: tuple[list[int], int] | None = None
 

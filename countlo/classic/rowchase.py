@@ -120,6 +120,24 @@ def _shift_xor(out: Words, x: Words, dc: int, wrap: bool) -> None:
         out[:n + dc] ^= x[-dc:]
 
 
+def _shift_set(out: Words, x: Words, dc: int, wrap: bool) -> None:
+    """out[c] = x[c - dc], 0 where clipped: `_shift_xor` into a line not yet written."""
+    n = len(x)
+    if wrap:
+        dc %= n
+        out[dc:] = x[:n - dc]
+        out[:dc] = x[n - dc:]
+        return
+    if dc >= n or -dc >= n:
+        out[:] = 0
+    elif dc >= 0:
+        out[dc:] = x[:n - dc]
+        out[:dc] = 0
+    else:
+        out[:n + dc] = x[-dc:]
+        out[n + dc:] = 0
+
+
 class _Recurrence:
     """Solves s_t = u_t + sum_d s_{t - d} (d in lags, s_{<0} = 0) along axis 0: s = u / p(z)
     with p = 1 + sum_d z^d. When p divides 1 + z^e for a small e, s = (q u) / (1 + z^e) with
@@ -438,34 +456,49 @@ def chase(lay: Layout, fv: Words, rhs: NDArray[np.uint8] | None = None, keep: bo
     lo, hi = lay.pivot_range()
     for r in range(rows):
         wr = width(nxt + len(loc.nonpiv)) if lay.chased[r] else width(nxt)
-        y = np.zeros((cols, wr), dtype=np.uint64)
-        if rhs is not None:
-            y[:, 0] ^= rhs[r].astype(np.uint64)
-        first = 1 if lay.chased[r] else 0
-        for s in range(first, lay.span + 1):
-            source = lay.var_row(r, s)
-            if source is None:
-                continue
-            line, upside_down, turn = source
+        chased = lay.chased[r]
+        # a chased wrapped line is built in press order, place j holding equation j + l1 (the
+        # one naming j as its pivot), so that the recurrence then runs on it in place (_row)
+        rot = -lay.l1 if wrap and chased else 0
+        first = 1 if chased else 0
+        sources = [(s, *got) for s in range(first, lay.span + 1) if (got := lay.var_row(r, s)) is not None]
+        # one full-width source read straight is copied in, not added: the line needs no zeros
+        lead = next((i for i, (s, line, upside_down, _t) in enumerate(sources)
+                     if not upside_down and lay.stencils[s] and x[line].shape[1] == wr), None)
+        if lead is None:
+            y = np.zeros((cols, wr), dtype=np.uint64)
+        else:
+            y = np.empty((cols, wr), dtype=np.uint64)
+            sources.insert(0, sources.pop(lead))
+        fresh = lead is not None
+        for s, line, upside_down, turn in sources:
             seen = x[line]
             if upside_down:
                 turned = np.zeros_like(y)
                 for dc in lay.wrap_stencils[s]:
                     _shift_xor(turned[:, :seen.shape[1]], seen, dc, wrap)
-                y ^= turned[::-1]
+                _shift_xor(y, turned[::-1], rot, wrap)
             else:
                 into = y[:, :seen.shape[1]] if seen.shape[1] < wr else y
                 for dc in lay.stencils[s]:
-                    _shift_xor(into, seen, dc + turn, wrap)
-        if not lay.chased[r]:
+                    if fresh:
+                        _shift_set(into, seen, dc + turn + rot, wrap)
+                        fresh = False
+                    else:
+                        _shift_xor(into, seen, dc + turn + rot, wrap)
+        if rhs is not None:
+            y[:, 0] ^= np.roll(rhs[r].astype(np.uint64), rot)
+        if not chased:
             cons.append(y[:lay.places(r)])
         else:
             v = (r + lay.h) % rows  # not across a twisted join: `applies` asks 0 <= h <= span
+            spots = [(c + rot) % cols for c in loc.cons_eqs]  # equation c's value in y
+            values = y[spots] if f else y[:0]
             xr = _row(lay, y, lo, hi)
             if f:
                 e = np.empty((f, wr), dtype=np.uint64)
                 for i, c in enumerate(loc.cons_eqs):
-                    acc = y[c].copy()
+                    acc = values[i].copy()
                     for dc in lay.stencils[0]:
                         src = c - dc
                         if wrap:
@@ -532,28 +565,25 @@ def chase(lay: Layout, fv: Words, rhs: NDArray[np.uint8] | None = None, keep: bo
 
 
 def _row(lay: Layout, y: Words, lo: int, hi: int) -> Words:
-    """Presses row with the row's free columns 0 that satisfies every pivoted equation."""
+    """Presses row with the row's free columns 0 that satisfies every pivoted equation. On a
+    wrapped line y comes in press order (place j: equation j + l1) and is overwritten."""
     cols = lay.cols
+    if lay.wrap:
+        if not lay.local.free_cols:  # no lags either: one pivot per equation
+            return y
+        # the run starts after the g free columns C-g..C-1, which are 0 here: places j < C - g
+        # solve the recurrence from a zero start
+        n = cols - len(lay.local.free_cols)
+        y[n:] = 0
+        s = lay.recurrence(y[:n], scratch=True)
+        if not np.may_share_memory(s, y):
+            y[:n] = s
+        return y
     if not lay.local.free_cols and not lay.recurrence.lags:  # one pivot per equation: a shift
         if lay.l1 % cols == 0:
             return y
         out = np.zeros_like(y)
         _shift_xor(out, y, -lay.l1, lay.wrap)
-        return out
-    if lay.wrap:
-        # the run starts after the g free columns C-g..C-1, which are 0 here: in press order,
-        # out[j] for j < C - g solves the recurrence on y[(j + l1) mod C] from a zero start
-        out = np.empty_like(y)
-        g = len(lay.local.free_cols)
-        n = cols - g
-        a = lay.l1 % cols
-        first = min(n, cols - a)
-        out[:first] = y[a:a + first]
-        out[first:n] = y[:n - first]
-        out[n:] = 0
-        s = lay.recurrence(out[:n], scratch=True)
-        if not np.may_share_memory(s, out):
-            out[:n] = s
         return out
     u = np.zeros_like(y)
     if lo > hi:
@@ -985,8 +1015,17 @@ def _parts(n: int, d: int, wrap: bool) -> list[tuple[int, int, int, bool]]:
 
 
 def _cells(board: Shape, v: Sequence[int], what: str) -> NDArray[np.uint8]:
-    """The 0/1 vector as an array, refused in general.check_vector's words."""
-    arr = np.asarray(v)
+    """The 0/1 vector as an array, refused in general.check_vector's words. A list of small ints
+    is read by bytearray in C (a million cells: a fifth of np.asarray's time); anything else, or a
+    value bytearray refuses, goes through np.asarray."""
+    arr: NDArray[Any] | None = None
+    if isinstance(v, list):
+        try:
+            arr = np.frombuffer(bytearray(v), dtype=np.uint8)
+        except (TypeError, ValueError):
+            arr = None
+    if arr is None:
+        arr = np.asarray(v)
     if arr.shape != (board.cells,) or arr.dtype.kind not in "iub" or (
             len(arr) and (int(arr.min()) < 0 or int(arr.max()) > 1)):
         raise BadSizeError(_("{what} must hold {cells} values 0..{last}").format(what=what, cells=board.cells, last=1))

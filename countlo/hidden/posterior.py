@@ -34,7 +34,7 @@ import numpy as np
 from countlo.board import Shape, move_bits
 from countlo.errors import CountloError
 from countlo.hidden.frontier import FrontierPosterior
-from countlo.hidden.posterior_dp import Plan, Tables, dense_size, lit_values, plan_for
+from countlo.hidden.posterior_dp import DENSE_BYTES, Plan, Tables, dense_peak_bytes, dense_size, lit_values, plan_for
 from countlo.hidden.posterior_sparse import Inexact, SparseTables, binom
 from countlo.hidden.posterior_split import SplitPosterior
 from countlo.hidden.posterior_split import fits as split_fits
@@ -140,6 +140,14 @@ class Posterior:
         listed = self.boards(1) if self.count == 1 else None
         self.board: int | None = listed[0] if listed else None
 
+    @property
+    def nbytes(self) -> int:
+        """Bytes of the tables this posterior keeps (the guide bounds its cache by them)."""
+        t = self._tables
+        if isinstance(t, SparseTables):
+            return sum(k.nbytes + r.nbytes for k, r in t.stored)
+        return sum(a.nbytes for a in (*t.stored.values(), *t.checkpoints.values()))
+
     # --- translation between the record's board and the working board ------------------------
     def _from_work_board(self, b: int) -> int:
         return move_bits(b, self._from_work) if self.transposed else b
@@ -191,7 +199,8 @@ class Posterior:
 
     def _law_tables(self) -> Tables | SparseTables:
         """Sparse tables that also see, for every cell k near a click, the stepped cells of N(k);
-        dense tables instead where the sparse ones promise to be larger (measured on 6x6)."""
+        dense tables instead where the sparse ones promise to be larger (measured on 6x6) and the
+        dense ones fit DENSE_BYTES (a wide window makes a dense step gigabytes)."""
         shape, n0 = self._work.shape, self._work.start
         base = self._tables
         stepped = {s.cell for s in base.plan.steps}
@@ -204,7 +213,8 @@ class Posterior:
             needs.append((k, near))
             u = len(shape.neighbours(k)) - len(near)
             terminals |= {(u, b) for b in range(u + 1)}
-        if shape.cells <= DENSE_CELLS and isinstance(base, SparseTables):
+        if (shape.cells <= DENSE_CELLS and isinstance(base, SparseTables)
+                and dense_peak_bytes(shape, n0) <= DENSE_BYTES):
             live = sum(keys.size * rows.shape[1] for keys, rows in base.stored)
             columns = len({u for u, _ in terminals})
             if live * columns > DENSE_SWITCH * dense_size(shape, n0):

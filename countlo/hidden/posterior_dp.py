@@ -32,6 +32,9 @@ from countlo.board import Shape, popcount
 from countlo.hidden.record import Equation
 
 MEMORY_BUDGET = 256 << 20  # bytes of stored forward tables before switching to checkpoints
+DENSE_BYTES = 512 << 20  # peak bytes of one step of dense tables (see dense_peak_bytes)
+CACHE_BYTES = 64 << 20  # bytes each cache of per-window arrays below may hold (see _Cache)
+CACHED_BITS = 20  # wider windows get their state arrays computed afresh, not kept
 
 
 def table_dtype(cells: int) -> type | np.dtype:
@@ -99,15 +102,50 @@ def plan_for(shape: Shape, needs: tuple[tuple[int, tuple[int, ...]], ...] | None
     return Plan(shape, tuple(steps), free)
 
 
-@lru_cache(maxsize=32)
+class _Cache:
+    """Arrays kept by key up to CACHE_BYTES in all: a wide window's arrays (2^24 states of 8
+    bytes are 128 MB) must not pile up across the steps of a game, as an entry-counted cache let
+    them do. An array larger than an eighth of the budget is not kept; when full, it empties."""
+
+    def __init__(self) -> None:
+        self.items: dict[object, np.ndarray] = {}
+        self.nbytes = 0
+
+    def get(self, key: object) -> np.ndarray | None:
+        return self.items.get(key)
+
+    def put(self, key: object, value: np.ndarray) -> np.ndarray:
+        if value.nbytes * 8 > CACHE_BYTES:
+            return value
+        if self.nbytes + value.nbytes > CACHE_BYTES:
+            self.items.clear()
+            self.nbytes = 0
+        self.items[key] = value
+        self.nbytes += value.nbytes
+        return value
+
+
 def popcounts(bits: int) -> np.ndarray:
-    """popcount(w) for every w < 2^bits."""
+    """popcount(w) for every w < 2^bits (kept for windows of at most CACHED_BITS cells)."""
+    if bits > CACHED_BITS:
+        return np.bitwise_count(np.arange(1 << bits, dtype=np.uint32)).astype(np.int8)
+    return _popcounts(bits)
+
+
+@lru_cache(maxsize=32)
+def _popcounts(bits: int) -> np.ndarray:
     return np.bitwise_count(np.arange(1 << bits, dtype=np.uint32)).astype(np.int8)
 
 
-@lru_cache(maxsize=32)
 def states(bits: int) -> np.ndarray:
-    """0..2^bits - 1 as uint32 (window states)."""
+    """0..2^bits - 1 as uint32 (window states; kept for windows of at most CACHED_BITS cells)."""
+    if bits > CACHED_BITS:
+        return np.arange(1 << bits, dtype=np.uint32)
+    return _states(bits)
+
+
+@lru_cache(maxsize=32)
+def _states(bits: int) -> np.ndarray:
     return np.arange(1 << bits, dtype=np.uint32)
 
 
@@ -132,7 +170,7 @@ def linear_values(window: tuple[int, ...], plus: int, minus: int) -> np.ndarray:
     return result
 
 
-_MASKS: dict[tuple[object, ...], np.ndarray] = {}
+_MASKS = _Cache()
 
 
 def step_mask(step: Step, eqs: tuple[tuple[int, int, int], ...]) -> np.ndarray | None:
@@ -145,9 +183,7 @@ def step_mask(step: Step, eqs: tuple[tuple[int, int, int], ...]) -> np.ndarray |
         mask = np.ones(1 << step.bits, dtype=bool)
         for plus, minus, rhs in eqs:
             mask &= linear_values(step.window, plus, minus) == rhs
-        if len(_MASKS) > 8192:
-            _MASKS.clear()
-        _MASKS[key] = mask
+        _MASKS.put(key, mask)
     return mask
 
 
@@ -240,6 +276,22 @@ def _rowdot(a: np.ndarray, b: np.ndarray) -> np.ndarray:
         return result
     result = np.einsum("ij,ij->i", a, b)
     return result
+
+
+@lru_cache(maxsize=256)
+def dense_peak_bytes(shape: Shape, n0: int) -> int:
+    """Peak bytes of the dense tables' widest step, from the table layout: the backward pass holds
+    F_{j-1}, H_j, H_{j-1}, the spread H_j and its masked product (five tables of 2^(bits-1) rows
+    of the band's width, counted as 2^bits rows for room), the joint and the lit values of a centre
+    (2^bits entries of 8 bytes each), the mask and the popcount temporaries (2^bits of 1 to 4
+    bytes: 8 in all)."""
+    n = shape.cells
+    item = np.dtype(table_dtype(n)).itemsize
+    peak = 0
+    for j, s in enumerate(plan_for(shape).steps):
+        lo, hi = band(n, n0, j)
+        peak = max(peak, (1 << s.bits) * (5 * (hi - lo + 1) * item + 8 + 8 + 8))
+    return peak
 
 
 @lru_cache(maxsize=256)
@@ -407,7 +459,13 @@ def lit_values(step: Step, centre: int, shape: Shape, flips: int,
     return v
 
 
-@lru_cache(maxsize=4096)
+_LIT = _Cache()
+
+
 def _lit_values(window: tuple[int, ...], unflipped: int, flipped: int) -> np.ndarray:
+    key = (window, unflipped, flipped)
+    found = _LIT.get(key)
+    if found is not None:
+        return found
     values = linear_values(window, unflipped, flipped) + popcount(flipped)
-    return values.astype(np.intp)
+    return _LIT.put(key, values.astype(np.intp))

@@ -22,8 +22,18 @@ from typing import Any
 
 import numpy as np
 
+from countlo.errors import CountloError
 from countlo.hidden.posterior_dp import Plan, band, table_dtype, window_bits
+from countlo.hidden.posterior_split import SPLIT_CELLS
 from countlo.hidden.record import Equation
+from countlo.i18n import _
+
+TABLE_BYTES = 512 << 20  # bytes the stored tables of one SparseTables may hold (see TablesTooLarge)
+
+
+class TablesTooLarge(CountloError):
+    """The stored tables of a record passed TABLE_BYTES: how many window states a record leaves
+    open is known only while the tables are built, so this is the bound on what they hold."""
 
 KeyedRows = tuple[np.ndarray, np.ndarray]  # sorted window states (int64) and one row of counts each
 
@@ -108,8 +118,17 @@ class SparseTables:
         self.bands = [band(n, n0, j) for j in range(-1, len(plan.steps))]  # bands[j + 1] is band j
         self.stored: list[KeyedRows] = []  # D_{j-1} for every step j
         table: KeyedRows = (np.zeros(1, dtype=np.int64), np.ones((1, 1), dtype=self.dtype))
+        held = 0
         for j in range(len(plan.steps)):
             self.stored.append(table)
+            held += table[0].nbytes + table[1].nbytes
+            if held > TABLE_BYTES:
+                shape = plan.shape
+                raise TablesTooLarge(_(
+                    "the exact posterior's tables for this record on a {shape} board ({rules}) would "
+                    "pass {most} MB: the clicks reach too far; boards of at most {cells} cells take "
+                    "any rule").format(shape=shape, rules=shape.rules.describe(), most=TABLE_BYTES >> 20,
+                                       cells=SPLIT_CELLS))
             table = self.forward(table, j)
         keys, rows = table
         lo = self.bands[-1][0]

@@ -125,6 +125,12 @@ class SplitPosterior:
         listed = self.boards(1) if self.count == 1 else None
         self.board: int | None = listed[0] if listed else None
 
+    @property
+    def nbytes(self) -> int:
+        """Bytes of the arrays this posterior keeps (the guide bounds its cache by them)."""
+        return sum(x.nbytes for x in (self._a, self._ga, self._b, self._gb, self._ca, self._cb, self._cum,
+                                      self._first_a, self._first_b))
+
     @staticmethod
     def _renumber(ga: np.ndarray, gb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The same grouping with ids 0..groups-1 (ids shared between the halves)."""

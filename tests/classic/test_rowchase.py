@@ -253,6 +253,11 @@ def test_big_boards_refuse_bad_vectors_in_generals_words():
         general.solve(board, [0] * 899)
     with pytest.raises(BadSizeError, match=r"the target must hold 900 values 0\.\.1"):
         general.solve(board, [0] * 900, [2] * 900)
+    for bad in ([-1] * 900, [256] * 900, [0.5] * 900, [1.0] * 900, ["1"] * 900, [0] * 899 + [None]):
+        with pytest.raises(BadSizeError, match=r"the start must hold 900 values 0\.\.1"):
+            rowchase.solve_start(board, bad)
+    lit = rowchase.solve_start(board, [True] * 900)
+    assert lit == rowchase.solve_start(board, np.ones(900, dtype=np.int64)) == rowchase.solve_start(board, (1,) * 900)
     sol = general.solve(board, [1] * 900, [1] * 900)
     assert sol.solvable and not any(sol.presses)
 

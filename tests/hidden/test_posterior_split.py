@@ -89,9 +89,73 @@ def test_posterior_of_takes_the_split_engine_for_small_boards_under_other_rules(
     assert not fits(Shape(6, 6))  # the classic game keeps its own engines
     assert isinstance(posterior_of(record_of(Shape(5, 5), 7, [3])), Posterior)
     assert not fits(Shape(6, 7, Rules.make("torus")))
+    # the guide bounds its cache of posteriors by what they keep
+    rec = record_of(Shape(6, 6, Rules.make("torus")), 12345, [1, 2, 3])
+    split = SplitPosterior(rec)
+    assert split.nbytes == sum(a.nbytes for a in (split._a, split._b, split._ga, split._gb, split._ca,
+                                                  split._cb, split._cum, split._first_a, split._first_b))
+    assert Posterior(rec).nbytes > 0
 
 
 def test_the_split_engine_stops_at_its_stated_size():
     assert split_bytes(SPLIT_CELLS) == 160 * 2 * (1 << 18) and split_bytes(SPLIT_CELLS) < 100 << 20
     with pytest.raises(ValueError, match=f"at most {SPLIT_CELLS} cells"):
         SplitPosterior(record_of(Shape(6, 7, Rules.make("torus")), 0, []))
+
+
+def _dense_record():
+    """A classic 6x6 record whose laws take the dense tables (found by trying random records)."""
+    return record_of(Shape(6, 6), 0x2F3B37F32, [17, 18, 29, 20, 31, 30, 7, 1, 19, 24, 21])
+
+
+def test_dense_law_tables_stay_within_their_byte_budget(monkeypatch):
+    import countlo.hidden.posterior as post
+    from countlo.hidden.posterior_dp import DENSE_BYTES, Tables, dense_peak_bytes
+    from countlo.hidden.posterior_sparse import SparseTables
+
+    rec = _dense_record()
+    peak = dense_peak_bytes(rec.shape, rec.start)
+    assert peak <= DENSE_BYTES
+    free = Posterior(rec)
+    assert isinstance(free._law_tables(), Tables)
+    monkeypatch.setattr(post, "DENSE_BYTES", peak - 1)
+    bounded = Posterior(rec)
+    assert isinstance(bounded._law_tables(), SparseTables)
+    assert bounded.count_distributions() == free.count_distributions()
+    assert bounded.start_marginals() == free.start_marginals()
+    # a 5x5 Klein bottle under the knight rule: 24 window cells, a dense step of 1.7 GB
+    wide = Shape(5, 5, Rules.make("klein", "knight"))
+    assert dense_peak_bytes(wide, 12) > 3 * DENSE_BYTES
+
+
+def test_window_caches_hold_at_most_their_byte_budget():
+    import numpy as np
+
+    from countlo.hidden.posterior_dp import CACHE_BYTES, _Cache
+
+    cache = _Cache()
+    big = np.zeros(CACHE_BYTES // 4, dtype=np.uint8)
+    assert cache.put("big", big) is big and cache.get("big") is None  # too large to keep
+    small = CACHE_BYTES // 16
+    for i in range(40):
+        cache.put(i, np.zeros(small, dtype=np.uint8))
+        assert cache.nbytes <= CACHE_BYTES
+        assert sum(a.nbytes for a in cache.items.values()) == cache.nbytes
+    assert cache.get(39) is not None
+
+
+def test_sparse_tables_past_their_byte_budget_are_refused_in_one_line(monkeypatch, capsys):
+    import countlo.hidden.posterior_sparse as sparse
+    from countlo.cli import main
+
+    shape = Shape(7, 7, Rules.make("moebius", "plus"))
+    rec = record_of(shape, 0x1_2345_6789_ABCD, [3, 17, 24, 40, 9])
+    assert Posterior(rec).count > 0
+    monkeypatch.setattr(sparse, "TABLE_BYTES", 1 << 12)
+    with pytest.raises(sparse.TablesTooLarge, match=r"would pass 0 MB.*at most 36 cells take any rule"):
+        Posterior(rec)
+    monkeypatch.setattr(sparse, "TABLE_BYTES", 1 << 20)
+    code = main(["simulate", "--size", "7x7", "--topology", "moebius", "--games", "1", "--seed", "1"])
+    err = capsys.readouterr().err
+    assert code == 2, err
+    assert "would pass 1 MB" in err and len(err.strip().splitlines()) == 1
