@@ -49,6 +49,7 @@ Ints = NDArray[np.int64]
 Arr = NDArray[Any]
 ORDER_LIMIT = 64  # the order e of z modulo p(z) that the recurrence accepts
 Q_TERMS = 8  # and the number of terms of q(z)
+WITNESS_BLOCK = 64  # kernel generators per witness chase
 KEEP_BYTES = 1 << 26  # the witness keeps every pattern of its chase (one byte a cell each) up to this
 MAX_FREE = 4096  # free variables: the constraint matrix is dense (MAX_FREE^2 float64 entries, 128 MiB)
 
@@ -155,6 +156,11 @@ class _Arith:
     def final(self, a: Arr) -> Ints:
         out: Ints = a.astype(np.int64) % self.k
         return out
+
+    def done(self, a: Arr) -> Arr:
+        """A finished line as residues 0..k-1, in its own dtype: the chase leaves every line
+        reduced, except that for k dividing 256 (a power of 2) the bytes wrap mod 256."""
+        return a & a.dtype.type(self.k - 1) if self.wrap else a
 
 
 def _shift_add(out: Arr, x: Arr, dc: int, wrap: bool) -> None:
@@ -441,7 +447,10 @@ def chase(z: ZLayout, fv: Arr, rhs: Ints | None = None, keep: bool = False, dot:
     fv = fv.astype(dt)
     cons: list[Ints] = []
     out = np.zeros((rows, cols, w), dtype=np.uint8) if keep else None  # k <= 255
-    total = np.zeros(w, dtype=np.int64)
+    total = np.zeros(w, dtype=np.float64)
+    # a line's dot products by one BLAS product: exact in float32 while cols (k-1)^2 < 2^24
+    ft: Any = np.float32 if cols * (k - 1) ** 2 < 1 << 24 else np.float64
+    dotf = dot.astype(ft) if dot is not None else None
     x: dict[int, Arr] = {}
     nxt = 0
     for v in lay.free_rows:
@@ -505,18 +514,19 @@ def chase(z: ZLayout, fv: Arr, rhs: Ints | None = None, keep: bool = False, dot:
         else:
             old = r + lay.h - lay.span
         if old is not None and old in x:
+            finished = ar.done(x.pop(old))
             if out is not None:
-                out[old] = ar.final(x[old])
-            if dot is not None:
-                total += dot[old] @ ar.final(x[old])
-            del x[old]
+                out[old] = finished
+            if dotf is not None:
+                total += dotf[old] @ finished.astype(ft)
     for v, arr in x.items():
+        finished = ar.done(arr)
         if out is not None:
-            out[v] = ar.final(arr)
-        if dot is not None:
-            total += dot[v] @ ar.final(arr)
+            out[v] = finished
+        if dotf is not None:
+            total += dotf[v] @ finished.astype(ft)
     both = np.concatenate(cons) if cons else np.zeros((0, w), dtype=np.int64)
-    return Chased(both, out, total % k if dot is not None else None)
+    return Chased(both, out, total.astype(np.int64) % k if dot is not None else None)
 
 
 @dataclass(frozen=True)
@@ -725,24 +735,29 @@ def _patterns(board: Shape, transposed: bool, first: int, last: int) -> Ints:
 
 
 def _witness(board: Shape, b: Ints) -> list[int]:
-    """The first quiet pattern of the transposed game not orthogonal to b: every dot product in
-    one chase, then that pattern alone (kept from the same chase when every pattern fits in
-    KEEP_BYTES)."""
+    """The first quiet pattern of the transposed game not orthogonal to b: the dot products of
+    WITNESS_BLOCK generators at a time in one chase, which keeps their patterns when they fit in
+    KEEP_BYTES (else that pattern is chased alone). A random b is separated by the first block
+    almost surely (each generator with probability at least 1 - 1/2), so a kernel of a thousand
+    generators costs a chase 64 wide, not 1000."""
     p = plan(board, transposed=True)
     gens = p.system.gens
-    keep = gens.shape[1] * board.cells <= KEEP_BYTES
-    done = chase(p.z, gens, dot=_to_lines(p.z, b), keep=keep)
-    assert done.dots is not None
-    hit = np.flatnonzero(done.dots)
-    if not len(hit):
-        raise AssertionError("no left-kernel vector separates an unsolvable start: the maths is wrong")
-    first = int(hit[0])
-    if done.presses is not None:
-        pattern = _from_lines(p.z, done.presses[:, :, first])
-    else:
-        pattern = _patterns(board, True, first, first + 1)[:, :, 0]
-    w: list[int] = pattern.reshape(-1).tolist()
-    return w
+    for start in range(0, gens.shape[1], WITNESS_BLOCK):
+        block = gens[:, start:start + WITNESS_BLOCK]
+        keep = block.shape[1] * board.cells <= KEEP_BYTES
+        done = chase(p.z, block, dot=_to_lines(p.z, b), keep=keep)
+        assert done.dots is not None
+        hit = np.flatnonzero(done.dots)
+        if not len(hit):
+            continue
+        first = int(hit[0])
+        if done.presses is not None:
+            pattern = _from_lines(p.z, done.presses[:, :, first])
+        else:
+            pattern = _patterns(board, True, start + first, start + first + 1)[:, :, 0]
+        w: list[int] = pattern.reshape(-1).tolist()
+        return w
+    raise AssertionError("no left-kernel vector separates an unsolvable start: the maths is wrong")
 
 
 def orders(board: Shape) -> tuple[int, ...]:

@@ -307,14 +307,17 @@ def test_lights_a_rectangle_at_a_time_is_the_rule(topology):
             assert zkchase.lights(board, x).reshape(-1).tolist() == ref
 
 
-@pytest.mark.parametrize("keep_bytes", [zkchase.KEEP_BYTES, 0])
+@pytest.mark.parametrize("keep_bytes, block", [(zkchase.KEEP_BYTES, zkchase.WITNESS_BLOCK), (0, 64), (1 << 26, 1), (0, 1)])
 @pytest.mark.parametrize("rule, topology, k, rows, cols", [
     ("x", "torus", 4, 10, 10), ("x", "plane", 9, 12, 13), ("x", "torus", 4, 12, 9), ("star", "cylinder", 6, 10, 12),
     ("plus", "klein", 3, 10, 12), ("knight", "plane", 3, 10, 12)])
-def test_a_cold_solve_chases_the_residual_with_the_plan(rule, topology, k, rows, cols, keep_bytes, monkeypatch):
+def test_a_cold_solve_chases_the_residual_with_the_plan(rule, topology, k, rows, cols, keep_bytes, block,
+                                                        monkeypatch):
     """From a cold cache the residual rides along the symbolic chase as one more column, and the
-    witness is kept from its dot-product chase (or chased again when the patterns are too big)."""
+    witness is kept from its dot-product chase (or chased again when the patterns are too big),
+    a block of generators at a time (one at a time: the first blocks may not separate)."""
     monkeypatch.setattr(zkchase, "KEEP_BYTES", keep_bytes)
+    monkeypatch.setattr(zkchase, "WITNESS_BLOCK", block)
     board = Shape(rows, cols, Rules.make(topology, rule, k))
     assert zkchase.applies(board) and zkchase.orders(board)  # some starts are unsolvable
     rng = random.Random(k)
