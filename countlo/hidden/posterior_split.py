@@ -16,17 +16,17 @@ marginal and every next-count law follow from the groups:
   with value v, the law of v_A + v_B is the sum over the anti-diagonals of P^T Q.
 
 Uniform samples draw one of the count consistent starts by its rank (exact integer arithmetic).
-Everything is int64 (or float64 for P^T Q) and exact: the count is at most 2^n <= 2^36 here.
+Everything is int64 and exact: the count is at most 2^n <= 2^36 here.
 
 Memory is fixed by the board up front (`split_bytes`): a few 8-byte arrays over the states of
-the two halves, whatever the record says; that is what makes it the engine for small boards
+the two halves and a law's group tables, whatever the record says; that is what makes it the engine for small boards
 under rules whose clicks reach far, where the window of `posterior_dp` holds nearly every cell.
 """
 
 from __future__ import annotations
 
 import random
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 import numpy as np
 
@@ -34,7 +34,7 @@ from countlo.board import Shape, popcount
 from countlo.hidden.record import Record
 
 SPLIT_CELLS = 36  # largest board for the split engine (two halves of at most 2^18 states)
-BYTES_PER_STATE = 160  # a state's share of the engine's arrays (see split_bytes)
+SPLIT_BYTES = 256 << 20  # largest peak (split_bytes) the split engine may need
 
 
 def halves(cells: int) -> tuple[int, int]:
@@ -42,19 +42,22 @@ def halves(cells: int) -> tuple[int, int]:
     return cells // 2, cells - cells // 2
 
 
-def split_bytes(cells: int) -> int:
-    """Peak bytes of the split engine on a board of `cells` cells, from its layout: per state of
-    either half the state, its group, its weight and two temporaries (8 bytes each, 40 bytes),
-    the group-by-value tables of a law (at most one group per state, up to 10 values of 8 bytes:
-    80 bytes) and room for numpy's sort and bincount temporaries (40 bytes)."""
-    a, b = halves(cells)
-    return BYTES_PER_STATE * ((1 << a) + (1 << b))
+@lru_cache(maxsize=64)
+def split_bytes(shape: Shape) -> int:
+    """Peak bytes of the split engine on this board, from its layout, per state of either half:
+    64 bytes of 8-byte arrays (the state, its group id, a key, a value and the temporaries of one
+    key step or one sort), and for a law the tables P and Q of 8-byte counts, one row per group
+    (at most one group per state of the larger half) and one column per value 0..|N(k)|."""
+    a, b = halves(shape.cells)
+    width = max(popcount(shape.press_mask(k)) for k in range(shape.cells)) + 1
+    return (64 + 2 * 8 * width) * ((1 << a) + (1 << b))
 
 
 def fits(shape: Shape) -> bool:
-    """True when the split engine takes this board (it is the engine for other rules up to
-    SPLIT_CELLS cells; the classic game keeps its window engines)."""
-    return not shape.rules.classic and shape.cells <= SPLIT_CELLS
+    """True when the split engine takes this board: other rules (the classic game keeps its window
+    engines), at most SPLIT_CELLS cells and a peak within SPLIT_BYTES."""
+    return (not shape.rules.classic and shape.cells <= SPLIT_CELLS
+            and split_bytes(shape) <= SPLIT_BYTES)
 
 
 _RENORMALISE = 1 << 40  # group ids are renumbered before a key step could overflow int64
@@ -75,8 +78,9 @@ class SplitPosterior:
     def __init__(self, record: Record):
         shape = record.shape
         n = shape.cells
-        if n > SPLIT_CELLS:
-            raise ValueError(f"the split engine takes boards of at most {SPLIT_CELLS} cells, not {shape}")
+        if n > SPLIT_CELLS or split_bytes(shape) > SPLIT_BYTES:
+            raise ValueError(f"the split engine takes boards of at most {SPLIT_CELLS} cells and "
+                             f"{SPLIT_BYTES >> 20} MB, not {shape}")
         self.record = record
         self.count_exact = True
         na, nb = halves(n)
@@ -167,8 +171,8 @@ class SplitPosterior:
             width = size + 1
             p = np.bincount(ga * width + va, minlength=groups * width).reshape(groups, width)
             q = np.bincount(gb * width + vb, minlength=groups * width).reshape(groups, width)
-            # exact in float64: every entry and sum is at most the count, below 2^36
-            joint = p.T.astype(np.float64) @ q.astype(np.float64)
+            # int64, no copies: every entry and sum is at most the count, below 2^36
+            joint = np.einsum("gx,gy->xy", p, q)
             per = [0] * width
             for x in range(width):
                 row = joint[x]

@@ -11,9 +11,9 @@ from brute import BrutePosterior
 
 from countlo.board import Shape
 from countlo.hidden.posterior import Posterior, posterior_of
-from countlo.hidden.posterior_split import SPLIT_CELLS, SplitPosterior, fits, split_bytes
+from countlo.hidden.posterior_split import SPLIT_BYTES, SPLIT_CELLS, SplitPosterior, fits, split_bytes
 from countlo.hidden.record import Record, Step, record_of
-from countlo.rules import Rules
+from countlo.rules import Rule, Rules
 
 BOARDS = [("torus", "plus", 3, 4), ("klein", "knight", 4, 4), ("projective", "x", 4, 3),
           ("moebius", "ring", 3, 5), ("torus", "x", 4, 4), ("cylinder", "star", 3, 4),
@@ -98,9 +98,36 @@ def test_posterior_of_takes_the_split_engine_for_small_boards_under_other_rules(
 
 
 def test_the_split_engine_stops_at_its_stated_size():
-    assert split_bytes(SPLIT_CELLS) == 160 * 2 * (1 << 18) and split_bytes(SPLIT_CELLS) < 100 << 20
+    knight = Shape(6, 6, Rules.make("klein", "knight"))  # |N(k)| = 9: laws of 10 values
+    assert split_bytes(knight) == (64 + 16 * 10) * 2 * (1 << 18) <= SPLIT_BYTES
+    assert fits(knight)
     with pytest.raises(ValueError, match=f"at most {SPLIT_CELLS} cells"):
         SplitPosterior(record_of(Shape(6, 7, Rules.make("torus")), 0, []))
+    # a drawn 7x7 rule on 36 cells: laws of up to 37 values pass the byte budget
+    block = Rule.from_text("\n".join(["#" * 7] * 3 + ["###O###"] + ["#" * 7] * 3) + "\n")
+    wide = Shape(6, 6, Rules("plane", block))
+    assert split_bytes(wide) > SPLIT_BYTES and not fits(wide)
+    with pytest.raises(ValueError, match=f"{SPLIT_BYTES >> 20} MB"):
+        SplitPosterior(record_of(wide, 0, []))
+
+
+def test_the_stated_peak_covers_the_measured_one():
+    """tracemalloc sees numpy's allocations: the engine's peak on the widest named rule stays
+    below split_bytes (a correctness check of the bound, not a timing)."""
+    import tracemalloc
+
+    shape = Shape(6, 6, Rules.make("klein", "knight"))
+    rng = random.Random(2)
+    for length in (0, 3, 10):
+        rec = record_of(shape, rng.getrandbits(36), [rng.randrange(36) for _ in range(length)])
+        tracemalloc.start()
+        try:
+            split = SplitPosterior(rec)
+            split.count_distributions()
+            peak = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+        assert peak <= split_bytes(shape)
 
 
 def _dense_record():
@@ -159,3 +186,16 @@ def test_sparse_tables_past_their_byte_budget_are_refused_in_one_line(monkeypatc
     err = capsys.readouterr().err
     assert code == 2, err
     assert "would pass 1 MB" in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_board_the_window_refused_is_now_played_to_the_end(capsys):
+    """6x6 projective plane, x rule: the window would hold 29 cells (refused before); the split
+    engine follows the game."""
+    import json
+
+    from countlo.cli import main
+
+    assert main(["simulate", "--size", "6x6", "--topology", "projective", "--rule", "x", "--games", "1",
+                 "--seed", "1", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["failed"] == 0 and out["solved"] + out["unsolvable"] == 1
