@@ -22,7 +22,8 @@ nullity, a basis of the quiet patterns, a witness), in the same shapes as countl
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
+from functools import lru_cache, reduce
+from operator import xor
 from typing import Any
 
 import numpy as np
@@ -68,6 +69,7 @@ def chase_order(nbhd: Sequence[Sequence[int]], firsts: bool = False) -> Any:
     free: list[int] = []
     first: list[int] = []
     low = 0
+    left = n  # variables still unknown
     while True:
         while low <= top and not buckets[low]:
             low += 1
@@ -78,20 +80,31 @@ def chase_order(nbhd: Sequence[Sequence[int]], firsts: bool = False) -> Any:
             continue
         done[e] = 1
         first.append(len(free))
+        if not low:  # unknown[e] counts e's unknown presses exactly: none, a constraint
+            steps.append((e, -1))
+            continue
         unk = [v for v in nbhd[e] if not known[v]]
-        pivot = unk[-1] if unk else -1
         for v in unk:
             known[v] = 1
-            if v != pivot:
-                free.append(v)
             for e2 in nbhd[v]:  # the equations holding v (A is symmetric)
                 if not done[e2]:
                     c = unknown[e2] - 1
                     unknown[e2] = c
                     buckets[c].append(e2)
-                    if c < low:
-                        low = c
-        steps.append((e, pivot))
+        free.extend(unk[:-1])  # all but the pivot, the last
+        steps.append((e, unk[-1]))
+        left -= len(unk)
+        if not left:  # every open equation is now a constraint, each once in bucket 0: popped last first
+            for e in reversed(buckets[0]):
+                if not done[e]:
+                    done[e] = 1
+                    first.append(len(free))
+                    steps.append((e, -1))
+            break
+        # Every open equation had at least `low` unknowns and lost at most one per press fixed
+        # here, so no bucket below this one is filled: the scan above finds the same bucket as
+        # lowering `low` at each append would.
+        low = max(0, low - len(unk))
     free.extend(v for v in range(n) if not known[v])  # in no equation (sigma, an isolated node)
     return (steps, free, first) if firsts else (steps, free)
 
@@ -107,10 +120,9 @@ def constraint_rows(nbhd: Sequence[Sequence[int]], steps: Sequence[tuple[int, in
     for i, v in enumerate(free):
         forms[v] = 1 << i
     out: list[int] = []
+    get = forms.__getitem__
     for e, p in steps:
-        acc = 0
-        for v in nbhd[e]:
-            acc ^= forms[v]
+        acc = reduce(xor, map(get, nbhd[e]), 0)  # the loop in C: a third of this function's time
         if p >= 0:
             forms[p] = acc
         else:
@@ -190,26 +202,16 @@ class Plan:
         for v, val in zip(self.free, y):
             x[v] = val
         nbhd = self.nbhd
+        get = x.__getitem__
         for e, p in self.steps:
-            if p < 0:
-                continue
-            acc = b[e] if b is not None else 0
-            for v in nbhd[e]:
-                if v != p:
-                    acc ^= x[v]
-            x[p] = acc
+            if p >= 0:  # x[p] is still 0 here (p is fixed by this step only), so it may join the sum
+                x[p] = reduce(xor, map(get, nbhd[e]), b[e] if b is not None else 0)
         return x
 
     def residual(self, b: Sequence[int], x: Sequence[int]) -> list[int]:
         """b - A x on the constraint equations, in the order of C's rows."""
-        out = []
-        for e, p in self.steps:
-            if p < 0:
-                acc = b[e]
-                for v in self.nbhd[e]:
-                    acc ^= x[v]
-                out.append(acc)
-        return out
+        get = x.__getitem__
+        return [reduce(xor, map(get, self.nbhd[e]), b[e]) for e, p in self.steps if p < 0]
 
     def quiet(self) -> tuple[list[int], int]:
         """(x, d): x[v] is a d-bit int, bit j = node v in quiet pattern j (a basis)."""
@@ -220,13 +222,8 @@ class Plan:
 
     def lights(self, x: Sequence[int]) -> list[int]:
         """A x, straight from the neighbourhoods (independent of the chase)."""
-        out = []
-        for e in range(self.n):
-            acc = 0
-            for v in self.nbhd[e]:
-                acc ^= x[v]
-            out.append(acc)
-        return out
+        get = x.__getitem__
+        return [reduce(xor, map(get, r), 0) for r in self.nbhd]
 
 
 @lru_cache(maxsize=4)
