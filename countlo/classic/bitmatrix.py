@@ -22,7 +22,7 @@ nullity, a basis of the quiet patterns, a witness), in the same shapes as countl
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache, reduce
+from functools import reduce
 from operator import xor
 from typing import Any
 
@@ -226,9 +226,30 @@ class Plan:
         return [reduce(xor, map(get, r), 0) for r in self.nbhd]
 
 
-@lru_cache(maxsize=4)
-def plan(graph: Graph) -> Plan:
-    return Plan(graph)
+class _Plans:
+    """The plans of the last few graphs, looked up by the graph object first and then by equality:
+    an lru_cache would hash the graph, every node and edge (10 ms at 100,000 edges), on each call."""
+
+    def __init__(self, size: int):
+        self.size = size
+        self.kept: list[tuple[Graph, Plan]] = []
+
+    def __call__(self, graph: Graph) -> Plan:
+        for g, p in self.kept:
+            if g is graph:
+                return p
+        for g, p in self.kept:
+            if g == graph:
+                return p
+        p = Plan(graph)
+        self.kept = [*self.kept[1 - self.size:], (graph, p)]
+        return p
+
+    def cache_clear(self) -> None:
+        self.kept = []
+
+
+plan = _Plans(4)
 
 
 def _cells(graph: Graph, v: Sequence[int], what: str) -> list[int]:
