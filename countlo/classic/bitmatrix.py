@@ -22,8 +22,6 @@ nullity, a basis of the quiet patterns, a witness), in the same shapes as countl
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import reduce
-from operator import xor
 from typing import Any
 
 import numpy as np
@@ -120,9 +118,10 @@ def constraint_rows(nbhd: Sequence[Sequence[int]], steps: Sequence[tuple[int, in
     for i, v in enumerate(free):
         forms[v] = 1 << i
     out: list[int] = []
-    get = forms.__getitem__
     for e, p in steps:
-        acc = reduce(xor, map(get, nbhd[e]), 0)  # the loop in C: a third of this function's time
+        acc = 0
+        for v in nbhd[e]:
+            acc ^= forms[v]
         if p >= 0:
             forms[p] = acc
         else:
@@ -202,16 +201,26 @@ class Plan:
         for v, val in zip(self.free, y):
             x[v] = val
         nbhd = self.nbhd
-        get = x.__getitem__
         for e, p in self.steps:
-            if p >= 0:  # x[p] is still 0 here (p is fixed by this step only), so it may join the sum
-                x[p] = reduce(xor, map(get, nbhd[e]), b[e] if b is not None else 0)
+            if p < 0:
+                continue
+            acc = b[e] if b is not None else 0
+            for v in nbhd[e]:
+                if v != p:
+                    acc ^= x[v]
+            x[p] = acc
         return x
 
     def residual(self, b: Sequence[int], x: Sequence[int]) -> list[int]:
         """b - A x on the constraint equations, in the order of C's rows."""
-        get = x.__getitem__
-        return [reduce(xor, map(get, self.nbhd[e]), b[e]) for e, p in self.steps if p < 0]
+        out = []
+        for e, p in self.steps:
+            if p < 0:
+                acc = b[e]
+                for v in self.nbhd[e]:
+                    acc ^= x[v]
+                out.append(acc)
+        return out
 
     def quiet(self) -> tuple[list[int], int]:
         """(x, d): x[v] is a d-bit int, bit j = node v in quiet pattern j (a basis)."""
@@ -222,8 +231,13 @@ class Plan:
 
     def lights(self, x: Sequence[int]) -> list[int]:
         """A x, straight from the neighbourhoods (independent of the chase)."""
-        get = x.__getitem__
-        return [reduce(xor, map(get, r), 0) for r in self.nbhd]
+        out = []
+        for e in range(self.n):
+            acc = 0
+            for v in self.nbhd[e]:
+                acc ^= x[v]
+            out.append(acc)
+        return out
 
 
 class _Plans:
