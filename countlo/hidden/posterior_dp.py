@@ -105,7 +105,7 @@ def plan_for(shape: Shape, needs: tuple[tuple[int, tuple[int, ...]], ...] | None
 class _Cache:
     """Arrays kept by key up to CACHE_BYTES in all: a wide window's arrays (2^24 states of 8
     bytes are 128 MB) must not pile up across the steps of a game, as an entry-counted cache let
-    them do. An array larger than an eighth of the budget is not kept; when full, it empties."""
+    them do. An array larger than an eighth of the budget is not kept; when full, the oldest go."""
 
     def __init__(self) -> None:
         self.items: dict[object, np.ndarray] = {}
@@ -117,9 +117,8 @@ class _Cache:
     def put(self, key: object, value: np.ndarray) -> np.ndarray:
         if value.nbytes * 8 > CACHE_BYTES:
             return value
-        if self.nbytes + value.nbytes > CACHE_BYTES:
-            self.items.clear()
-            self.nbytes = 0
+        while self.items and self.nbytes + value.nbytes > CACHE_BYTES:  # the oldest go first
+            self.nbytes -= self.items.pop(next(iter(self.items))).nbytes
         self.items[key] = value
         self.nbytes += value.nbytes
         return value
