@@ -108,9 +108,10 @@ def main() -> None:
     ap.add_argument("--topologies", default="", help="only these topologies (comma-separated)")
     ap.add_argument("--rules", default="", help="only these rules (comma-separated)")
     ap.add_argument("--states", default="", help="only these k (comma-separated)")
+    ap.add_argument("--repeats", type=int, default=3, help="solves per case (the median is shown)")
     args = ap.parse_args()
     sizes = [10, 20] if args.quick else [int(s) for s in args.sizes.split(",")]
-    repeats = 1 if args.quick else 3
+    repeats = 1 if args.quick else args.repeats
     rng = random.Random(0)
     print("| topology | rule | k | n x n | countlo CPU | full matrix CPU | ratio |")
     print("| --- | --- | ---: | ---: | ---: | ---: | ---: |")

@@ -22,7 +22,6 @@ nullity, a basis of the quiet patterns, a witness), in the same shapes as countl
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -68,6 +67,7 @@ def chase_order(nbhd: Sequence[Sequence[int]], firsts: bool = False) -> Any:
     free: list[int] = []
     first: list[int] = []
     low = 0
+    left = n  # variables still unknown
     while True:
         while low <= top and not buckets[low]:
             low += 1
@@ -78,20 +78,31 @@ def chase_order(nbhd: Sequence[Sequence[int]], firsts: bool = False) -> Any:
             continue
         done[e] = 1
         first.append(len(free))
+        if not low:  # unknown[e] counts e's unknown presses exactly: none, a constraint
+            steps.append((e, -1))
+            continue
         unk = [v for v in nbhd[e] if not known[v]]
-        pivot = unk[-1] if unk else -1
         for v in unk:
             known[v] = 1
-            if v != pivot:
-                free.append(v)
             for e2 in nbhd[v]:  # the equations holding v (A is symmetric)
                 if not done[e2]:
                     c = unknown[e2] - 1
                     unknown[e2] = c
                     buckets[c].append(e2)
-                    if c < low:
-                        low = c
-        steps.append((e, pivot))
+        free.extend(unk[:-1])  # all but the pivot, the last
+        steps.append((e, unk[-1]))
+        left -= len(unk)
+        if not left:  # every open equation is now a constraint, each once in bucket 0: popped last first
+            for e in reversed(buckets[0]):
+                if not done[e]:
+                    done[e] = 1
+                    first.append(len(free))
+                    steps.append((e, -1))
+            break
+        # Every open equation had at least `low` unknowns and lost at most one per press fixed
+        # here, so no bucket below this one is filled: the scan above finds the same bucket as
+        # lowering `low` at each append would.
+        low = max(0, low - len(unk))
     free.extend(v for v in range(n) if not known[v])  # in no equation (sigma, an isolated node)
     return (steps, free, first) if firsts else (steps, free)
 
@@ -229,9 +240,30 @@ class Plan:
         return out
 
 
-@lru_cache(maxsize=4)
-def plan(graph: Graph) -> Plan:
-    return Plan(graph)
+class _Plans:
+    """The plans of the last few graphs, looked up by the graph object first and then by equality:
+    an lru_cache would hash the graph, every node and edge (10 ms at 100,000 edges), on each call."""
+
+    def __init__(self, size: int):
+        self.size = size
+        self.kept: list[tuple[Graph, Plan]] = []
+
+    def __call__(self, graph: Graph) -> Plan:
+        for g, p in self.kept:
+            if g is graph:
+                return p
+        for g, p in self.kept:
+            if g == graph:
+                return p
+        p = Plan(graph)
+        self.kept = [*self.kept[1 - self.size:], (graph, p)]
+        return p
+
+    def cache_clear(self) -> None:
+        self.kept = []
+
+
+plan = _Plans(4)
 
 
 def _cells(graph: Graph, v: Sequence[int], what: str) -> list[int]:

@@ -154,7 +154,8 @@ class _Arith:
         return self.reduce(a, m + 1)
 
     def final(self, a: Arr) -> Ints:
-        out: Ints = a.astype(np.int64) % self.k
+        """A finished line (see `done`) as int64 residues."""
+        out: Ints = self.done(a).astype(np.int64)
         return out
 
     def done(self, a: Arr) -> Arr:

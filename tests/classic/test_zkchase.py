@@ -151,6 +151,23 @@ def test_general_hands_big_grids_with_more_states_to_the_line_chase():
     assert not zkchase.applies(Shape(24, 30, Rules.make("plane", "plus", 2)))
 
 
+def agrees_with_the_smith_form(a: np.ndarray, k: int, rng: np.random.Generator) -> None:
+    """zklu's blocked elimination of A against zk's Smith form: the same kernel orders, kernel
+    generators that A sends to 0, and on solvable and random right-hand sides the same verdict
+    and a true solution."""
+    m, n = a.shape
+    ref = zk.factorize(a.tolist(), n, k)
+    sys = zklu.System(a, k)
+    assert sys.orders == ref.orders
+    assert not (a @ sys.gens % k).any()
+    for t in range(4):
+        b = a @ rng.integers(0, k, n) % k if t % 2 else rng.integers(0, k, m)
+        y = sys.solve(b)
+        assert (y is None) == (ref.solve(b.tolist()) is None)
+        if y is not None:
+            assert not ((a @ y - b) % k).any()
+
+
 @pytest.mark.parametrize("k", [2, 3, 4, 6, 8, 9, 12, 5, 255])
 def test_blocked_elimination_matches_the_smith_form(k):
     rng = np.random.default_rng(k)
@@ -160,16 +177,7 @@ def test_blocked_elimination_matches_the_smith_form(k):
             a = rng.integers(0, k, (m, r)) @ rng.integers(0, k, (r, n)) % k
             if trial == 2:  # columns that are not units anywhere
                 a[:, ::7] = a[:, ::7] * (k // zk.factor(k)[0][0]) % k
-            ref = zk.factorize(a.tolist(), n, k)
-            sys = zklu.System(a, k)
-            assert sys.orders == ref.orders
-            assert not (a @ sys.gens % k).any()
-            for t in range(4):
-                b = a @ rng.integers(0, k, n) % k if t % 2 else rng.integers(0, k, m)
-                y = sys.solve(b)
-                assert (y is None) == (ref.solve(b.tolist()) is None)
-                if y is not None:
-                    assert not ((a @ y - b) % k).any()
+            agrees_with_the_smith_form(a, k, rng)
 
 
 @pytest.mark.parametrize("topology, rows, cols", [("plane", 21, 21), ("cylinder", 20, 21), ("klein", 20, 24)])
@@ -198,16 +206,7 @@ def test_blocked_elimination_across_several_blocks(k):
     a = rng.integers(0, k, (m, r)) @ rng.integers(0, k, (r, n)) % k
     p = zk.factor(k)[0][0]
     a[:, 5::61] = a[:, 5::61] * (k // p) % k  # columns with no unit, in every block
-    ref = zk.factorize(a.tolist(), n, k)
-    sys = zklu.System(a, k)
-    assert sys.orders == ref.orders
-    assert not (a @ sys.gens % k).any()
-    for t in range(4):
-        b = a @ rng.integers(0, k, n) % k if t % 2 else rng.integers(0, k, m)
-        y = sys.solve(b)
-        assert (y is None) == (ref.solve(b.tolist()) is None)
-        if y is not None:
-            assert not ((a @ y - b) % k).any()
+    agrees_with_the_smith_form(a, k, rng)
 
 
 def test_block_update_reduces_float32_entries_before_they_pass_two_to_the_24():
