@@ -54,6 +54,11 @@ class ContradictionError(CountloError):
     exit_code = 1
 
 
+class EngineLimitError(CountloError):
+    """The exact engine cannot follow this game: the rules' clicks reach so far that its tables
+    would pass the stated memory limit (known up front, or only once a record opens them)."""
+
+
 class OracleError(CountloError):
     """A game program that died, hung, or answered something that is not a count."""
 

@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 
 from countlo.board import Shape, move_bits
-from countlo.errors import CountloError
+from countlo.errors import EngineLimitError
 from countlo.hidden.frontier import FrontierPosterior
 from countlo.hidden.posterior_dp import DENSE_BYTES, Plan, Tables, dense_peak_bytes, dense_size, lit_values, plan_for
 from countlo.hidden.posterior_sparse import Inexact, SparseTables, binom
@@ -43,10 +43,6 @@ from countlo.i18n import _
 
 DENSE_CELLS = 66  # dense tables need float64/int64 counts (see posterior_dp)
 WINDOW_BITS = 26  # other rules: widest window (cells held at once) the programme may need
-
-
-class EngineLimitError(CountloError):
-    """Rules whose clicks reach so far that the exact posterior's window would not fit."""
 
 
 def window_bits_needed(shape: Shape) -> int:

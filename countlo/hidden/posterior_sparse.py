@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from countlo.errors import CountloError
+from countlo.errors import EngineLimitError
 from countlo.hidden.posterior_dp import Plan, band, table_dtype, window_bits
 from countlo.hidden.posterior_split import SPLIT_CELLS
 from countlo.hidden.record import Equation
@@ -31,7 +31,7 @@ from countlo.i18n import _
 TABLE_BYTES = 512 << 20  # bytes the stored tables of one SparseTables may hold (see TablesTooLarge)
 
 
-class TablesTooLarge(CountloError):
+class TablesTooLarge(EngineLimitError):
     """The stored tables of a record passed TABLE_BYTES: how many window states a record leaves
     open is known only while the tables are built, so this is the bound on what they hold."""
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import cast
 
 from countlo.board import Shape
-from countlo.errors import BadCountError, CountloError
+from countlo.errors import BadCountError, CountloError, EngineLimitError
 from countlo.formats.transcript import Writer
 from countlo.hidden.record import Record, possible_after
 from countlo.i18n import _, speaking
@@ -231,6 +231,10 @@ class Session:
     def _act(self, entry: Entry) -> Fragments:
         if isinstance(entry, Count):
             self._start(entry.count)
+            try:
+                self._warm()
+            except EngineLimitError as e:
+                return self._cannot_follow(self._record(), e)
             return line(("class:note", "   " + _("start: {count} lit").format(count=entry.count)))
         if isinstance(entry, Click):
             return self._click(entry)
@@ -266,8 +270,13 @@ class Session:
         count = self.mode.count(cell, entry.count)
         self.pending = None
         self._seen.clear()
+        before = self.guide.record
         try:
             learned = self.guide.observe(cell, count, force=entry.force)
+            self._warm()
+        except EngineLimitError as e:
+            assert before is not None  # a click comes after the start
+            return self._cannot_follow(before.then(cell, count), e)
         except CountloError:
             if self.mode.simulated:
                 self.mode.take_back(cell)  # the refused click is taken back on the simulated board
@@ -323,6 +332,29 @@ class Session:
         self._sync()
         return line(("class:note", "   " + _("fixed: {what} is {count}").format(
             what=where(entry.step), count=entry.count)))
+
+    def _warm(self) -> None:
+        """Ask now what the screen shows next, so that an engine limit surfaces while a line is
+        acted on (and caught there) rather than in a redraw."""
+        if self.started:
+            self.advice()
+            self.progress()
+            self.marginals()
+            self.outlook()
+
+    def _cannot_follow(self, kept: Record, e: EngineLimitError) -> Fragments:
+        """The exact engine cannot take this count (its tables would pass their memory limit):
+        the count is a real observation, so it goes to the transcript all the same, and the
+        session ends there rather than refusing it."""
+        self.over = True
+        if self.writer is not None:
+            sync(self.writer, kept)
+            self.writer.note("countlo stopped here: the exact engine's tables would pass their memory limit")
+        out = line(("class:warn", f"! {e}"))
+        out += line(("class:note", _("The count is saved; countlo cannot follow this game any further.")))
+        if self.where is not None:
+            out += line(("class:note", _("Transcript: {path}").format(path=self.where)))
+        return out
 
     def leave(self) -> Fragments:
         """End the session early (quit, Ctrl-C, Ctrl-D): say where the transcript is."""

@@ -392,3 +392,30 @@ def test_undo_of_a_typed_count_asks_for_the_count_again_not_a_second_click(tmp_p
     session.handle(str(count))  # the count again, with no second click in the game
     assert session.guide.record.steps[-1].cell == cell and game.lights is not None
     assert len(session.guide.record.steps) == 1
+
+
+def test_a_count_the_engine_cannot_follow_is_kept_and_the_session_ends(tmp_path, monkeypatch):
+    """Under wide rules the exact posterior's tables may pass their memory limit only once a
+    record opens them: that count is a real observation, so it reaches the transcript and the
+    session ends with one line, instead of refusing the count (the limit lowered to meet it)."""
+    from countlo.hidden import posterior_sparse
+    from countlo.rules import Rules
+
+    monkeypatch.setattr(posterior_sparse, "TABLE_BYTES", 1 << 20)
+    shape = Shape(6, 7, Rules.make("torus", "plus"))  # 42 cells: the window programme
+    game = SimulatedOracle(shape, 3)
+    path = tmp_path / "t.txt"
+    session = Session(Guide(shape), writer=Writer.create(str(path), Header.new(shape, "adaptive", None, "exact")),
+                      where=str(path))
+    typed = [game.start()]
+    out = plain(session.handle(str(typed[0])))
+    while not session.over and len(typed) < 100:
+        typed.append(game.click(session.target()))
+        out = plain(session.handle(str(typed[-1])))
+    assert session.over and len(typed) > 2 and not session.guide.done
+    assert "would pass 1 MB" in out and "The count is saved; countlo cannot follow this game any further." in out
+    assert f"Transcript: {path}" in out
+    record = on_file(path)
+    assert [record.start, *(s.count for s in record.steps)] == typed  # every count, the last one too
+    assert record.consistent(game.board)
+    assert "countlo stopped here" in path.read_text()
