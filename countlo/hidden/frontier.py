@@ -356,12 +356,8 @@ class FrontierPosterior:
         return [float(p[w]) for w in self._to_work]
 
     def light_marginals(self) -> list[float]:
-        """P(cell k lit now): the start marginal, or its complement where the clicks flipped k."""
-        flips = self.record.flips()
-        p = self.start_marginals()
-        if not self.count:
-            return p
-        return [1.0 - q if flips >> k & 1 else q for k, q in enumerate(p)]
+        """P(cell k lit now) (record.lit_now)."""
+        return self.record.lit_now(self.start_marginals(), self.count)
 
     def count_distribution(self, cell: int) -> dict[int, int]:
         """Count shown after clicking `cell` now -> weight of the consistent starts giving it.

@@ -243,12 +243,8 @@ class Posterior:
         return [lit[w] / c if c else 0.0 for w in self._to_work]
 
     def light_marginals(self) -> list[float]:
-        """P(cell k lit now): the start marginal, or its complement where the clicks flipped k."""
-        flips = self.record.flips()
-        p = self.start_marginals()
-        if not self.count:
-            return p
-        return [1.0 - q if flips >> k & 1 else q for k, q in enumerate(p)]
+        """P(cell k lit now) (record.lit_now)."""
+        return self.record.lit_now(self.start_marginals(), self.count)
 
     def count_distributions(self) -> list[dict[int, int]]:
         """For every cell: count shown after clicking it now -> consistent starts giving it ({} if none)."""

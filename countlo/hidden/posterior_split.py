@@ -188,12 +188,8 @@ class SplitPosterior:
         return [x / c if c else 0.0 for x in lit]
 
     def light_marginals(self) -> list[float]:
-        """P(cell k lit now): the start marginal, or its complement where the clicks flipped k."""
-        flips = self.record.flips()
-        p = self.start_marginals()
-        if not self.count:
-            return p
-        return [1.0 - q if flips >> k & 1 else q for k, q in enumerate(p)]
+        """P(cell k lit now) (record.lit_now)."""
+        return self.record.lit_now(self.start_marginals(), self.count)
 
     def count_distributions(self) -> list[dict[int, int]]:
         """For every cell: count shown after clicking it now -> consistent starts giving it."""

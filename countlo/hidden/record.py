@@ -106,6 +106,14 @@ class Record:
         check_step(self.shape, cell, self.count, count, where=_("step {step}: ").format(step=len(self.steps) + 1))
         return Record(self.shape, self.start, self.steps + (Step(cell, count),))
 
+    def lit_now(self, start: list[float], count: int) -> list[float]:
+        """P(cell k lit now) from P(cell k lit at the start) over `count` consistent starts: the
+        start's probability, or its complement where the clicks so far flipped k."""
+        if not count:
+            return start
+        flips = self.flips()
+        return [1.0 - q if flips >> k & 1 else q for k, q in enumerate(start)]
+
     def transposed(self) -> Record:
         """The same game read on the transposed board (the hidden engines run their window along
         the shorter side); its cells are self.shape.transposed_cells()."""
