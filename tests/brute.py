@@ -54,6 +54,15 @@ def by_counts(shape: Shape, clicks: list[int]) -> dict[tuple[int, ...], set[int]
     return groups
 
 
+def random_records(shape: Shape, n: int, seed: int, most_clicks: int):
+    """n records of random starts and up to `most_clicks` random clicks (seeded)."""
+    rng = random.Random(seed)
+    for _ in range(n):
+        b = rng.getrandbits(shape.cells)
+        clicks = [rng.randrange(shape.cells) for _ in range(rng.randint(0, most_clicks))]
+        yield record_of(shape, b, clicks)
+
+
 class BrutePosterior:
     """Every start consistent with the record, listed."""
 

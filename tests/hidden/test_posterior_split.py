@@ -7,7 +7,7 @@ import random
 from collections import Counter
 
 import pytest
-from brute import BrutePosterior
+from brute import BrutePosterior, random_records
 
 from countlo.board import Shape
 from countlo.hidden.posterior import Posterior, posterior_of
@@ -21,11 +21,7 @@ BOARDS = [("torus", "plus", 3, 4), ("klein", "knight", 4, 4), ("projective", "x"
 
 
 def records(shape: Shape, n: int, seed: int):
-    rng = random.Random(seed)
-    for _ in range(n):
-        b = rng.getrandbits(shape.cells)
-        clicks = [rng.randrange(shape.cells) for _ in range(rng.randint(0, 9))]
-        yield record_of(shape, b, clicks)
+    return random_records(shape, n, seed, 9)
 
 
 @pytest.mark.parametrize("topology, rule, rows, cols", BOARDS)

@@ -4,10 +4,9 @@ CLI (torus, x rule, lit target), transcripts that carry the rules, and refusals.
 from __future__ import annotations
 
 import json
-import random
 
 import pytest
-from brute import BrutePosterior
+from brute import BrutePosterior, random_records
 
 from countlo.board import Shape
 from countlo.classic import anyrules
@@ -15,7 +14,6 @@ from countlo.cli import main
 from countlo.formats.transcript import Header, read
 from countlo.hidden.posterior import Posterior
 from countlo.hidden.reconstruct import reconstruct
-from countlo.hidden.record import record_of
 from countlo.hidden.row_sampler import RowSampler, fits
 from countlo.play.game import play_game
 from countlo.play.oracle import SimulatedOracle
@@ -28,11 +26,7 @@ BOARDS = [("torus", "plus", 3, 4), ("torus", "x", 4, 3), ("plane", "x", 3, 4),
 
 
 def records(shape: Shape, n: int, seed: int):
-    rng = random.Random(seed)
-    for _ in range(n):
-        b = rng.getrandbits(shape.cells)
-        clicks = [rng.randrange(shape.cells) for _ in range(rng.randint(0, 6))]
-        yield record_of(shape, b, clicks)
+    return random_records(shape, n, seed, 6)
 
 
 @pytest.mark.parametrize("topology, rule, rows, cols", BOARDS)
