@@ -337,10 +337,10 @@ class Session:
         """Ask now what the screen shows next, so that an engine limit surfaces while a line is
         acted on (and caught there) rather than in a redraw."""
         if self.started:
-            self.advice()
             self.progress()
             self.marginals()
-            self.outlook()
+            if self.advice().phase == "probe":  # the screen shows the outlook only while probing
+                self.outlook()
 
     def _cannot_follow(self, kept: Record, e: EngineLimitError) -> Fragments:
         """The exact engine cannot take this count (its tables would pass their memory limit):
