@@ -357,3 +357,28 @@ def test_running_sums_one_step_at_a_time_or_by_doubling(topology, rule, k, seque
     assert zkchase.orders(board) == tuple(general._plan(board).kernel.orders)
     agrees_with_general_on_starts(board, k, random.Random(k))
     zkchase.plan.cache_clear()
+
+
+def test_the_free_variable_limit_holds_the_dense_matrix_within_its_memory(monkeypatch):
+    """MAX_FREE is the most free variables whose dense constraint matrix (DENSE_BYTES an entry at
+    the peak) fits in DENSE_MEMORY; knight with 3 states on the 1000 x 1000 torus, Klein bottle and
+    projective plane is under it, and a board past the limit goes to the chase one equation at a
+    time, with the same answers."""
+    assert zkchase.MAX_FREE ** 2 * zkchase.DENSE_BYTES <= zkchase.DENSE_MEMORY
+    assert (zkchase.MAX_FREE + 1) ** 2 * zkchase.DENSE_BYTES > zkchase.DENSE_MEMORY
+    for topology in ("torus", "klein", "projective"):
+        big = Shape(1000, 1000, Rules.make(topology, "knight", 3))
+        assert zkchase.zlayout(big).nfree <= zkchase.MAX_FREE
+        assert zkchase.applies(big)
+    board = Shape(20, 20, Rules.make("torus", "knight", 3))
+    assert zkchase.applies(board)
+    nfree = max(zkchase.zlayout(board, t).nfree for t in (False, True))
+    monkeypatch.setattr(zkchase, "MAX_FREE", nfree - 1)
+    assert not zkchase.applies(board)
+    assert general._zkchase(board) is not zkchase
+    rng = random.Random(5)
+    start = [rng.randrange(3) for _ in range(board.cells)]
+    sol = general.solve(board, start)
+    monkeypatch.setattr(zkchase, "MAX_FREE", nfree)
+    assert zkchase.applies(board)
+    check_answer(board, start, sol.solvable)
