@@ -18,8 +18,8 @@ divisible by p keeps them so, so the remaining rows end with a block S on the sk
 whose entries are all divisible by p (zero for prime k). S is small next to the matrix (about
 the nullity) and goes to countlo.classic.zk's Smith form; the skipped columns stay where they
 are and take the later pivots' row operations a leaf late (a left-looking update, only when a
-leaf skips a column and at the end). Forward and back substitution go a block of pivots at a
-time. The factor q = 2 of k takes rowchase's bit-packed elimination instead. The answers are the
+leaf skips a column and at the end). Forward and back substitution go a leaf's group of pivots
+at a time (one product, then the group's inverted triangle). The factor q = 2 of k takes rowchase's bit-packed elimination instead. The answers are the
 same as zk.factorize gives: solvability, one solution, and the kernel as generators with their
 orders (listed by prime, then by order). Run with one BLAS thread, as the command line does
 (countlo.cli.threads): the products are many and mostly small.
@@ -41,7 +41,6 @@ Floats32 = NDArray[np.float32]
 Ints = NDArray[np.int64]
 EXACT32 = 1 << 24  # float32 holds every integer below this exactly
 EXACT64 = 1 << 53  # and float64 below this
-SOLVE_BLOCK = 128  # pivots per step of the forward and back substitutions
 SUB = 16  # columns of a leaf of the recursion: one column at a time, on a float64 copy
 PIVOT_CHUNK = 512  # pivots per step when the skipped columns catch up (bounds the multipliers' copy)
 REDUCE_ROWS = 512  # rows per slice when a float32 block is reduced (bounds its float64 scratch)
@@ -114,20 +113,26 @@ class _Part:
         self.p, self.e, self.q, self.m, self.n = p, e, q, m, n
         # float32 (half the memory traffic of float64, twice BLAS's speed): an entry is reduced
         # before a product could take it past 2^24 (EXACT32)
-        work: Floats32 = np.empty((m, n), dtype=np.float32)
-        for i in range(0, m, REDUCE_ROWS):
-            rows = a[i:i + REDUCE_ROWS]
-            work[i:i + REDUCE_ROWS] = rows % q if rows.size and (int(rows.min()) < 0 or int(rows.max()) >= q) else rows
+        work: Floats32 = a.astype(np.float32)
+        size = max(-float(work.min()), float(work.max())) if work.size else 0.0
+        if size >= EXACT32:  # not every entry is exact in float32: reduce first (in int64)
+            for i in range(0, m, REDUCE_ROWS):
+                work[i:i + REDUCE_ROWS] = a[i:i + REDUCE_ROWS] % q
+            size = q
         self.work, self.perm = work, np.arange(m)
-        self.bounds = np.full(n, q, dtype=np.int64)  # every column's entries not yet final are below this
+        # every column's entries not yet final are below this in size (they are reduced when used)
+        self.bounds = np.full(n, int(size) + 1, dtype=np.int64)
         self.rank = 0
         self.pivot_list: list[int] = []
+        self.breaks: list[int] = []  # the pivots whose column does not follow the previous pivot's
         self.skipped_list: list[int] = []
         self.synced = 0  # the skipped columns have taken the row operations of the first `synced` pivots
         # the leaves' pivots: group i is pivots group_starts[i] up to the next group's start (the
-        # last: up to rank), its unit lower triangle of multipliers inverted mod q in group_inverses[i]
+        # last: up to rank); its unit lower triangle of multipliers inverted mod q in lower_inverses[i]
+        # and its upper triangle of pivot rows (on the pivot columns) in upper_inverses[i]
         self.group_starts: list[int] = []
-        self.group_inverses: list[Floats] = []
+        self.lower_inverses: list[Floats] = []
+        self.upper_inverses: list[Floats] = []
         if n:
             self._factor(0, n)
         self._catch_up()
@@ -136,7 +141,6 @@ class _Part:
         self.skipped = np.array(skipped, dtype=np.int64)
         s = work[rank:][:, self.skipped].astype(np.int64) % q
         self.small = zk._PowerPart(s.tolist() if s.size else [[]] * s.shape[0], len(skipped), p, e)
-        self.inverses = np.array([pow(int(work[i, c]) % q, -1, q) for i, c in enumerate(pivots)], dtype=np.float64)
         gens, self.orders = self.small.gens, self.small.orders
         if gens:
             z = np.zeros((n, len(gens)), dtype=np.float64)
@@ -145,32 +149,40 @@ class _Part:
         else:
             self.gens = np.zeros((n, 0), dtype=np.int64)
 
-    def _lower(self, r0: int, r1: int) -> Any:
-        """The multiplier columns of pivots r0..r1 (rows from r0): a view when they are side by side."""
-        cols = self.pivot_list[r0:r1]
-        if cols[-1] - cols[0] == r1 - r0 - 1:
-            return self.work[r0:, cols[0]:cols[-1] + 1]
-        return self.work[r0:, cols]
+    def _low_product(self, t: Any, ra: int, rb: int, p0: int, p1: int, x: Any, bound: int) -> int:
+        """t -= L x exactly for L the multipliers of pivots p0..p1 on rows ra..rb (`_sub_product`), a
+        run of pivots on side-by-side columns at a time: views of the matrix, never a copy of its
+        columns. Returns t's new bound."""
+        i = bisect.bisect_right(self.breaks, p0)
+        ends = [*self.breaks[i:bisect.bisect_left(self.breaks, p1)], p1]
+        s = p0
+        for e in ends:
+            c = self.pivot_list[s]
+            bound = _sub_product(t, self.work[ra:rb, c:c + e - s], x[s - p0:e - p0], bound, self.q)
+            s = e
+        return bound
 
-    def _trsm(self, r0: int, r1: int, low: Any, x: Any, bound: int) -> None:
+    def _group(self, i: int) -> tuple[int, int]:
+        """The pivots of group i."""
+        return self.group_starts[i], self.group_starts[i + 1] if i + 1 < len(self.group_starts) else self.rank
+
+    def _trsm(self, r0: int, r1: int, x: Any, bound: int) -> None:
         """x = L^-1 x mod q in place (symmetric residues) for L the unit lower triangle of pivots
-        r0..r1's multipliers (`low`: their columns from row r0; on and above the diagonal is not
-        read), x's entries below `bound`: split at the leaves' groups of pivots, the lower part
-        losing the upper part's share by one product; a group's own triangle is one product with
-        its inverse, kept from its leaf (docs/MATH.md §18.4)."""
-        q = self.q
+        r0..r1's multipliers, x's entries below `bound`: split at the leaves' groups of pivots, the
+        lower part losing the upper part's share by one product; a group's own triangle is one
+        product with its inverse, kept from its leaf (docs/MATH.md §18.4)."""
         g0 = bisect.bisect_right(self.group_starts, r0) - 1
         g1 = bisect.bisect_left(self.group_starts, r1)
         if g1 - g0 == 1:  # within one group: a diagonal block of its inverse
             start = self.group_starts[g0]
-            inv = self.group_inverses[g0][r0 - start:r1 - start, r0 - start:r1 - start]
-            x[...] = _smod(inv @ _smod(x.astype(np.float64), q), q)
+            inv = self.lower_inverses[g0][r0 - start:r1 - start, r0 - start:r1 - start]
+            x[...] = _smod(inv @ _smod(x.astype(np.float64), self.q), self.q)
             return
         rm = self.group_starts[(g0 + 1 + g1) // 2]
         h = rm - r0
-        self._trsm(r0, rm, low[:h, :h], x[:h], bound)
-        bound = _sub_product(x[h:], low[h:r1 - r0, :h], x[:h], bound, q)
-        self._trsm(rm, r1, low[h:, h:], x[h:], bound)
+        self._trsm(r0, rm, x[:h], bound)
+        bound = self._low_product(x[h:], rm, r1, r0, rm, x[:h], bound)
+        self._trsm(rm, r1, x[h:], bound)
 
     def _factor(self, a: int, b: int) -> None:
         """Columns a..b, which have taken every earlier pivot's row operations: right-looking and
@@ -185,11 +197,10 @@ class _Part:
         r1 = self.rank
         if r1 > r0:
             work = self.work
-            low = self._lower(r0, r1)
             bound = int(self.bounds[mid:b].max())
-            self._trsm(r0, r1, low, work[r0:r1, mid:b], bound)
+            self._trsm(r0, r1, work[r0:r1, mid:b], bound)
             if r1 < self.m:
-                bound = _sub_product(work[r1:, mid:b], low[r1 - r0:], work[r0:r1, mid:b], bound, self.q)
+                bound = self._low_product(work[r1:, mid:b], r1, self.m, r0, r1, work[r0:r1, mid:b], bound)
             self.bounds[mid:b] = bound
         self._factor(mid, b)
 
@@ -241,14 +252,24 @@ class _Part:
         work[r0:, a:b] = _smod(panel, q).T
         self.bounds[a:b] = q
         if cls:
-            self.pivot_list += [a + c for c in cls]
+            for c in cls:
+                if not self.pivot_list or self.pivot_list[-1] != a + c - 1:
+                    self.breaks.append(len(self.pivot_list))
+                self.pivot_list.append(a + c)
             g = len(cls)
-            low = panel[cls, :g].T  # low[i, j]: pivot j's multiplier at the row of pivot i (below the diagonal)
-            inv_low = np.eye(g)
-            for i in range(1, g):  # L inv_low = 1, a row at a time
-                inv_low[i, :i] = _smod(-(low[i, :i] @ inv_low[:i, :i]), q)
+            block = panel[cls, :g].T  # block[i, j]: the entry of pivot i's row in pivot j's column
+            inv_low = np.eye(g)  # multipliers below the diagonal: L inv_low = 1, a row at a time
+            for i in range(1, g):
+                inv_low[i, :i] = _smod(-(block[i, :i] @ inv_low[:i, :i]), q)
+            inv_up = np.zeros((g, g))  # the pivot rows on and above it: U inv_up = 1, from the last row up
+            for i in range(g - 1, -1, -1):
+                unit = np.zeros(g)
+                unit[i] = 1
+                rest = unit - block[i, i + 1:] @ inv_up[i + 1:]
+                inv_up[i] = _smod(rest * pow(int(block[i, i]) % q, -1, q), q)
             self.group_starts.append(r0)
-            self.group_inverses.append(inv_low)
+            self.lower_inverses.append(inv_low)
+            self.upper_inverses.append(inv_up)
         self.rank = rank
         if skip:
             # the earlier skipped columns take the pivots since they were last brought level (this
@@ -269,52 +290,45 @@ class _Part:
         bound = int(self.bounds[cols].max())
         for c0 in range(s, r, PIVOT_CHUNK):
             c1 = min(r, c0 + PIVOT_CHUNK)
-            low = self._lower(c0, c1)
             top = x[c0 - s:c1 - s]
-            self._trsm(c0, c1, low, top, bound)
+            self._trsm(c0, c1, top, bound)
             if c1 < self.m:
-                bound = _sub_product(x[c1 - s:], low[c1 - c0:], top, bound, q)
+                bound = self._low_product(x[c1 - s:], c1, self.m, c0, c1, top, bound)
         work[s:, cols] = _smod(x, q)
         self.bounds[cols] = q
 
     def _back(self, c: Floats, y: Floats) -> Ints:
-        """Back-substitution: y at the pivot columns from U y = c (y already set elsewhere), a
-        block of pivot rows at a time: what the columns set so far contribute is one product."""
+        """Back-substitution: y at the pivot columns from U y = c (y already set elsewhere), a group
+        of pivots at a time from the last: what the columns set so far contribute is one product
+        (the group's own columns, and the earlier pivots' where its rows hold multipliers, are
+        still 0), then the group's inverted triangle."""
         q = self.q
-        work = self.work
-        for i1 in range(self.rank, 0, -SOLVE_BLOCK):
-            i0 = max(0, i1 - SOLVE_BLOCK)
-            cols = self.pivots[i0:i1]
-            part = c[i0:i1] - work[i0:i1].astype(np.float64) @ y  # the block's own pivot columns of y are still 0
-            for i in range(i1 - 1, i0 - 1, -1):
-                val = part[i - i0] - work[i, cols[i - i0 + 1:]] @ y[cols[i - i0 + 1:]]
-                y[int(cols[i - i0])] = _mod(_mod(val, q) * self.inverses[i], q)
-        out: Ints = _mod(y, q).astype(np.int64)
+        ys: Floats32 = _smod(y, q).astype(np.float32)
+        for i in range(len(self.group_starts) - 1, -1, -1):
+            r0, r1 = self._group(i)
+            part = _smod(c[r0:r1].astype(np.float64), q).astype(np.float32)
+            _sub_product(part, self.work[r0:r1], ys, q, q)
+            ys[self.pivots[r0:r1]] = _smod(self.upper_inverses[i] @ _smod(part.astype(np.float64), q), q)
+        out: Ints = _mod(ys.astype(np.float64), q).astype(np.int64)
         return out
 
     def solve(self, b: Ints) -> Ints | None:
         q = self.q
-        c = (b[self.perm] % q).astype(np.float64)
-        work = self.work
-        for i0 in range(0, self.rank, SOLVE_BLOCK):  # forward substitution with L, a block of pivots at a time
-            i1 = min(self.rank, i0 + SOLVE_BLOCK)
-            lower = work[i0:, self.pivots[i0:i1]]  # the block's multipliers (below its diagonal)
-            for i in range(i0, i1):
-                ci = float(c[i] % q)
-                c[i] = ci
-                if ci and i + 1 < i1:
-                    c[i + 1:i1] -= lower[i + 1 - i0:i1 - i0, i - i0] * ci
-            if i1 < self.m:
-                c[i1:] -= lower[i1 - i0:] @ c[i0:i1]  # entries below q^2 * m: exact, reduced later
-        _mod(c, q)
-        z = self.small.solve([int(v) for v in c[self.rank:]])
+        c: Floats32 = (b[self.perm] % q).astype(np.float32).reshape(-1, 1)
+        bound = q
+        for i in range(len(self.group_starts)):  # forward substitution with L, a group of pivots at a time
+            r0, r1 = self._group(i)
+            c[r0:r1] = _smod(self.lower_inverses[i] @ _smod(c[r0:r1].astype(np.float64), q), q)
+            if r1 < self.m:
+                bound = self._low_product(c[r1:], r1, self.m, r0, r1, c[r0:r1], bound)
+        rest = _mod(c[self.rank:, 0].astype(np.float64), q)
+        z = self.small.solve([int(v) for v in rest])
         if z is None:
             return None
-        y = np.zeros(self.n, dtype=np.float64)
+        y = np.zeros((self.n, 1), dtype=np.float64)
         if len(self.skipped):
-            y[self.skipped] = z
-        return self._back(c[:self.rank].reshape(-1, 1), y.reshape(-1, 1)).reshape(-1) if self.rank else (y % q).astype(
-            np.int64)
+            y[self.skipped, 0] = z
+        return self._back(c[:self.rank].astype(np.float64), y).reshape(-1)
 
 
 class _Width:
