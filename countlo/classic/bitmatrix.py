@@ -21,7 +21,10 @@ nullity, a basis of the quiet patterns, a witness), in the same shapes as countl
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
+from functools import reduce
+from operator import xor
 from typing import Any
 
 import numpy as np
@@ -42,12 +45,22 @@ def check_nodes(graph: Graph) -> None:
             most=MAX_NODES, nodes=graph.cells))
 
 
-def neighbourhoods(graph: Graph) -> list[tuple[int, ...]]:
-    """N[e] for every node: the presses in light e's equation, and the lights press e reaches."""
-    adj = graph.adjacency()
-    if graph.rule == "sigma+":
-        return [(e, *a) for e, a in enumerate(adj)]
-    return list(adj)
+def neighbourhoods(graph: Graph) -> list[list[int]]:
+    """N[e] for every node: the presses in light e's equation, and the lights press e reaches.
+    Built from the edges with numpy (a stable sort by node), as lists sliced out of one list: the
+    chase then reads node numbers that sit together in memory, which made the greedy order and
+    the chases of a 10,000-node graph about a third faster than lists of the edges' own ints."""
+    n = graph.cells
+    m = len(graph.edges)
+    ends = np.fromiter(itertools.chain.from_iterable(graph.edges), dtype=np.int64, count=2 * m).reshape(m, 2)
+    src, dst = [ends[:, 0], ends[:, 1]], [ends[:, 1], ends[:, 0]]
+    if graph.rule == "sigma+":  # each node first in its own neighbourhood
+        src.insert(0, np.arange(n))
+        dst.insert(0, np.arange(n))
+    s, d = np.concatenate(src), np.concatenate(dst)
+    flat = d[np.argsort(s, kind="stable")].tolist()
+    stops = np.cumsum(np.bincount(s, minlength=n)).tolist()
+    return [flat[a:b] for a, b in zip([0, *stops[:-1]], stops)]
 
 
 def chase_order(nbhd: Sequence[Sequence[int]], firsts: bool = False) -> Any:
@@ -117,11 +130,10 @@ def constraint_rows(nbhd: Sequence[Sequence[int]], steps: Sequence[tuple[int, in
     forms = [0] * len(nbhd)
     for i, v in enumerate(free):
         forms[v] = 1 << i
+    get = forms.__getitem__
     out: list[int] = []
     for e, p in steps:
-        acc = 0
-        for v in nbhd[e]:
-            acc ^= forms[v]
+        acc = reduce(xor, map(get, nbhd[e]), 0)  # the loop in C: a third faster than in Python
         if p >= 0:
             forms[p] = acc
         else:
@@ -197,30 +209,25 @@ class Plan:
     def chase(self, b: Sequence[int] | None, y: Sequence[int]) -> list[int]:
         """The presses (ints: one bit per vector chased side by side) with free variables y that
         satisfy every pivot equation for the lights b (all 0 when None)."""
+        return self.chase_residual(b, y)[0]
+
+    def chase_residual(self, b: Sequence[int] | None, y: Sequence[int]) -> tuple[list[int], list[int]]:
+        """(x, r): `chase`'s presses, and b - A x on the constraint equations in the order of C's
+        rows, in one pass. A step's sum runs over its whole equation: its pivot is still 0 then
+        (no earlier step set it)."""
         x = [0] * self.n
         for v, val in zip(self.free, y):
             x[v] = val
+        get = x.__getitem__
         nbhd = self.nbhd
+        r: list[int] = []
         for e, p in self.steps:
-            if p < 0:
-                continue
-            acc = b[e] if b is not None else 0
-            for v in nbhd[e]:
-                if v != p:
-                    acc ^= x[v]
-            x[p] = acc
-        return x
-
-    def residual(self, b: Sequence[int], x: Sequence[int]) -> list[int]:
-        """b - A x on the constraint equations, in the order of C's rows."""
-        out = []
-        for e, p in self.steps:
-            if p < 0:
-                acc = b[e]
-                for v in self.nbhd[e]:
-                    acc ^= x[v]
-                out.append(acc)
-        return out
+            acc = reduce(xor, map(get, nbhd[e]), b[e] if b is not None else 0)
+            if p >= 0:
+                x[p] = acc
+            else:
+                r.append(acc)
+        return x, r
 
     def quiet(self) -> tuple[list[int], int]:
         """(x, d): x[v] is a d-bit int, bit j = node v in quiet pattern j (a basis)."""
@@ -231,13 +238,8 @@ class Plan:
 
     def lights(self, x: Sequence[int]) -> list[int]:
         """A x, straight from the neighbourhoods (independent of the chase)."""
-        out = []
-        for e in range(self.n):
-            acc = 0
-            for v in self.nbhd[e]:
-                acc ^= x[v]
-            out.append(acc)
-        return out
+        get = x.__getitem__
+        return [reduce(xor, map(get, nb), 0) for nb in self.nbhd]
 
 
 class _Plans:
@@ -287,8 +289,8 @@ def solve(graph: Graph, b: Sequence[int]) -> tuple[list[int] | None, list[int] |
     """(presses, witness, nullity) for A x = b over GF(2): presses None when unsolvable, and then
     a witness w with w A = 0 and w.b = 1."""
     p = plan(graph)
-    base = p.chase(b, [0] * p.f)
-    red = p.reduced(p.residual(b, base))
+    base, residual = p.chase_residual(b, [0] * p.f)
+    red = p.reduced(residual)
     if not red.solvable():
         return None, _witness(p, b), red.nullity
     y = red.solution()
