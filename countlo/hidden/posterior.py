@@ -36,8 +36,7 @@ from countlo.errors import EngineLimitError
 from countlo.hidden.frontier import FrontierPosterior
 from countlo.hidden.posterior_dp import DENSE_BYTES, Plan, Tables, dense_peak_bytes, dense_size, lit_values, plan_for
 from countlo.hidden.posterior_sparse import Inexact, SparseTables, binom
-from countlo.hidden.posterior_split import SplitPosterior
-from countlo.hidden.posterior_split import SPLIT_CELLS
+from countlo.hidden.posterior_split import SPLIT_CELLS, SplitPosterior
 from countlo.hidden.posterior_split import fits as split_fits
 from countlo.hidden.record import Equation, Record
 from countlo.i18n import _
