@@ -53,7 +53,14 @@ ORDER_LIMIT = 64  # the order e of z modulo p(z) that the recurrence accepts
 Q_TERMS = 8  # and the number of terms of q(z)
 WITNESS_BLOCK = 64  # kernel generators per witness chase
 KEEP_BYTES = 1 << 26  # the witness keeps every pattern of its chase (one byte a cell each) up to this
-MAX_FREE = 4096  # free variables: the constraint matrix is dense (MAX_FREE^2 float64 entries, 128 MiB)
+# The constraint matrix is dense, free variables x free variables (about as many constraints):
+# at the peak the chase holds it as int64 rows and joins them (16 bytes an entry), and zklu then
+# makes its float32 copy (4 more). With at most 1 GiB for it the free variables are at most
+# MAX_FREE = 7,327 (knight on the 1000 x 1000 torus, Klein bottle and projective plane with 3
+# states have 4,996 to 5,992: about 720 MB); a board past it takes the chase one equation at a time.
+DENSE_BYTES = 20  # bytes an entry of the constraint matrix, at the peak
+DENSE_MEMORY = 1 << 30
+MAX_FREE = math.isqrt(DENSE_MEMORY // DENSE_BYTES)
 
 
 def _order(lags: Sequence[int], k: int) -> tuple[int, tuple[tuple[int, int], ...]] | None:
@@ -93,7 +100,8 @@ def _order(lags: Sequence[int], k: int) -> tuple[int, tuple[tuple[int, int], ...
 def applies(board: Shape) -> bool:
     """True when this chase solves the board: k > 2, the geometry rowchase takes (the conditions
     there do not depend on k), a short recurrence along the line and at most MAX_FREE free
-    variables (in the layout zlayout picks)."""
+    variables (in the layout zlayout picks: a dense matrix of MAX_FREE^2 entries takes about
+    DENSE_MEMORY)."""
     rules = board.rules
     if rules.states <= 2 or not rules.rule.offsets:
         return False
