@@ -7,7 +7,8 @@ For each graph (a random graph of mean degree 5, the 100 x 100 grid graph, a ran
 degree 20; rules sigma+ and sigma) one random start is solved from cold by countlo.classic.general.solve
 (the greedy chase and the bit-packed elimination of countlo.classic.bitmatrix, docs/MATH.md §18.5),
 and the same system [A | b] is brought to reduced echelon form by M4RI's mzd_echelonize (the
-reference C library for dense GF(2) matrices, called through ctypes), in the same run. Both
+reference C library for dense GF(2) matrices, called through ctypes), in the same run, the
+repeats of the two taking turns so that both see the same load. Both
 columns are CPU time (time.process_time), median of the repeats, and both include building the
 matrix from the edge list (countlo: the neighbourhoods; M4RI: the dense bit matrix, filled from
 numpy). M4RI's rank of [A | b] is checked against countlo's answer (n - nullity, plus one when
@@ -24,6 +25,7 @@ import argparse
 import ctypes
 import ctypes.util
 import importlib.util
+import os
 import random
 import statistics
 import sys
@@ -250,7 +252,8 @@ def main() -> int:
             print(f"M4RI at {path} cannot be used ({e}); the M4RI columns are skipped")
         else:
             print(f"M4RI: {path}")
-    print(f"CPU time, median of {args.repeats}; both columns include building the matrix from the edge list")
+    print(f"CPU time, median of {args.repeats} (turns taken); both columns include building the matrix from the edge "
+          f"list; load average {os.getloadavg()[0]:.2f} at the start")
     print("| graph | nodes | edges | rule | free variables | countlo | M4RI | M4RI echelon alone | M4RI / countlo |")
     print("| --- | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: |")
     for kind in args.kinds.split(","):
@@ -260,13 +263,25 @@ def main() -> int:
             g = Graph(names, tuple(edges), rule, 2)
             rng = random.Random(n)
             start = [rng.randint(0, 1) for _ in range(n)]
-            ours, out = cpu(countlo_solve, g, start, repeats=args.repeats)
+            # the repeats take turns (countlo, M4RI, M4RI's echelon alone), so that both columns see
+            # the same load on a shared machine
+            ours_t: list[float] = []
+            theirs_t: list[float] = []
+            alone_t: list[float] = []
+            out: Any = None
+            rank = -1
+            for _ in range(args.repeats):
+                t, out = cpu(countlo_solve, g, start, repeats=1)
+                ours_t.append(t)
+                if m4ri is not None:
+                    t, rank = cpu(m4ri_solve, m4ri, n, edges, rule, start, repeats=1)
+                    theirs_t.append(t)
+                    alone_t.append(m4ri_echelon_only(m4ri, dense_system(n, edges, rule, start), n))
+            ours = statistics.median(ours_t)
             free = bitmatrix.plan(g).f
             cells = [LABELS[kind], str(n), str(len(edges)), rule, str(free), fmt(ours)]
             if m4ri is not None:
-                theirs, rank = cpu(m4ri_solve, m4ri, n, edges, rule, start, repeats=args.repeats)
-                alone = statistics.median(m4ri_echelon_only(m4ri, dense_system(n, edges, rule, start), n)
-                                          for _ in range(args.repeats))
+                theirs, alone = statistics.median(theirs_t), statistics.median(alone_t)
                 want = n - out.nullity + (0 if out.solvable else 1)
                 if rank != want:
                     print(f"M4RI's rank {rank} disagrees with countlo's answer ({want})", file=sys.stderr)
@@ -275,6 +290,7 @@ def main() -> int:
             else:
                 cells += ["-", "-", "-"]
             print("| " + " | ".join(cells) + " |", flush=True)
+    print(f"load average {os.getloadavg()[0]:.2f} at the end")
     return 0
 
 

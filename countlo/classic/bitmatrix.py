@@ -21,7 +21,10 @@ nullity, a basis of the quiet patterns, a witness), in the same shapes as countl
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
+from functools import reduce
+from operator import xor
 from typing import Any
 
 import numpy as np
@@ -33,6 +36,7 @@ from countlo.graph import MAX_NODES, Graph
 from countlo.i18n import _
 
 Words = NDArray[np.uint64]
+ONE = np.uint64(1)
 
 
 def check_nodes(graph: Graph) -> None:
@@ -42,12 +46,32 @@ def check_nodes(graph: Graph) -> None:
             most=MAX_NODES, nodes=graph.cells))
 
 
-def neighbourhoods(graph: Graph) -> list[tuple[int, ...]]:
-    """N[e] for every node: the presses in light e's equation, and the lights press e reaches."""
-    adj = graph.adjacency()
+def _csr(graph: Graph) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+    """(members, stops): N[e] is members[stops[e-1]:stops[e]] (from 0 for e = 0), each node first in its
+    own set under sigma+, built from the edges with numpy (a stable sort by node)."""
+    n = graph.cells
+    m = len(graph.edges)
+    ends = np.fromiter(itertools.chain.from_iterable(graph.edges), dtype=np.int64, count=2 * m).reshape(m, 2)
+    src, dst = [ends[:, 0], ends[:, 1]], [ends[:, 1], ends[:, 0]]
     if graph.rule == "sigma+":
-        return [(e, *a) for e, a in enumerate(adj)]
-    return list(adj)
+        src.insert(0, np.arange(n))
+        dst.insert(0, np.arange(n))
+    s, d = np.concatenate(src), np.concatenate(dst)
+    return d[np.argsort(s, kind="stable")], np.cumsum(np.bincount(s, minlength=n))
+
+
+def neighbourhoods(graph: Graph) -> list[list[int]]:
+    """N[e] for every node: the presses in light e's equation, and the lights press e reaches.
+    Lists sliced out of one list: the chase then reads node numbers that sit together in memory,
+    which made the greedy order and the chases of a 10,000-node graph about a third faster than
+    lists of the edges' own ints."""
+    return _split(*_csr(graph))
+
+
+def _split(members: NDArray[np.int64], stops: NDArray[np.int64]) -> list[list[int]]:
+    flat = members.tolist()
+    ends = stops.tolist()
+    return [flat[a:b] for a, b in zip([0, *ends[:-1]], ends)]
 
 
 def chase_order(nbhd: Sequence[Sequence[int]], firsts: bool = False) -> Any:
@@ -107,26 +131,41 @@ def chase_order(nbhd: Sequence[Sequence[int]], firsts: bool = False) -> Any:
     return (steps, free, first) if firsts else (steps, free)
 
 
-def constraint_rows(nbhd: Sequence[Sequence[int]], steps: Sequence[tuple[int, int]],
-                    free: Sequence[int]) -> list[int]:
-    """The homogeneous chase: each constraint as a bitset over the free variables. A step's sum
-    runs over its whole equation, the pivot included: the pivot was unknown until this step, so
-    no earlier equation held it and its form is still 0. Every form stays alive (n f bits, within
-    the n^2 bound of docs/MATH.md §18.5): dropping each after its last equation cost a third more
-    time on dense graphs and twice the time on sparse ones."""
+def chase_forms(nbhd: Sequence[Sequence[int]], steps: Sequence[tuple[int, int]], free: Sequence[int],
+                b: Sequence[int] | None = None) -> tuple[list[int], list[int]]:
+    """(forms, constraint rows): the chase with the free variables as symbols (docs/MATH.md §18.5).
+    The form of a press is an int: bit 0 its value for the lights b with every free variable 0
+    (all 0 when b is None), bit i + 1 the coefficient of free variable i. A constraint row is
+    its equation's sum of forms plus b: bits 1.. a row of C, bit 0 the residual r. A step's sum
+    runs over its whole equation, the pivot included: the pivot was unknown until this step, so no
+    earlier equation held it and its form is still 0. Every form stays alive (n f bits, within the
+    n^2 bound of §18.5): the plan keeps them, so that the presses for any values of the free
+    variables are read from them without another chase."""
     forms = [0] * len(nbhd)
     for i, v in enumerate(free):
-        forms[v] = 1 << i
+        forms[v] = 2 << i
+    lit = b if b is not None else [0] * len(nbhd)
+    get = forms.__getitem__
     out: list[int] = []
     for e, p in steps:
-        acc = 0
-        for v in nbhd[e]:
-            acc ^= forms[v]
+        acc = reduce(xor, map(get, nbhd[e]), lit[e])  # the loop in C: a third faster than in Python
         if p >= 0:
             forms[p] = acc
         else:
             out.append(acc)
-    return out
+    return forms, out
+
+
+def constraint_rows(nbhd: Sequence[Sequence[int]], steps: Sequence[tuple[int, int]],
+                    free: Sequence[int]) -> list[int]:
+    """The homogeneous chase: each constraint as a bitset over the free variables."""
+    return [r >> 1 for r in chase_forms(nbhd, steps, free)[1]]
+
+
+def parities(forms: Sequence[int], mask: int) -> list[int]:
+    """The parity of each form on `mask`: with mask = 1 + 2 Y (Y the free variables' values as a
+    bitset) the presses of `chase_forms`' lights, with mask = 2 Y those of the homogeneous chase."""
+    return [(f & mask).bit_count() & 1 for f in forms]
 
 
 def pack(rows: Sequence[int], bits: int) -> Words:
@@ -136,45 +175,118 @@ def pack(rows: Sequence[int], bits: int) -> Words:
     return np.frombuffer(buf, dtype="<u8").reshape(len(rows), nw).astype(np.uint64)
 
 
+FEW = 8  # kernels of at most this many vectors are back-substituted one vector at a time
+
+
+def back_substitute_one(rows: Words, pivcols: NDArray[np.int64], y: Words, acc: NDArray[np.uint64]) -> None:
+    """Back-substitution for one right-hand side on `rowchase.echelon`'s rows (docs/MATH.md §18.5):
+    y (bit-packed over the unknowns) holds the values at the columns without a pivot; sets the
+    pivot columns, pivot row i to acc[i] (its bit 0) plus the parity of rows[i] & y. A word of
+    columns at a time from the right: a pivot row of the word is 0 left of it and at the word's
+    other pivots, and its own pivot is still 0 in y, so its parity reads only columns already
+    known; one AND, XOR and bit count per word instead of `rowchase.back_substitute`'s tables,
+    which pay only for many right-hand sides at once."""
+    owner = pivcols >> 6
+    bounds = np.searchsorted(owner, np.arange(len(y) + 1)).tolist()
+    for word in range(len(y) - 1, -1, -1):
+        top, end = bounds[word], bounds[word + 1]
+        if top == end:
+            continue
+        sums = np.bitwise_xor.reduce(rows[top:end, word:] & y[word:], axis=1)
+        par = (np.bitwise_count(sums).astype(np.uint64) ^ acc[top:end]) & ONE
+        y[word] |= np.bitwise_or.reduce(par << (pivcols[top:end] & 63).astype(np.uint64))
+
+
+def _transpose(words: Words, count: int) -> list[int]:
+    """The columns 0..count-1 of a bit-packed matrix, each as an int over its rows."""
+    bits = np.unpackbits(np.ascontiguousarray(words).view(np.uint8).reshape(len(words), -1), axis=1,
+                         bitorder="little")[:, :count]
+    packed = np.packbits(np.ascontiguousarray(bits.T), axis=1, bitorder="little")
+    return [int.from_bytes(row.tobytes(), "little") for row in packed]
+
+
 class Reduced:
-    """[C | r] eliminated as in countlo.classic.rowchase (forward elimination, then the
-    back-substitution a word at a time; docs/MATH.md §18.1, §18.5): whether C y = r is solvable,
-    one y, and the kernel of C."""
+    """[C | r] brought to echelon form by countlo.classic.rowchase (docs/MATH.md §18.1, §18.5),
+    then back-substituted: whether C y = r is solvable, one y, and the kernel of C."""
 
     def __init__(self, c: Words, r: Sequence[int], f: int):
         self.f = f
-        self.system = rowchase.system(c, f)
-        self.y = self.system.particular(np.array(r, dtype=np.uint8).reshape(len(c)))
+        w = c.shape[1]
+        aug = np.concatenate([c, np.array(r, dtype=np.uint64).reshape(len(c), 1)], axis=1)
+        self.rank, self.pivcols, a = rowchase.echelon(aug, f)
+        self.rows = a[:self.rank, :w]
+        rhs = a[:, w] & ONE
+        self.y: Words | None = None
+        if not rhs[self.rank:].any():
+            self.y = np.zeros(w, dtype=np.uint64)
+            back_substitute_one(self.rows, self.pivcols, self.y, rhs[:self.rank])
+        self._kernel: list[int] | None = None
 
     @property
     def nullity(self) -> int:
-        return self.system.nullity
+        return self.f - self.rank
 
     def solvable(self) -> bool:
         return self.y is not None
 
-    def solution(self) -> list[int]:
-        """y with C y = r (free columns of C without a pivot at 0); only when solvable."""
+    def solution_bits(self) -> int:
+        """y with C y = r as a bitset (free columns of C without a pivot at 0); only when solvable."""
         assert self.y is not None
-        y: list[int] = self.y.tolist()
-        return y
+        return int.from_bytes(self.y.tobytes(), "little")
+
+    def solution(self) -> list[int]:
+        bits = self.solution_bits()
+        return [(bits >> i) & 1 for i in range(self.f)]
+
+    def kernel_vectors(self) -> list[int]:
+        """A basis of C's kernel, each vector a bitset over the free variables: vector j sets the
+        j-th column without a pivot to 1 and the others to 0 (the pivot columns by back-substitution)."""
+        if self._kernel is None:
+            nonpiv = np.setdiff1d(np.arange(self.f), self.pivcols)
+            w = self.rows.shape[1]
+            if len(nonpiv) <= FEW:
+                zero = np.zeros(self.rank, dtype=np.uint64)
+                vecs = np.zeros((len(nonpiv), w), dtype=np.uint64)
+                for j, col in enumerate(nonpiv.tolist()):
+                    vecs[j, col >> 6] = ONE << np.uint64(col & 63)
+                    back_substitute_one(self.rows, self.pivcols, vecs[j], zero)
+                self._kernel = [int.from_bytes(v.tobytes(), "little") for v in vecs]
+            else:  # many vectors: rowchase's tables, all at once
+                out = np.zeros((self.f, (len(nonpiv) + 63) // 64), dtype=np.uint64)
+                q = np.arange(len(nonpiv))
+                out[nonpiv, q >> 6] = ONE << (q & 63).astype(np.uint64)
+                rowchase.back_substitute(self.rows, self.pivcols, self.f, out,
+                                         np.zeros((self.rank, out.shape[1]), dtype=np.uint64))
+                self._kernel = _transpose(out, len(nonpiv))
+        return self._kernel
 
     def kernel(self) -> tuple[list[int], int]:
-        """(y, d): y[i] is a d-bit int, bit j the value of free variable i in kernel vector j, the
-        vector that sets non-pivot column j to 1 and the other non-pivot columns to 0."""
-        k = self.system.kernel()
-        return [int.from_bytes(row.tobytes(), "little") for row in k], self.nullity
+        """(y, d): y[i] is a d-bit int, bit j the value of free variable i in kernel vector j."""
+        vecs = self.kernel_vectors()
+        d = len(vecs)
+        if not d:
+            return [0] * self.f, 0
+        nb = (self.f + 7) // 8
+        raw = np.frombuffer(b"".join(v.to_bytes(nb, "little") for v in vecs), dtype=np.uint8).reshape(d, nb)
+        bits = np.unpackbits(raw, axis=1, bitorder="little")[:, :self.f]
+        packed = np.packbits(np.ascontiguousarray(bits.T), axis=1, bitorder="little")
+        return [int.from_bytes(row.tobytes(), "little") for row in packed], d
 
 
 class Plan:
-    """The chase of one graph, with its last elimination kept (quiet and solve share it)."""
+    """The chase of one graph, with its forms and its last elimination kept (quiet and solve share
+    them). Given lights b, the chase of the forms carries b's chase along (bit 0 of every form),
+    so the first solve needs no chase of its own."""
 
-    def __init__(self, graph: Graph):
+    def __init__(self, graph: Graph, b: Sequence[int] | None = None):
         check_nodes(graph)
         self.n = graph.cells
-        self.nbhd = neighbourhoods(graph)
+        self.members, self.stops = _csr(graph)
+        self.nbhd = _split(self.members, self.stops)
         self.steps, self.free = chase_order(self.nbhd)
-        self.c = pack(constraint_rows(self.nbhd, self.steps, self.free), len(self.free))
+        self.forms, rows = chase_forms(self.nbhd, self.steps, self.free, b)
+        self.c = pack([r >> 1 for r in rows], len(self.free))
+        self.lit = (bytes(b) if b is not None else bytes(self.n), [r & 1 for r in rows])
         self._reduced: tuple[bytes, Reduced] | None = None
         self._quiet: tuple[list[int], int] | None = None
 
@@ -194,33 +306,42 @@ class Plan:
     def nullity(self) -> int:
         return self.reduced().nullity
 
+    def residual(self, b: Sequence[int]) -> list[int]:
+        """b - A x on the constraint equations (in the order of C's rows) for the presses x of the
+        chase with every free variable 0."""
+        if bytes(b) == self.lit[0]:
+            return self.lit[1]
+        return self.chase_residual(b, [0] * self.f)[1]
+
+    def presses(self, b: Sequence[int], y: int) -> list[int]:
+        """The presses for the lights b with the free variables y (a bitset): read from the forms
+        when b is the plan's own lights, else chased."""
+        if bytes(b) == self.lit[0]:
+            return parities(self.forms, 1 | (y << 1))
+        return self.chase(b, [(y >> i) & 1 for i in range(self.f)])
+
     def chase(self, b: Sequence[int] | None, y: Sequence[int]) -> list[int]:
         """The presses (ints: one bit per vector chased side by side) with free variables y that
         satisfy every pivot equation for the lights b (all 0 when None)."""
+        return self.chase_residual(b, y)[0]
+
+    def chase_residual(self, b: Sequence[int] | None, y: Sequence[int]) -> tuple[list[int], list[int]]:
+        """(x, r): `chase`'s presses, and b - A x on the constraint equations in the order of C's
+        rows, in one pass. A step's sum runs over its whole equation: its pivot is still 0 then
+        (no earlier step set it)."""
         x = [0] * self.n
         for v, val in zip(self.free, y):
             x[v] = val
+        get = x.__getitem__
         nbhd = self.nbhd
+        r: list[int] = []
         for e, p in self.steps:
-            if p < 0:
-                continue
-            acc = b[e] if b is not None else 0
-            for v in nbhd[e]:
-                if v != p:
-                    acc ^= x[v]
-            x[p] = acc
-        return x
-
-    def residual(self, b: Sequence[int], x: Sequence[int]) -> list[int]:
-        """b - A x on the constraint equations, in the order of C's rows."""
-        out = []
-        for e, p in self.steps:
-            if p < 0:
-                acc = b[e]
-                for v in self.nbhd[e]:
-                    acc ^= x[v]
-                out.append(acc)
-        return out
+            acc = reduce(xor, map(get, nbhd[e]), b[e] if b is not None else 0)
+            if p >= 0:
+                x[p] = acc
+            else:
+                r.append(acc)
+        return x, r
 
     def quiet(self) -> tuple[list[int], int]:
         """(x, d): x[v] is a d-bit int, bit j = node v in quiet pattern j (a basis)."""
@@ -230,13 +351,14 @@ class Plan:
         return self._quiet
 
     def lights(self, x: Sequence[int]) -> list[int]:
-        """A x, straight from the neighbourhoods (independent of the chase)."""
-        out = []
-        for e in range(self.n):
-            acc = 0
-            for v in self.nbhd[e]:
-                acc ^= x[v]
-            out.append(acc)
+        """A x for 0/1 presses x, straight from the neighbourhoods (independent of the chase)."""
+        if not len(self.members):
+            return [0] * self.n
+        gathered = np.append(np.array(x, dtype=np.uint8)[self.members], np.uint8(0))
+        starts = np.concatenate([[0], self.stops[:-1]])
+        sums = np.bitwise_xor.reduceat(gathered, starts)
+        sums[starts == self.stops] = 0  # an empty set (an isolated node under sigma): reduceat reads one entry
+        out: list[int] = sums.tolist()
         return out
 
 
@@ -248,14 +370,15 @@ class _Plans:
         self.size = size
         self.kept: list[tuple[Graph, Plan]] = []
 
-    def __call__(self, graph: Graph) -> Plan:
+    def __call__(self, graph: Graph, b: Sequence[int] | None = None) -> Plan:
+        """The plan of the graph; a new one chases the lights b along (Plan)."""
         for g, p in self.kept:
             if g is graph:
                 return p
         for g, p in self.kept:
             if g == graph:
                 return p
-        p = Plan(graph)
+        p = Plan(graph, b)
         self.kept = [*self.kept[1 - self.size:], (graph, p)]
         return p
 
@@ -286,27 +409,24 @@ def solve_start(graph: Graph, start: Sequence[int], target: Sequence[int] | None
 def solve(graph: Graph, b: Sequence[int]) -> tuple[list[int] | None, list[int] | None, int]:
     """(presses, witness, nullity) for A x = b over GF(2): presses None when unsolvable, and then
     a witness w with w A = 0 and w.b = 1."""
-    p = plan(graph)
-    base = p.chase(b, [0] * p.f)
-    red = p.reduced(p.residual(b, base))
+    p = plan(graph, b)
+    red = p.reduced(p.residual(b))
     if not red.solvable():
-        return None, _witness(p, b), red.nullity
-    y = red.solution()
-    x = p.chase(b, y) if any(y) else base
+        return None, _witness(p, b, red), red.nullity
+    x = p.presses(b, red.solution_bits())
     assert p.lights(x) == list(b), "the graph chase failed to reach the target"
     return x, None, red.nullity
 
 
-def _witness(p: Plan, b: Sequence[int]) -> list[int]:
-    x, _d = p.quiet()
-    acc = 0
-    for v, bit in enumerate(b):
-        if bit:
-            acc ^= x[v]
-    if not acc:
-        raise AssertionError("no quiet pattern separates an unsolvable start: the maths is wrong")
-    j = (acc & -acc).bit_length() - 1
-    return [(xv >> j) & 1 for xv in x]
+def _witness(p: Plan, b: Sequence[int], red: Reduced) -> list[int]:
+    """A quiet pattern w with w.b = 1: w.b is the form sum of the lit nodes' presses (their
+    homogeneous parts) at the kernel vector, so the vector is chosen first and only its pattern is
+    read from the forms."""
+    lit = reduce(xor, (f for f, bit in zip(p.forms, b) if bit), 0) >> 1
+    for vec in red.kernel_vectors():
+        if (lit & vec).bit_count() & 1:
+            return parities(p.forms, vec << 1)
+    raise AssertionError("no quiet pattern separates an unsolvable start: the maths is wrong")
 
 
 def quiet_list(graph: Graph, count: int | None = None) -> list[list[int]]:

@@ -220,3 +220,105 @@ def test_big_graphs_with_k_states_chase_in_greedy_order(k):
                 assert t % 2 == 0 and w is not None
                 assert not any(general.apply(graph, [0] * n, w))  # w A = 0: A is symmetric
                 assert sum(a * b for a, b in zip(w, start)) % k
+
+
+def low_rank_rows(rng: random.Random, m: int, f: int, rank: int) -> list[int]:
+    """m random rows over f columns spanning a space of dimension at most `rank`."""
+    basis = [rng.getrandbits(f) for _ in range(rank)]
+    out = []
+    for _ in range(m):
+        acc = 0
+        for v in basis:
+            if rng.random() < 0.5:
+                acc ^= v
+        out.append(acc)
+    return out
+
+
+def dot(a: int, b: int) -> int:
+    return (a & b).bit_count() & 1
+
+
+@pytest.mark.parametrize("f", [1, 7, 63, 64, 65, 127, 128, 129, 200, 300])
+def test_reduced_against_plain_elimination(f):
+    """The bit-packed elimination of C y = r (bitmatrix.Reduced): solvable iff r is in C's column
+    space (ranks by brute.gf2_rank on Python ints), y solves it, and the kernel is a basis of C's
+    kernel, with few (one vector at a time) and many (rowchase's tables) kernel vectors."""
+    rng = random.Random(f)
+    for rank in sorted({0, 1, f // 2, max(0, f - bitmatrix.FEW), max(0, f - bitmatrix.FEW - 1), f - 1, f}):
+        rows = low_rank_rows(rng, f, f, rank) if rank < f else [rng.getrandbits(f) | (1 << i) for i in range(f)]
+        # columns of C are the free variables: C y has bit i = row i . y
+        for t in range(3):
+            r = [rng.randint(0, 1) for _ in range(f)]
+            if t == 1:  # a right-hand side known to be in the image
+                y0 = rng.getrandbits(f)
+                r = [dot(row, y0) for row in rows]
+            red = bitmatrix.Reduced(bitmatrix.pack(rows, f), r, f)
+            rank_c = gf2_rank(list(rows))
+            rank_aug = gf2_rank([row | (bit << f) for row, bit in zip(rows, r)])
+            assert red.rank == rank_c and red.nullity == f - rank_c
+            assert red.solvable() == (rank_aug == rank_c)
+            if t == 1:
+                assert red.solvable()
+            if red.solvable():
+                y = red.solution_bits()
+                assert [dot(row, y) for row in rows] == r
+                assert red.solution() == [(y >> i) & 1 for i in range(f)]
+            vecs = red.kernel_vectors()
+            assert len(vecs) == f - rank_c
+            assert all(not any(dot(row, v) for row in rows) for v in vecs)
+            assert gf2_rank(list(vecs)) == len(vecs)
+            per_var, d = red.kernel()
+            assert d == len(vecs)
+            assert all(per_var[i] == sum(((v >> i) & 1) << j for j, v in enumerate(vecs)) for i in range(f))
+
+
+@pytest.mark.parametrize("rule", ["sigma", "sigma+"])
+def test_random_graphs_of_many_sizes_and_densities(rule):
+    """Random graphs from sparse to dense (free variables across several 64-bit words): presses
+    that reach the target, witnesses that are invariants separating start and target, and the
+    nullity against the rank of A by plain elimination."""
+    rng = random.Random(21 if rule == "sigma" else 22)
+    for n, degree in [(200, 1.0), (201, 8.0), (255, 20.0), (256, 40.0), (300, 3.0), (320, 12.0), (450, 60.0),
+                      (513, 6.0)]:
+        graph = sparse_graph(rng, n, degree, rule)
+        rows = [bits(press(graph, [int(i == j) for i in range(n)])) for j in range(n)]
+        nullity = n - gf2_rank(rows)
+        for t in range(4):
+            start = [rng.randint(0, 1) for _ in range(n)]
+            if t % 2:
+                start = press(graph, start)
+            solvable, d = check_answer(graph, start, None)
+            assert d == nullity
+            assert solvable or t % 2 == 0
+
+
+def test_a_plan_serves_other_lights_than_its_own():
+    """The plan chases its first lights along with the forms; later lights on the same graph are
+    chased on their own and must be answered as well (solvable and unsolvable ones)."""
+    rng = random.Random(5)
+    core = sparse_graph(rng, 396, 10.0, "sigma")  # and 4 isolated nodes: a lit one is unreachable
+    graph = Graph(tuple(f"v{i}" for i in range(400)), core.edges, "sigma", 2)
+    bitmatrix.plan.cache_clear()
+    seen = set()
+    for t in range(8):
+        start = [rng.randint(0, 1) for _ in range(400)]
+        if t % 2:
+            start = press(graph, start)
+        solvable, _d = check_answer(graph, start, None)
+        seen.add(solvable)
+        solvable2, _d = check_answer(graph, start, None)  # the same lights again: the kept reduction
+        assert solvable2 == solvable
+    assert seen == {True, False}
+    assert len(bitmatrix.plan.kept) == 1
+
+
+def test_lights_with_isolated_nodes():
+    """A x from the neighbourhoods when some nodes have none (sigma), first, in the middle and last."""
+    g = Graph(tuple(f"n{i}" for i in range(6)), ((1, 2), (2, 4)), "sigma", 2)
+    p = bitmatrix.Plan(g)
+    for m in range(1 << 6):
+        x = [(m >> i) & 1 for i in range(6)]
+        assert p.lights(x) == press(g, x)
+    empty = Graph(("a", "b"), (), "sigma", 2)
+    assert bitmatrix.Plan(empty).lights([1, 1]) == [0, 0]

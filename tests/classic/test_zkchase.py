@@ -199,30 +199,14 @@ def test_invariants_of_a_lopsided_rule_come_from_the_transposed_game(topology, r
 
 @pytest.mark.parametrize("k", [3, 4, 6, 9, 255])
 def test_blocked_elimination_across_several_blocks(k):
-    """Three blocks of 128 columns and more: skipped columns kept side by side through later
-    blocks, the 16-column steps inside a block, float32 entries reduced before they pass 2^24."""
+    """400 columns: a recursion five levels deep over leaves of 16, columns with no unit all along
+    (caught up with the later pivots), float32 entries reduced before they pass 2^24 (k = 255)."""
     rng = np.random.default_rng(100 + k)
     m, n, r = 420, 400, 330
     a = rng.integers(0, k, (m, r)) @ rng.integers(0, k, (r, n)) % k
     p = zk.factor(k)[0][0]
     a[:, 5::61] = a[:, 5::61] * (k // p) % k  # columns with no unit, in every block
     agrees_with_the_smith_form(a, k, rng)
-
-
-def test_block_update_reduces_float32_entries_before_they_pass_two_to_the_24():
-    q = 251
-    rng = np.random.default_rng(5)
-    target = rng.integers(-(1 << 24) + 256, (1 << 24) - 256, (140, 50)).astype(np.float32)  # lazy, near 2^24
-    l11 = np.tril(rng.integers(0, q, (12, 12)), -1).astype(np.float64)
-    l21 = rng.integers(0, q, (128, 12)).astype(np.float64)
-    exact = target.astype(np.int64)
-    for i in range(12):  # U = L11^-1 A on the pivot rows, then the rows below lose L21 U
-        exact[i] = (exact[i] - l11[i, :i].astype(np.int64) @ exact[:i]) % q
-    exact[12:] -= l21.astype(np.int64) @ exact[:12]
-    bound = zklu._update(target, l11, l21, q, (1 << 24) - 256)
-    assert bound < zklu.EXACT32
-    assert np.array_equal(target.astype(np.int64) % q, exact % q)
-    assert float(np.abs(target).max()) < bound
 
 
 def keeps_colours(board: Shape) -> bool:
@@ -373,3 +357,28 @@ def test_running_sums_one_step_at_a_time_or_by_doubling(topology, rule, k, seque
     assert zkchase.orders(board) == tuple(general._plan(board).kernel.orders)
     agrees_with_general_on_starts(board, k, random.Random(k))
     zkchase.plan.cache_clear()
+
+
+def test_the_free_variable_limit_holds_the_dense_matrix_within_its_memory(monkeypatch):
+    """MAX_FREE is the most free variables whose dense constraint matrix (DENSE_BYTES an entry at
+    the peak) fits in DENSE_MEMORY; knight with 3 states on the 1000 x 1000 torus, Klein bottle and
+    projective plane is under it, and a board past the limit goes to the chase one equation at a
+    time, with the same answers."""
+    assert zkchase.MAX_FREE ** 2 * zkchase.DENSE_BYTES <= zkchase.DENSE_MEMORY
+    assert (zkchase.MAX_FREE + 1) ** 2 * zkchase.DENSE_BYTES > zkchase.DENSE_MEMORY
+    for topology in ("torus", "klein", "projective"):
+        big = Shape(1000, 1000, Rules.make(topology, "knight", 3))
+        assert zkchase.zlayout(big).nfree <= zkchase.MAX_FREE
+        assert zkchase.applies(big)
+    board = Shape(20, 20, Rules.make("torus", "knight", 3))
+    assert zkchase.applies(board)
+    nfree = max(zkchase.zlayout(board, t).nfree for t in (False, True))
+    monkeypatch.setattr(zkchase, "MAX_FREE", nfree - 1)
+    assert not zkchase.applies(board)
+    assert general._zkchase(board) is not zkchase
+    rng = random.Random(5)
+    start = [rng.randrange(3) for _ in range(board.cells)]
+    sol = general.solve(board, start)
+    monkeypatch.setattr(zkchase, "MAX_FREE", nfree)
+    assert zkchase.applies(board)
+    check_answer(board, start, sol.solvable)
