@@ -12,16 +12,17 @@ float32 (half the memory traffic of float64, twice BLAS's speed) holding residue
 a product of two is at most (q // 2)^2, so a product of w of them stays exact (below 2^24) while
 w (q // 2)^2 does (16 million terms for q = 3); each column remembers how large its entries may
 be and is reduced, or a product split, before it could pass 2^24. Reductions of float arrays are
-x - q floor(x / q + 1/2), several times faster than numpy's float remainder. A column without a
+x - q rint(x / q), several times faster than numpy's float remainder. A column without a
 unit among the remaining rows is skipped: adding multiples of rows whose entries in it are
 divisible by p keeps them so, so the remaining rows end with a block S on the skipped columns
 whose entries are all divisible by p (zero for prime k). S is small next to the matrix (about
 the nullity) and goes to countlo.classic.zk's Smith form; the skipped columns stay where they
 are and take the later pivots' row operations a leaf late (a left-looking update, only when a
 leaf skips a column and at the end). Forward and back substitution go a leaf's group of pivots
-at a time (one product, then the group's inverted triangle). The factor q = 2 of k takes rowchase's bit-packed elimination instead. The answers are the
-same as zk.factorize gives: solvability, one solution, and the kernel as generators with their
-orders (listed by prime, then by order). Run with one BLAS thread, as the command line does
+at a time (one product, then the group's inverted triangle). The factor q = 2 of k takes
+rowchase's bit-packed elimination instead. The answers are the same as zk.factorize gives:
+solvability, one solution, and the kernel as generators with their orders (listed by prime, then
+by order). Run with one BLAS thread, as the command line does
 (countlo.cli.threads): the products are many and mostly small.
 """
 
@@ -62,17 +63,16 @@ def _mod(a: Any, q: int) -> Any:
 
 
 def _smod(a: Any, q: int) -> Any:
-    """a mod q into -q/2..q/2 (both ends allowed), in place: x - q floor(x / q + 1/2). The
+    """a mod q into -q/2..q/2 (both ends allowed), in place: x - q rint(x / q) (rint, to the
+    nearest, the half-way case only for even q, where either end will do). The
     symmetric residues make a product of two at most (q // 2)^2 in size, a quarter of 0..q-1's
     (docs/MATH.md §18.4); a float32 array goes a slice of rows at a time (bounded scratch)."""
     if a.dtype == np.float32 and a.ndim == 2 and a.shape[0] > REDUCE_ROWS:
         for i in range(0, a.shape[0], REDUCE_ROWS):
             _smod(a[i:i + REDUCE_ROWS], q)
         return a
-    t = a.astype(np.float64)
-    t *= 1.0 / q
-    t += 0.5
-    np.floor(t, out=t)
+    t = np.multiply(a, 1.0 / q, dtype=np.float64)
+    np.rint(t, out=t)
     t *= q
     a -= t
     return a
