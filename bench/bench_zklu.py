@@ -1,7 +1,7 @@
 """Benchmark: the dense elimination over Z_k behind the line chase (countlo.classic.zklu, docs/MATH.md §18.4).
 
 Run from the repository root:  python bench/bench_zklu.py [--sizes 1000,2000,4000,6000] [--states 3,4,6]
-                                                          [--repeats 3] [--against main]
+                                       [--repeats 3] [--against main] [--chase torus:x:3:1000 ...]
 For each size n and k, one random n x n system over Z_k whose last few columns are combinations of
 the others (a small kernel, like the chase's constraints) is factored by zklu.System (the kernel with
 its orders and everything a solve needs) and the CPU time (time.process_time) is reported as the
@@ -10,6 +10,9 @@ median of the repeats. In the same run and on the same matrix:
   one replaces), read with `git show` into a module of its own; `--against ''` leaves it out;
 * the BLAS yardstick: one float32 n x n matrix product (2 n^3 flops, three times an LU's; the
   elimination cannot run much below a third of it).
+`--chase TOPOLOGY:RULE:K:N` (repeatable) times instead the systems the line chase itself leaves
+on that N x N board (countlo.classic.zkchase, read where it hands them to zklu.System; one per
+checkerboard colour when the game splits).
 The products are small: one BLAS thread, as the command line runs (countlo.cli.threads). The load
 average is printed with the table (the machine is shared).
 """
@@ -36,7 +39,9 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import numpy as np
 
-from countlo.classic import zklu
+from countlo.board import Shape
+from countlo.classic import zkchase, zklu
+from countlo.rules import Rules
 
 NULLITY = 8  # dependent columns at the end of each random system
 
@@ -46,6 +51,26 @@ def system(n: int, k: int, seed: int) -> Any:
     a = rng.integers(0, k, (n, n))
     a[:, n - NULLITY:] = a[:, :NULLITY] @ rng.integers(0, k, (NULLITY, NULLITY)) % k
     return a
+
+
+def chased(spec: str) -> list[tuple[Any, int]]:
+    """The systems zkchase hands to zklu.System for the board TOPOLOGY:RULE:K:N, with their k."""
+    topology, rule, k, n = spec.split(":")
+    board = Shape(int(n), int(n), Rules.make(topology, rule, int(k)))
+    found: list[tuple[Any, int]] = []
+    real = zklu.System
+
+    def keep(a: Any, k: int) -> Any:
+        found.append((np.array(a), k))
+        return real(a, k)
+
+    zklu.System = keep  # type: ignore[assignment,misc]  # Blocks builds its halves through it too
+    try:
+        zkchase.plan.cache_clear()
+        zkchase.plan(board)
+    finally:
+        zklu.System = real  # type: ignore[misc]
+    return found
 
 
 def old_module(rev: str) -> ModuleType:
@@ -76,9 +101,23 @@ def main() -> None:
     ap.add_argument("--states", default="3,4,6")
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--against", default="main", help="git revision of the zklu to compare with ('' for none)")
+    ap.add_argument("--chase", action="append", default=[], help="TOPOLOGY:RULE:K:N: the chase's own systems")
     args = ap.parse_args()
     old = old_module(args.against) if args.against else None
     print(f"CPU time (s), median of {args.repeats}; load average {os.getloadavg()[0]:.1f} at the start")
+    if args.chase:
+        print(f"{'board':>24} {'m x n':>12} {'zklu':>8} {'at ' + args.against if old else '':>10} {'ratio':>6}")
+        for spec in args.chase:
+            for a, k in chased(spec):
+                t_new = cpu(lambda a=a, k=k: zklu.System(a, k), args.repeats)
+                shape = f"{a.shape[0]} x {a.shape[1]}"
+                if old is not None:
+                    t_old = cpu(lambda a=a, k=k: old.System(a, k), args.repeats)
+                    print(f"{spec:>24} {shape:>12} {t_new:>8.3f} {t_old:>10.3f} {t_old / t_new:>6.2f}", flush=True)
+                else:
+                    print(f"{spec:>24} {shape:>12} {t_new:>8.3f}", flush=True)
+        print(f"load average {os.getloadavg()[0]:.1f} at the end")
+        return
     print(f"{'n':>6} {'k':>4} {'zklu':>8} {'at ' + args.against if old else '':>10} {'ratio':>6} {'f32 n^3 product':>16}")
     for n in (int(s) for s in args.sizes.split(",")):
         yard = cpu(lambda n=n: np.ones((n, n), np.float32) @ np.ones((n, n), np.float32), args.repeats)

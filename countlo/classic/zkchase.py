@@ -9,6 +9,8 @@ line's local unknowns phi with their local equations K phi = E. Over Z_k:
   unsigned integers, reduced lazily: sums of a few terms below the dtype's range are brought
   back into 0..k-1 by conditional subtractions of 2^j k (two whole-array operations each); for
   k dividing 256 the uint8 arithmetic wraps mod 256, which is exact mod k, and nothing is reduced;
+  for k = 3 a wide chase keeps them bit-sliced instead (countlo.classic.zkbits, docs/MATH.md
+  §18.7: two bit planes, exact sums by bit operations, nothing to reduce);
 * the recurrence s = u / p(z) is q(z) u / (1 - z^e), where z^e = 1 modulo p over Z_k (p is monic
   with p(0) = 1, so z has a finite order in Z_k[z]/(p)) and q = (1 - z^e) / p: a few shifted
   adds, then running sums with stride e in two levels (inside blocks by doubling, or one step
@@ -40,7 +42,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from countlo.board import Shape
-from countlo.classic import rowchase, zklu
+from countlo.classic import rowchase, zkbits, zklu
 from countlo.errors import BadSizeError
 from countlo.i18n import _
 from countlo.rules import Rules
@@ -114,10 +116,13 @@ def applies(board: Shape) -> bool:
 
 
 class _Arith:
-    """Lazy arithmetic mod k on unsigned arrays (see the module doc)."""
+    """Lazy arithmetic mod k on unsigned arrays (see the module doc): a line is a (places, W)
+    array. countlo.classic.zkbits.Z3Bits offers the same operations on bit-sliced Z_3."""
 
-    def __init__(self, k: int, bound: int) -> None:
+    def __init__(self, k: int, bound: int, width: int) -> None:
         self.k = k
+        self.width = width
+        self.lane: tuple[int, ...] = (width,)
         self.bufs: dict[tuple[tuple[int, ...], str], Arr] = {}
         self.wrap = 256 % k == 0
         if self.wrap:
@@ -132,6 +137,32 @@ class _Arith:
             steps.append(c)
             c *= 2
         self.steps = tuple(reversed(steps))
+
+    def zeros(self, n: int) -> Arr:
+        return np.zeros((n, *self.lane), dtype=self.dtype)
+
+    def pack(self, vals: Arr) -> Arr:
+        out: Arr = np.asarray(vals).astype(self.dtype)
+        return out
+
+    def values(self, a: Arr) -> Ints:
+        """Residues of a line (or part of one) that `done` would give, as int64."""
+        out: Ints = self.done(a).astype(np.int64)
+        return out
+
+    def add(self, out: Arr, x: Arr) -> None:
+        out += x
+
+    def add_scaled(self, out: Arr, x: Arr, c: int) -> None:
+        out += x * out.dtype.type(c)
+
+    def add_col(self, a: Arr, col: int, vals: Ints) -> None:
+        """a[:, col] += vals mod k (a reduced line's column stays below 2k)."""
+        a[:, col] += (vals % self.k).astype(a.dtype)
+
+    def outer_add(self, a: Arr, col: Ints, row: Ints) -> None:
+        """a[p] += col[p] row for every place p (entries below k: the caller reduces after)."""
+        a += np.multiply.outer(col.astype(a.dtype), row.astype(a.dtype))
 
     def reduce(self, a: Arr, bound: int | None = None) -> Arr:
         """a (values below `bound`, default the dtype's whole range allowed) into 0..k-1, in place."""
@@ -161,34 +192,38 @@ class _Arith:
         np.subtract(a.dtype.type(m), a, out=a)
         return self.reduce(a, m + 1)
 
-    def final(self, a: Arr) -> Ints:
-        """A finished line (see `done`) as int64 residues."""
-        out: Ints = self.done(a).astype(np.int64)
-        return out
-
     def done(self, a: Arr) -> Arr:
         """A finished line as residues 0..k-1, in its own dtype: the chase leaves every line
         reduced, except that for k dividing 256 (a power of 2) the bytes wrap mod 256."""
         return a & a.dtype.type(self.k - 1) if self.wrap else a
 
 
-def _shift_add(out: Arr, x: Arr, dc: int, wrap: bool) -> None:
-    """out[c] += x[c - dc] (clipped on the plane, wrapped mod C on a joined edge)."""
+Arith = _Arith | zkbits.Z3Bits  # the same operations on a line's expressions
+
+
+def _shift_add(ar: Arith, out: Arr, x: Arr, dc: int, wrap: bool, fresh: bool = False) -> None:
+    """out[c] += x[c - dc] (clipped on the plane, wrapped mod C on a joined edge); when out is
+    all 0 (`fresh`) by copying instead, which for bit-sliced lines is one pass instead of four."""
+    add = _assign if fresh else ar.add
     n = len(x)
     if wrap:
         dc %= n
         if dc == 0:
-            out += x
+            add(out, x)
             return
-        out[dc:] += x[:n - dc]
-        out[:dc] += x[n - dc:]
+        add(out[dc:], x[:n - dc])
+        add(out[:dc], x[n - dc:])
         return
     if dc >= n or -dc >= n:
         return
     if dc >= 0:
-        out[dc:] += x[:n - dc]
+        add(out[dc:], x[:n - dc])
     else:
-        out[:n + dc] += x[-dc:]
+        add(out[:n + dc], x[-dc:])
+
+
+def _assign(out: Arr, x: Arr) -> None:
+    out[...] = x
 
 
 @dataclass(frozen=True)
@@ -204,10 +239,17 @@ class ZLayout:
     nfree: int
     ncons: int
     terms: int  # most terms (each below k) summed into a line before it is reduced
+    phase: int  # hom[j] = pattern[(j + phase) mod C mod e]: H phi is a tiling (docs/MATH.md §18.7); -1 if not
 
     @property
     def f(self) -> int:
         return len(self.lay.local.free_cols)
+
+    @property
+    def pattern(self) -> Ints:
+        """(e, f): one period of hom (see `phase`)."""
+        out: Ints = np.roll(self.hom, self.phase, axis=0)[:self.e]
+        return out
 
 
 # the cylinder may also be chased along its columns, the chase wrapping round instead of the
@@ -280,7 +322,35 @@ def _zlayout(lay: rowchase.Layout, k: int) -> ZLayout | None:
     nfree = free_lines + nchased * local
     ncons = unchased + nchased * local
     terms = 1 + sum(len(s) for s in lay.stencils)  # b and every stencil (a turned line replaces a plain one)
-    return ZLayout(lay, k, e, q, hom, solved, nfree, ncons, terms)
+    return ZLayout(lay, k, e, q, hom, solved, nfree, ncons, terms, _phase(hom, e, f))
+
+
+def _phase(hom: Ints, e: int, f: int) -> int:
+    """The shift r with hom rolled by r periodic with period e, or -1. Past its f local unknowns
+    a line's homogeneous solution repeats with period e (z^e = 1 modulo p), so on a wrapped line
+    rolled by f (its run starts after them) it does, and on an open one usually as it stands."""
+    if not e or not f:
+        return -1
+    cols = len(hom)
+    r: int
+    for r in dict.fromkeys((0, f % cols, *range(min(cols, 2 * e + f)))):
+        rolled = np.roll(hom, r, axis=0)
+        if np.array_equal(rolled[e:], rolled[:-e]):
+            return r
+    return -1
+
+
+def _add_tiled(ar: Arith, out: Arr, pattern: Arr, phase: int) -> None:
+    """out[j] += pattern[(j + phase) mod e] for every place j of out (pattern packed, (e, ...))."""
+    e = len(pattern)
+    ext = pattern[(np.arange(e) + phase) % e]
+    whole, rest = divmod(len(out), e)
+    if whole:
+        tiles = out[:whole * e].reshape(whole, e, *out.shape[1:])
+        assert np.may_share_memory(tiles, out)  # a view: splitting an axis never copies
+        ar.add(tiles, ext[None])
+    if rest:
+        ar.add(out[whole * e:], ext[:rest])
 
 
 @dataclass(frozen=True)
@@ -328,13 +398,23 @@ class _LocalZ:
         return cls(len(free), tuple(free), a_e, a_t, b_t, b_e)
 
 
-def _arith(z: ZLayout) -> _Arith:
+BITS_CELLS = 1 << 18  # from this many entries a line (places x columns) a chase with k = 3 runs bit-sliced
+
+
+def _arith(z: ZLayout, width: int, packed: bool | None = None) -> Arith:
+    """The arithmetic of a chase `width` columns wide: bit-sliced Z_3 (countlo.classic.zkbits,
+    docs/MATH.md §18.7) for k = 3 from BITS_CELLS entries a line (or as `packed` says), else bytes
+    (measured: below about that, numpy's cost per call outweighs the quarter of the bytes)."""
     k = z.k
+    if packed is None:
+        packed = z.lay.cols * width >= BITS_CELLS
+    if packed and k == 3:
+        return zkbits.Z3Bits(width)
     bound = max(z.terms * (k - 1) + 1, (z.f + 1) * k * k, (len(z.q) + 1) * k * k, 2 * k)
-    return _Arith(k, bound)
+    return _Arith(k, bound, width)
 
 
-def _line(z: ZLayout, ar: _Arith, y: Arr, lo: int, hi: int) -> Arr:
+def _line(z: ZLayout, ar: Arith, y: Arr, lo: int, hi: int) -> Arr:
     """Presses line with the local unknowns 0 that satisfies every pivoted equation of T_0 x = y."""
     lay = z.lay
     cols = lay.cols
@@ -343,9 +423,9 @@ def _line(z: ZLayout, ar: _Arith, y: Arr, lo: int, hi: int) -> Arr:
             return y  # a fresh array of the caller's
         out = np.zeros_like(y)
         if lay.wrap:
-            _shift_add(out, y, -lay.l1, True)
+            _shift_add(ar, out, y, -lay.l1, True)
         else:
-            _shift_add(out, y, -lay.l1, False)
+            _shift_add(ar, out, y, -lay.l1, False)
         return out
     u = np.zeros_like(y)
     if lay.wrap:
@@ -370,39 +450,41 @@ def _line(z: ZLayout, ar: _Arith, y: Arr, lo: int, hi: int) -> Arr:
     return s
 
 
-def _recur(z: ZLayout, ar: _Arith, u: Arr) -> Arr:
+def _recur(z: ZLayout, ar: Arith, u: Arr) -> Arr:
     """s = u / p(z) along axis 0 (s before the start 0): q u, then s_j += s_(j - e), by doubling."""
     if not z.e:
         return u
     n = len(u)
     k = z.k
-    v = np.zeros_like(u)
-    tmp = np.empty_like(u)
-    for a, c in z.q:
-        if a >= n:
-            continue
-        np.multiply(u[:n - a], u.dtype.type(c), out=tmp[:n - a])
-        v[a:] += tmp[:n - a]
-    ar.reduce(v, (k - 1) * sum(c for _a, c in z.q) + 1)
     e = z.e
+    # running sums with stride e in two levels: inside blocks of `inner` strides by doubling, then
+    # the blocks' totals (a small array) by doubling, added to the blocks after them; q u is
+    # written straight into the grid they run on
+    m = -(-n // e)
+    # (bit-sliced lines pay more per call and less per byte: blocks of half as many strides,
+    # always one step at a time)
+    packed = isinstance(ar, zkbits.Z3Bits)
+    inner = 1 << max(1, (m.bit_length() + 1) // 2 - packed)
+    blocks = -(-m // inner)
+    grid = ar.zeros(blocks * inner * e if n > e else n)
+    v = grid[:n]
+    for i, (a, c) in enumerate(z.q):
+        if i == 0 and a == 0 and c == 1:  # q(0) = 1 (p(0) = 1): the first term is u itself
+            v[...] = u
+        elif a < n:
+            ar.add_scaled(v[a:], u[:n - a], c)
+    ar.reduce(v, (k - 1) * sum(c for _a, c in z.q) + 1)
     if n <= e:
         return v
-    # running sums with stride e in two levels: inside blocks of `inner` strides by doubling, then
-    # the blocks' totals (a small array) by doubling, added to the blocks after them
-    m = -(-n // e)
-    inner = 1 << max(1, (m.bit_length() + 1) // 2)
-    blocks = -(-m // inner)
-    grid = np.zeros((blocks * inner * e, *v.shape[1:]), dtype=v.dtype)
-    grid[:n] = v
     cube = grid.reshape(blocks, inner, e, *v.shape[1:])
-    if SEQUENTIAL and v[0].size >= SEQUENTIAL:
+    if packed or (SEQUENTIAL and ar.width >= SEQUENTIAL):
         _sequential(cube, 1, ar)
     else:
         _doubling(cube, 1, ar)
     if blocks > 1:
         totals = cube[:, -1].copy()
         _doubling(totals, 0, ar)
-        cube[1:] += totals[:-1, None]
+        ar.add(cube[1:], totals[:-1, None])
         ar.reduce(cube, 2 * k)
     out: Arr = grid[:n]
     return out
@@ -411,24 +493,24 @@ def _recur(z: ZLayout, ar: _Arith, u: Arr) -> Arr:
 SEQUENTIAL = 1000  # from this many columns (free variables) the running sums go one step at a time
 
 
-def _sequential(a: Arr, axis: int, ar: _Arith) -> None:
+def _sequential(a: Arr, axis: int, ar: Arith) -> None:
     """Inclusive running sums mod k along axis 1 of a, in place, one step at a time: each step
     adds one slab to the next (fewer passes over the data than doubling, more calls)."""
     for i in range(1, a.shape[axis]):
         step = a[:, i]
-        step += a[:, i - 1]
+        ar.add(step, a[:, i - 1])
         ar.reduce(step, 2 * ar.k)
 
 
-def _doubling(a: Arr, axis: int, ar: _Arith) -> None:
+def _doubling(a: Arr, axis: int, ar: Arith) -> None:
     """Inclusive running sums mod k along `axis` (0 or 1) of a, in place, by doubling."""
     n = a.shape[axis]
     step = 1
     while step < n:
         if axis == 0:
-            a[step:] += a[:n - step].copy()
+            ar.add(a[step:], a[:n - step].copy())
         else:
-            a[:, step:] += a[:, :n - step].copy()
+            ar.add(a[:, step:], a[:, :n - step].copy())
         ar.reduce(a, 2 * ar.k)
         step *= 2
 
@@ -440,20 +522,20 @@ class Chased(NamedTuple):
 
 
 def chase(z: ZLayout, fv: Arr, rhs: Ints | None = None, keep: bool = False, dot: Ints | None = None,
-          rhs_col: int = 0) -> Chased:
+          rhs_col: int = 0, packed: bool | None = None) -> Chased:
     """One chase. `fv` (nfree, W): the values of the free variables (the identity for the
     symbolic chase); `rhs` (lines, places) b, None for b = 0, entered in column `rhs_col`.
     Returns the constraint values, the presses when `keep` and, with `dot` (lines, places), the
-    dot products of the presses with it (without keeping every line)."""
+    dot products of the presses with it (without keeping every line). `packed` forces the
+    bit-sliced arithmetic on or off (tests); by default _arith chooses."""
     lay = z.lay
     k = z.k
-    ar = _arith(z)
-    dt = ar.dtype
     rows, cols = lay.rows, lay.cols
     w = fv.shape[1]
+    ar = _arith(z, w, packed)
     loc = lay.local
     f = z.f
-    fv = fv.astype(dt)
+    fv = ar.pack(fv)
     cons: list[Ints] = []
     out = np.zeros((rows, cols, w), dtype=np.uint8) if keep else None  # k <= 255
     total = np.zeros(w, dtype=np.float64)
@@ -467,12 +549,12 @@ def chase(z: ZLayout, fv: Arr, rhs: Ints | None = None, keep: bool = False, dot:
         x[v] = fv[nxt:nxt + n] if n == cols else np.concatenate([fv[nxt:nxt + n]] * 2)  # a folded middle row
         nxt += n
     wrap = lay.wrap
+    pattern = z.pattern if z.phase >= 0 else None
     lo, hi = lay.pivot_range()
     bound = z.terms * (k - 1) + 1  # a line's sum stays below this
     for r in range(rows):
-        acc = np.zeros((cols, w), dtype=dt)
-        if rhs is not None:
-            acc[:, rhs_col] = (-rhs[r]) % k
+        acc = ar.zeros(cols)
+        fresh = True  # acc is all 0 still: the first term is copied into it
         first = 1 if lay.chased[r] else 0
         for s in range(first, lay.span + 1):
             source = lay.var_row(r, s)
@@ -480,15 +562,19 @@ def chase(z: ZLayout, fv: Arr, rhs: Ints | None = None, keep: bool = False, dot:
                 continue
             line, upside_down, turn = source
             if upside_down:
-                turned = np.zeros_like(acc)
-                for dc in lay.wrap_stencils[s]:
-                    _shift_add(turned, x[line], dc, wrap)
-                acc += turned[::-1]
+                turned = ar.zeros(cols)
+                for i, dc in enumerate(lay.wrap_stencils[s]):
+                    _shift_add(ar, turned, x[line], dc, wrap, i == 0)
+                (_assign if fresh else ar.add)(acc, turned[::-1])
+                fresh = False
             else:
                 for dc in lay.stencils[s]:
-                    _shift_add(acc, x[line], dc + turn, wrap)
+                    _shift_add(ar, acc, x[line], dc + turn, wrap, fresh)
+                    fresh = False
+        if rhs is not None:
+            ar.add_col(acc, rhs_col, -rhs[r])
         if not lay.chased[r]:
-            cons.append(ar.final(ar.reduce(acc[:lay.places(r)], bound)))
+            cons.append(ar.values(ar.reduce(acc[:lay.places(r)], bound)))
         else:
             v = (r + lay.h) % rows
             y = ar.neg(acc, bound)
@@ -496,25 +582,29 @@ def chase(z: ZLayout, fv: Arr, rhs: Ints | None = None, keep: bool = False, dot:
             if f:
                 e = np.zeros((f, w), dtype=np.int64)
                 for i, c in enumerate(loc.cons_eqs):
-                    val = y[c].astype(np.int64)
+                    val = ar.values(y[c])
                     for dc in lay.stencils[0]:
                         src = c - dc
                         if wrap:
-                            val = val - xr[src % cols]
+                            val = val - ar.values(xr[src % cols])
                         elif 0 <= src < cols:
-                            val = val - xr[src]
+                            val = val - ar.values(xr[src])
                     e[i] = val % k
                 sol = z.local
-                t = fv[nxt:nxt + sol.extra].astype(np.int64)
+                t = ar.values(fv[nxt:nxt + sol.extra])
                 nxt += sol.extra
                 phi = (sol.a_e @ e + sol.a_t @ t) % k
                 if len(sol.b_e):
                     cons.append((sol.b_t @ t + sol.b_e @ e) % k)
-                tmp = np.empty_like(xr)
-                for i in range(f):
-                    if phi[i].any():
-                        np.multiply(z.hom[:, i:i + 1].astype(dt), phi[i].astype(dt), out=tmp)
-                        xr += tmp
+                if pattern is not None:  # H phi tiles the line with one period (docs/MATH.md §18.7)
+                    tile = ar.pack((pattern @ phi) % k)
+                    cut = cols - z.phase  # hom[j] = pattern[(j + phase) mod e], j + phase wrapping at cols
+                    _add_tiled(ar, xr[:cut], tile, z.phase)
+                    _add_tiled(ar, xr[cut:], tile, 0)
+                else:
+                    for i in range(f):
+                        if phi[i].any():
+                            ar.outer_add(xr, z.hom[:, i], phi[i])
                 ar.reduce(xr, (k - 1) + f * (k - 1) ** 2 + 1)
             x[v] = xr
         if lay.cyclic:
@@ -523,12 +613,17 @@ def chase(z: ZLayout, fv: Arr, rhs: Ints | None = None, keep: bool = False, dot:
         else:
             old = r + lay.h - lay.span
         if old is not None and old in x:
-            finished = ar.done(x.pop(old))
+            gone = x.pop(old)
+            if out is None and dotf is None:
+                continue
+            finished = ar.done(gone)
             if out is not None:
                 out[old] = finished
             if dotf is not None:
                 total += dotf[old] @ finished.astype(ft)
     for v, arr in x.items():
+        if out is None and dotf is None:
+            break
         finished = ar.done(arr)
         if out is not None:
             out[v] = finished

@@ -36,7 +36,7 @@ from countlo.errors import EngineLimitError
 from countlo.hidden.frontier import FrontierPosterior
 from countlo.hidden.posterior_dp import DENSE_BYTES, Plan, Tables, dense_peak_bytes, dense_size, lit_values, plan_for
 from countlo.hidden.posterior_sparse import Inexact, SparseTables, binom
-from countlo.hidden.posterior_split import SplitPosterior
+from countlo.hidden.posterior_split import SPLIT_CELLS, SplitPosterior
 from countlo.hidden.posterior_split import fits as split_fits
 from countlo.hidden.record import Equation, Record
 from countlo.i18n import _
@@ -69,8 +69,9 @@ def check_window(shape: Shape) -> None:
     if bits > WINDOW_BITS:
         raise EngineLimitError(_(
             "the exact posterior behind the strategies would hold {bits} cells at once on a "
-            "{shape} board ({rules}), more than {most}: the clicks reach too far; try a smaller "
-            "board").format(bits=bits, shape=shape, rules=shape.rules.describe(), most=WINDOW_BITS))
+            "{shape} board ({rules}), more than {most}: the clicks reach too far; a board of at "
+            "most {cells} cells usually fits").format(bits=bits, shape=shape, rules=shape.rules.describe(),
+                                         most=WINDOW_BITS, cells=SPLIT_CELLS))
 
 
 DENSE_SWITCH = 0.08  # dense next-count pass when the sparse one looks this large relative to it

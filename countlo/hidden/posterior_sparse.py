@@ -126,8 +126,8 @@ class SparseTables:
                 shape = plan.shape
                 raise TablesTooLarge(_(
                     "the exact posterior's tables for this record on a {shape} board ({rules}) would "
-                    "pass {most} MB: the clicks reach too far; boards of at most {cells} cells take "
-                    "any rule").format(shape=shape, rules=shape.rules.describe(), most=TABLE_BYTES >> 20,
+                    "pass {most} MB: the clicks reach too far; a board of at most {cells} cells "
+                    "usually fits").format(shape=shape, rules=shape.rules.describe(), most=TABLE_BYTES >> 20,
                                        cells=SPLIT_CELLS))
             table = self.forward(table, j)
         keys, rows = table

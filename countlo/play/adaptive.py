@@ -58,7 +58,7 @@ class Tuning:
     width: int = 6  # candidate clicks searched at each level of the lookahead
     pin_weight: float = 2.0  # boards sampled: wasted clicks a unit of pin bonus is worth (0: off)
     endgame: int = 256  # boards listed up to which the exact programme is tried (0: off)
-    endgame_work: int = 400_000  # its budget per decision, boards x clicks looked at
+    endgame_work: int = 400_000  # its budget per decision, boards searched x the board's clicks
 
 
 @dataclass

@@ -9,6 +9,8 @@ same for every board of S move S to one set and can form cycles; every cycle cos
 click outside X, so a per-belief shortest path (Dijkstra) over such clicks, ending in an
 informative click, gives V exactly. Branch and bound keeps it small: a search is asked whether V
 is below a budget, and one that finds nothing below it remembers the budget as a lower bound.
+Clicks that change no cell where the boards of S disagree are never needed (docs/MATH.md §20.2) and
+are not searched.
 
 Used whole on boards of a few cells (countlo.play.optimal, which adds the board's symmetries) and
 as the adaptive strategy's end game once few boards are left (docs/MATH.md §20.1), where a node
@@ -23,7 +25,6 @@ import math
 from collections.abc import Callable, Hashable, Sequence
 
 import numpy as np
-from numpy.typing import NDArray
 
 from countlo.board import iter_bits
 from countlo.classic.batch import PressAlgebra, row_ints
@@ -58,9 +59,9 @@ class BeliefProgramme:
     """Exact values and best clicks of beliefs over one board's press masks.
 
     `press(s)` is the press set clearing lights s (as a bitset over cells). `work` bounds one call
-    to `choice`: the boards times clicks it may look at (OutOfNodes past it, a deterministic
-    budget so that seeded games replay the same); what was proved before is kept, so a later call
-    goes on from there.
+    to `choice`: the boards of the beliefs it searches times the board's clicks (OutOfNodes past
+    it, a deterministic budget so that seeded games replay the same); what was proved before is
+    kept, so a later call goes on from there.
     """
 
     def __init__(self, masks: Sequence[int], press: Callable[[int], int], work: float = math.inf):
@@ -143,13 +144,14 @@ class BeliefProgramme:
         Moves are (cost, click, belief after) for clicks whose count every board shares.
         """
         m = len(belief)
+        clicks = self._touching(belief)
         self._spent += m * len(self.masks)
         if self._spent > self.work:
             raise OutOfNodes
         if m >= VECTOR_FROM and self._wide is not None:
-            candidates, moves = self._splits_wide(belief, self._wide)
+            candidates, moves = self._splits_wide(belief, clicks)
         else:
-            candidates, moves = self._splits(belief)
+            candidates, moves = self._splits(belief, clicks)
         candidates.sort(key=lambda c: (c[0], c[1]))
         best, best_k = math.inf, -1
         for _, k, cost, groups in candidates:
@@ -166,14 +168,29 @@ class BeliefProgramme:
                 best, best_k = total, k
         return best, best_k, moves
 
-    def _splits(self, belief: Belief) -> tuple[list[Split], list[tuple[float, int, Belief]]]:
-        """Per click: (search order, click, cost, the outcomes' boards, largest first) if the
-        count tells boards apart, else an uninformative move (cost, click, belief after)."""
+    def _touching(self, belief: Belief) -> list[int]:
+        """The clicks worth searching on `belief`. When its boards show one count (as every belief
+        of a game does), the clicks that change no cell where they disagree are uninformative and
+        never better than not clicking (docs/MATH.md §20.2); otherwise every click."""
+        it = iter(belief)
+        first = next(it)
+        lit = first.bit_count()
+        apart = 0
+        for s in it:
+            if s.bit_count() != lit:
+                return list(range(len(self.masks)))
+            apart |= s ^ first
+        return [k for k, mask in enumerate(self.masks) if mask & apart]
+
+    def _splits(self, belief: Belief, clicks: list[int]) -> tuple[list[Split], list[tuple[float, int, Belief]]]:
+        """Per click of `clicks`: (search order, click, cost, the outcomes' boards, largest first)
+        if the count tells boards apart, else an uninformative move (cost, click, belief after)."""
         m = len(belief)
         boards = [(s, self.press(s)) for s in belief]
         candidates: list[Split] = []
         moves: list[tuple[float, int, Belief]] = []
-        for k, mask in enumerate(self.masks):
+        for k in clicks:
+            mask = self.masks[k]
             groups: dict[int, list[int]] = {}
             outside = 0
             for s, x in boards:
@@ -189,27 +206,29 @@ class BeliefProgramme:
         return candidates, moves
 
     def _splits_wide(self, belief: Belief,
-                     masks: NDArray[np.uint64]) -> tuple[list[Split], list[tuple[float, int, Belief]]]:
+                     clicks: list[int]) -> tuple[list[Split], list[tuple[float, int, Belief]]]:
         """`_splits` for long beliefs, every click at once in numpy (boards of up to 64 cells)."""
+        assert self._wide is not None
         m = len(belief)
         items = list(belief)
         s = np.array(items, dtype=np.uint64)
         x = np.array([self.press(v) for v in items], dtype=np.uint64)
-        after = s[None, :] ^ masks[:, None]  # clicks x boards: the lights after each click
+        ks = np.array(clicks, dtype=np.uint64)
+        after = s[None, :] ^ self._wide[ks.astype(np.intp)][:, None]  # clicks x boards: the lights after
         counts = np.bitwise_count(after)
-        inside = ((x[None, :] >> np.arange(len(masks), dtype=np.uint64)[:, None]) & np.uint64(1)).sum(axis=1)
+        inside = ((x[None, :] >> ks[:, None]) & np.uint64(1)).sum(axis=1)
         candidates: list[Split] = []
         moves: list[tuple[float, int, Belief]] = []
-        for k in range(len(masks)):
-            cost = (m - int(inside[k])) / m
-            c = counts[k]
+        for i, k in enumerate(clicks):
+            cost = (m - int(inside[i])) / m
+            c = counts[i]
             order = np.argsort(c, kind="stable")
             sorted_c = c[order]
             cuts = np.flatnonzero(sorted_c[1:] != sorted_c[:-1]) + 1
             if not len(cuts):
-                moves.append((cost, k, frozenset(after[k].tolist())))
+                moves.append((cost, k, frozenset(after[i].tolist())))
                 continue
-            boards = after[k][order].tolist()
+            boards = after[i][order].tolist()
             edges = [0, *cuts.tolist(), m]
             candidates.append(_split(k, cost, m, [boards[a:b] for a, b in itertools.pairwise(edges)]))
         return candidates, moves

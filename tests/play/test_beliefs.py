@@ -78,3 +78,42 @@ def test_the_end_game_picks_a_click_of_least_exact_value_on_a_big_board():
 def test_no_end_game_where_a_board_has_several_press_sets():
     assert endgame(algebra(Shape(5, 5)), Tuning()) is None
     assert endgame(algebra(Shape(6, 6)), Tuning(endgame=0)) is None
+
+
+class Unpruned(BeliefProgramme):
+    """The programme searching every click, also those that change no cell where the boards
+    disagree (docs/MATH.md §20.2 proves them never needed)."""
+
+    def _touching(self, belief: frozenset[int]) -> list[int]:
+        return list(range(len(self.masks)))
+
+
+@pytest.mark.parametrize("shape", [Shape(2, 2), Shape(3, 3), Shape(2, 4), Shape(1, 6)], ids=str)
+def test_skipping_clicks_off_the_disagreement_changes_no_value(shape):
+    press = solver(shape).presses.__getitem__
+    pruned, full = plain(shape), Unpruned(press_masks(shape), press)
+    for belief in solver(shape).start_beliefs().values():
+        assert pruned.value(belief) == pytest.approx(full.value(belief), abs=1e-12)
+        k = pruned.choice(belief)
+        if k is not None:
+            assert one_step(full, belief, k) == pytest.approx(full.value(belief), abs=1e-12)
+
+
+@pytest.mark.parametrize("one_count", [True, False], ids=["one count", "several counts"])
+def test_skipping_clicks_off_the_disagreement_changes_no_value_on_6x6_end_games(one_count):
+    shape = Shape(6, 6)
+    exact = endgame(algebra(shape), Tuning())
+    assert exact is not None
+    rng = np.random.default_rng(11)
+    for _ in range(12):
+        start = int(rng.integers(0, 1 << 36))
+        size = int(rng.integers(2, 7))
+        belief = {start}
+        while len(belief) < size:  # boards near the start, as an end game lists them
+            other = start ^ (1 << int(rng.integers(36))) ^ (1 << int(rng.integers(36)))
+            if not one_count or other.bit_count() == start.bit_count():
+                belief.add(other)
+        b = frozenset(belief)
+        pruned = BeliefProgramme(exact.masks, exact.press)
+        full = Unpruned(exact.masks, exact.press)
+        assert pruned.value(b) == pytest.approx(full.value(b), abs=1e-12)

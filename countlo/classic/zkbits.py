@@ -1,0 +1,138 @@
+"""Z_3 bit-sliced in 64-bit words for the line chase over Z_k (docs/MATH.md §18.7).
+
+An element of Z_3 is two bits, lo = [v == 1] and hi = [v == 2]; a line's expressions, a
+(places, W) array of residues, are kept as a (places, 2, words) array of uint64, plane 0 the lo
+bits and plane 1 the hi bits of 64 free variables a word. A sum is seven bit operations on the
+words (four numpy calls over the planes), a negation swaps the planes (a view, no copy), and
+nothing is ever reduced: a quarter of the bytes of the lazy byte arithmetic, and none of its
+conditional subtractions. The array is laid out plane by plane in memory (its plane axis has
+the largest stride), so each plane of a run of places is one contiguous block and every numpy
+call runs over whole blocks, not over rows of a few words. `Z3Bits` offers the same operations
+as zkchase's byte arithmetic, so the chase runs on either.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+Arr = NDArray[Any]
+Ints = NDArray[np.int64]
+WORD = 64
+FULL = (1 << WORD) - 1
+
+
+def planar(shape: tuple[int, ...]) -> Arr:
+    """Zeros of `shape` (..., 2, words), laid out plane by plane."""
+    out: Arr = np.moveaxis(np.zeros((2, *shape[:-2], shape[-1]), dtype=np.uint64), 0, -2)
+    return out
+
+
+def pack(vals: Arr) -> Arr:
+    """(..., W) residues mod 3 -> (..., 2, ceil(W / 64)) uint64 planes (lo, hi), plane by plane."""
+    vals = np.asarray(vals)
+    w = vals.shape[-1]
+    nw = max(1, -(-w // WORD))
+    planes = np.zeros((*vals.shape[:-1], 2, nw * WORD), dtype=np.uint8)
+    planes[..., 0, :w] = vals == 1
+    planes[..., 1, :w] = vals == 2
+    packed = np.ascontiguousarray(np.packbits(planes, axis=-1, bitorder="little")).view(np.uint64)
+    out = planar(packed.shape)
+    out[...] = packed
+    return out
+
+
+def unpack(a: Arr, w: int) -> Arr:
+    """(..., 2, words) planes -> (..., w) residues 0..2 as uint8."""
+    bits = np.unpackbits(np.ascontiguousarray(a).view(np.uint8), axis=-1, bitorder="little")
+    out: Arr = bits[..., 0, :w] + 2 * bits[..., 1, :w]
+    return out
+
+
+def add_into(out: Arr, b: Arr, bsw: Arr, scratch: Arr) -> None:
+    """out += b over Z_3, bsw being b with its planes swapped (-b, or b itself for out -= b):
+    with t = (a_hi | b_lo) ^ (a_lo | b_hi), the sum's hi plane is (a_lo | b_lo) ^ t and its lo
+    plane (a_hi | b_hi) ^ t (checked on all nine pairs by the tests). out is written last, from
+    scratch, so b may overlap it. `scratch` holds at least 2.5 times out's words."""
+    size = out.size
+    planes = (2, *out.shape[:-2], out.shape[-1])
+    d = out.ndim
+    order = (*range(1, d - 1), 0, d - 1)  # the plane axis back in place: laid out as out is
+    u = scratch[:size].reshape(planes).transpose(order)
+    v = scratch[size:2 * size].reshape(planes).transpose(order)
+    t = scratch[2 * size:2 * size + size // 2].reshape(planes[1:])
+    np.bitwise_or(out, bsw, out=u)  # (a_lo | b_hi, a_hi | b_lo)
+    np.bitwise_xor(u[..., 0, :], u[..., 1, :], out=t)
+    np.bitwise_or(out, b, out=v)  # (a_lo | b_lo, a_hi | b_hi)
+    np.bitwise_xor(v[..., ::-1, :], t[..., None, :], out=out)
+
+
+class Z3Bits:
+    """The chase's arithmetic (see zkchase._Arith) on bit-sliced Z_3, W free variables wide."""
+
+    k = 3
+    dtype: Any = np.uint64
+
+    def __init__(self, width: int) -> None:
+        self.width = width
+        self.lane = (2, max(1, -(-width // WORD)))
+        self.scratch = np.empty(0, dtype=np.uint64)
+
+    def _scratch(self, size: int) -> Arr:
+        need = size * 5 // 2 + 1
+        if self.scratch.size < need:
+            self.scratch = np.empty(need, dtype=np.uint64)
+        return self.scratch
+
+    def zeros(self, n: int) -> Arr:
+        return planar((n, *self.lane))
+
+    def pack(self, vals: Arr) -> Arr:
+        return pack(vals)
+
+    def values(self, a: Arr) -> Ints:
+        out: Ints = unpack(a, self.width).astype(np.int64)
+        return out
+
+    def done(self, a: Arr) -> Arr:
+        return unpack(a, self.width)
+
+    def add(self, out: Arr, x: Arr) -> None:
+        if out.size:
+            add_into(out, x, x[..., ::-1, :], self._scratch(out.size))
+
+    def add_scaled(self, out: Arr, x: Arr, c: int) -> None:
+        c %= 3
+        if c == 1:
+            self.add(out, x)
+        elif c == 2 and out.size:
+            add_into(out, x[..., ::-1, :], x, self._scratch(out.size))
+
+    def neg(self, a: Arr, bound: int) -> Arr:
+        out: Arr = a[..., ::-1, :]
+        return out
+
+    def reduce(self, a: Arr, bound: int | None = None) -> Arr:
+        return a
+
+    def add_col(self, a: Arr, col: int, vals: Ints) -> None:
+        """Free variable `col` of every place p of a plus vals[p] (mod 3): a sum on that word only."""
+        word, bit = divmod(col, WORD)
+        v = np.asarray(vals) % 3
+        b = np.zeros((len(v), 2, 1), dtype=np.uint64)
+        b[:, 0, 0] = (v == 1).astype(np.uint64) << np.uint64(bit)
+        b[:, 1, 0] = (v == 2).astype(np.uint64) << np.uint64(bit)
+        self.add(a[:, :, word:word + 1], b)
+
+    def outer_add(self, a: Arr, col: Ints, row: Ints) -> None:
+        """a[p] += col[p] row for every place p."""
+        r = pack(np.asarray(row) % 3)
+        c = np.asarray(col) % 3
+        ones = (c == 1).astype(np.uint64)[:, None] * np.uint64(FULL)  # all bits set where col is 1
+        twos = (c == 2).astype(np.uint64)[:, None] * np.uint64(FULL)
+        b = self.zeros(len(c))  # col row: row where col is 1, -row (planes swapped) where 2
+        np.bitwise_or(ones & r[0], twos & r[1], out=b[:, 0])
+        np.bitwise_or(ones & r[1], twos & r[0], out=b[:, 1])
+        self.add(a, b)
