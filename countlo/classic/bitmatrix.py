@@ -57,7 +57,9 @@ def _csr(graph: Graph) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
         src.insert(0, np.arange(n))
         dst.insert(0, np.arange(n))
     s, d = np.concatenate(src), np.concatenate(dst)
-    return d[np.argsort(s, kind="stable")], np.cumsum(np.bincount(s, minlength=n))
+    # a stable sort of 16-bit keys is a radix sort: a tenth of the time of 64-bit keys
+    keys = s.astype(np.uint16) if n <= 1 << 16 else s
+    return d[np.argsort(keys, kind="stable")], np.cumsum(np.bincount(s, minlength=n))
 
 
 def neighbourhoods(graph: Graph) -> list[list[int]]:
@@ -422,8 +424,11 @@ def _witness(p: Plan, b: Sequence[int], red: Reduced) -> list[int]:
     """A quiet pattern w with w.b = 1: w.b is the form sum of the lit nodes' presses (their
     homogeneous parts) at the kernel vector, so the vector is chosen first and only its pattern is
     read from the forms."""
+    vecs = red.kernel_vectors()
+    if len(vecs) == 1:  # b is unsolvable, so some pattern separates it: the only one
+        return parities(p.forms, vecs[0] << 1)
     lit = reduce(xor, (f for f, bit in zip(p.forms, b) if bit), 0) >> 1
-    for vec in red.kernel_vectors():
+    for vec in vecs:
         if (lit & vec).bit_count() & 1:
             return parities(p.forms, vec << 1)
     raise AssertionError("no quiet pattern separates an unsolvable start: the maths is wrong")

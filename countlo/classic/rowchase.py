@@ -713,38 +713,39 @@ CHUNK = 1 << 15  # words of rows that add_sums updates per pass: the rows and th
 
 def add_sums(target: Words, pmat: Words, words: Words, bits: Sequence[int]) -> None:
     """target[i] ^= the XOR of the pmat[j] whose bit bits[j] is set in words[i] (distinct bits; other
-    bits of words are ignored). The four Russians (docs/MATH.md §18.5): for each byte of the
-    word holding some of the bits, a table of the 256 sums of their rows, indexed by the byte
-    itself, so a row costs one lookup and one XOR per byte; the rows are taken a cache-sized
-    block at a time, all tables applied to one block before the next."""
+    bits of words are ignored). The four Russians (docs/MATH.md §18.5): the bits are taken in
+    groups of g (8, or 4 for fewer than 224 rows, where building the tables would cost more than
+    the lookups save); for each group holding some of the bits a table of all sums of their rows,
+    indexed by the group's bits of the word itself, so a row costs one lookup and one XOR per
+    group; the rows are taken a cache-sized block at a time, all tables applied to one block
+    before the next. The tables of all groups are built together, a doubling step each."""
     n = len(words)
     if not n or not len(bits):
         return
     width = pmat.shape[1]
-    by_byte: dict[int, dict[int, int]] = {}
-    for j, b in enumerate(bits):
-        by_byte.setdefault(b >> 3, {})[b & 7] = j
-    raw = np.ascontiguousarray(words, dtype=np.uint64).view(np.uint8).reshape(n, 8)  # byte g: bits 8g..8g+7
-    tables: list[tuple[Words, NDArray[np.uint8]]] = []
-    for g, members in by_byte.items():
-        top = max(members) + 1
-        table = np.zeros((1 << top, width), dtype=np.uint64)
-        for t in range(top):  # entries with bit t set: the entries without it, plus row t (if a pivot)
-            if t in members:
-                np.bitwise_xor(table[:1 << t], pmat[members[t]], out=table[1 << t:2 << t])
-            else:
-                table[1 << t:2 << t] = table[:1 << t]
-        idx = raw[:, g] if top == 8 else raw[:, g] & np.uint8((1 << top) - 1)
-        tables.append((table, idx))
+    bit_list = list(bits)
+    g = 4 if n < 224 else 8  # tables cost 2^g rows each, 64 / g of them; lookups n 64 / g rows
+    groups = sorted({b // g for b in bit_list})
+    where = {q: i for i, q in enumerate(groups)}
+    top = max(b % g for b in bit_list) + 1  # the highest bit used in any group: tables of 2^top rows
+    rows = np.zeros((len(groups), top, width), dtype=np.uint64)  # row t of a group: 0 when t is not a bit
+    rows[[where[b // g] for b in bit_list], [b % g for b in bit_list]] = pmat[:len(bit_list)]
+    tables = np.empty((len(groups), 1 << top, width), dtype=np.uint64)
+    tables[:, 0] = 0
+    for t in range(top):  # entries with bit t set: the entries without it, plus row t
+        np.bitwise_xor(tables[:, :1 << t], rows[:, t:t + 1], out=tables[:, 1 << t:2 << t])
+    shifts = np.array([g * q for q in groups], dtype=np.uint64)
+    idx = ((np.asarray(words, dtype=np.uint64)[None, :] >> shifts[:, None])
+           & np.uint64((1 << top) - 1)).astype(np.intp)
     step = max(16, CHUNK // max(1, width))
     buf = np.empty((min(step, n), width), dtype=np.uint64)
     for lo in range(0, n, step):
         hi = min(n, lo + step)
         part = buf[:hi - lo]
-        rows = target[lo:hi]
-        for table, idx in tables:
-            np.take(table, idx[lo:hi], axis=0, out=part, mode="clip")  # in range: no check needed
-            np.bitwise_xor(rows, part, out=rows)
+        block = target[lo:hi]
+        for i in range(len(groups)):
+            tables[i].take(idx[i, lo:hi], axis=0, out=part, mode="clip")  # in range: no check needed
+            np.bitwise_xor(block, part, out=block)
 
 
 def echelon(c: Words, width: int) -> tuple[int, NDArray[np.int64], Words]:

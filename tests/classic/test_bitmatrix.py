@@ -322,3 +322,22 @@ def test_lights_with_isolated_nodes():
         assert p.lights(x) == press(g, x)
     empty = Graph(("a", "b"), (), "sigma", 2)
     assert bitmatrix.Plan(empty).lights([1, 1]) == [0, 0]
+
+
+def test_unsolvable_with_one_quiet_pattern():
+    """With nullity 1 the witness is the one quiet pattern (no search over the lit nodes): it must
+    still separate. A small case, and 301-node graphs with one isolated node under sigma (A is
+    then symmetric with a zero diagonal, of even rank, so the nullity is odd: often 1)."""
+    two = Graph(("a", "b"), ((0, 1),), "sigma+", 2)
+    assert check_answer(two, [1, 0], None) == (False, 1)
+    rng = random.Random(9)
+    found = 0
+    for _ in range(12):
+        core = sparse_graph(rng, 300, 20.0, "sigma")
+        graph = Graph(tuple(f"v{i}" for i in range(301)), core.edges, "sigma", 2)  # v300 is isolated
+        start = press(graph, [rng.randint(0, 1) for _ in range(301)])
+        start[300] = 1  # no press reaches it
+        solvable, d = check_answer(graph, start, None)
+        assert not solvable
+        found += d == 1
+    assert found
