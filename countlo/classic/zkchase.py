@@ -482,7 +482,7 @@ def _recur(z: ZLayout, ar: Arith, u: Arr) -> Arr:
     else:
         _doubling(cube, 1, ar)
     if blocks > 1:
-        totals = cube[:, -1].copy()
+        totals = np.copy(cube[:, -1], order="K")  # (bit-sliced lines keep their layout)
         _doubling(totals, 0, ar)
         ar.add(cube[1:], totals[:-1, None])
         ar.reduce(cube, 2 * k)
@@ -508,9 +508,9 @@ def _doubling(a: Arr, axis: int, ar: Arith) -> None:
     step = 1
     while step < n:
         if axis == 0:
-            ar.add(a[step:], a[:n - step].copy())
+            ar.add(a[step:], np.copy(a[:n - step], order="K"))
         else:
-            ar.add(a[:, step:], a[:, :n - step].copy())
+            ar.add(a[:, step:], np.copy(a[:, :n - step], order="K"))
         ar.reduce(a, 2 * ar.k)
         step *= 2
 
@@ -556,6 +556,7 @@ def chase(z: ZLayout, fv: Arr, rhs: Ints | None = None, keep: bool = False, dot:
         acc = ar.zeros(cols)
         fresh = True  # acc is all 0 still: the first term is copied into it
         first = 1 if lay.chased[r] else 0
+        same: dict[tuple[int, ...], list[int]] = {}  # lines read through the same stencil
         for s in range(first, lay.span + 1):
             source = lay.var_row(r, s)
             if source is None:
@@ -568,8 +569,19 @@ def chase(z: ZLayout, fv: Arr, rhs: Ints | None = None, keep: bool = False, dot:
                 (_assign if fresh else ar.add)(acc, turned[::-1])
                 fresh = False
             else:
-                for dc in lay.stencils[s]:
-                    _shift_add(ar, acc, x[line], dc + turn, wrap, fresh)
+                same.setdefault(tuple(dc + turn for dc in lay.stencils[s]), []).append(line)
+        for stencil, lines in same.items():
+            # T x + T x' = T (x + x'): lines sharing a stencil of several offsets are summed first
+            srcs = [x[line] for line in lines]
+            if len(lines) > 1 and len(stencil) > 1:
+                summed = ar.zeros(cols)
+                summed[...] = srcs[0]
+                for other in srcs[1:]:
+                    ar.add(summed, other)
+                srcs = [summed]
+            for read in srcs:
+                for dc in stencil:
+                    _shift_add(ar, acc, read, dc, wrap, fresh)
                     fresh = False
         if rhs is not None:
             ar.add_col(acc, rhs_col, -rhs[r])
