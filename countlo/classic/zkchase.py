@@ -51,7 +51,7 @@ Ints = NDArray[np.int64]
 Arr = NDArray[Any]
 ORDER_LIMIT = 64  # the order e of z modulo p(z) that the recurrence accepts
 Q_TERMS = 8  # and the number of terms of q(z)
-WITNESS_BLOCK = 64  # kernel generators per witness chase
+WITNESS_BLOCK = 8  # kernel generators per witness chase (a narrow chase: its running sums are one cumsum)
 KEEP_BYTES = 1 << 26  # the witness keeps every pattern of its chase (one byte a cell each) up to this
 # The constraint matrix is dense, free variables x free variables (about as many constraints):
 # at the peak the chase holds it as int64 rows and joins them (16 bytes an entry), and zklu then
@@ -476,6 +476,13 @@ def _recur(z: ZLayout, ar: Arith, u: Arr) -> Arr:
     ar.reduce(v, (k - 1) * sum(c for _a, c in z.q) + 1)
     if n <= e:
         return v
+    if not packed and ar.width <= CUMSUM_WIDTH:
+        # a narrow chase (the residual, the presses): the running sums by one cumulative sum
+        # in int32 (below m k, far from overflow) and one remainder (measured faster than the
+        # blocks up to about 8 columns, slower from 16)
+        strides = grid.reshape(blocks * inner, e, ar.width)
+        grid[...] = (np.cumsum(strides, axis=0, dtype=np.int32) % k).reshape(grid.shape)
+        return v
     cube = grid.reshape(blocks, inner, e, *v.shape[1:])
     if packed or (SEQUENTIAL and ar.width >= SEQUENTIAL):
         _sequential(cube, 1, ar)
@@ -490,6 +497,7 @@ def _recur(z: ZLayout, ar: Arith, u: Arr) -> Arr:
     return out
 
 
+CUMSUM_WIDTH = 8  # up to this many columns the running sums are one numpy cumulative sum
 SEQUENTIAL = 1000  # from this many columns (free variables) the running sums go one step at a time
 
 
@@ -854,8 +862,9 @@ def _witness(board: Shape, b: Ints) -> list[int]:
     """The first quiet pattern of the transposed game not orthogonal to b: the dot products of
     WITNESS_BLOCK generators at a time in one chase, which keeps their patterns when they fit in
     KEEP_BYTES (else that pattern is chased alone). A random b is separated by the first block
-    almost surely (each generator with probability at least 1 - 1/2), so a kernel of a thousand
-    generators costs a chase 64 wide, not 1000."""
+    almost surely (all 8 miss it with probability at most 2^-8 for a uniform b: their dot products
+    with b are uniform on a group of at least 2^8 elements), so a kernel of a thousand generators
+    costs a chase 8 wide, not 1000 (docs/MATH.md §18.4)."""
     p = plan(board, transposed=True)
     gens = p.system.gens
     for start in range(0, gens.shape[1], WITNESS_BLOCK):
