@@ -136,10 +136,13 @@ class Z3Bits:
         """Free variable `col` of every place p of a plus vals[p] (mod 3): a sum on that word only."""
         word, bit = divmod(col, WORD)
         v = np.asarray(vals) % 3
-        b = np.zeros((len(v), 2, 1), dtype=np.uint64)
-        b[:, 0, 0] = (v == 1).astype(np.uint64) << np.uint64(bit)
-        b[:, 1, 0] = (v == 2).astype(np.uint64) << np.uint64(bit)
-        self.add(a[:, :, word:word + 1], b)
+        b_lo = (v == 1).astype(np.uint64) << np.uint64(bit)
+        b_hi = (v == 2).astype(np.uint64) << np.uint64(bit)
+        a_lo, a_hi = a[:, 0, word], a[:, 1, word]  # one word a place: the sum of add_into on it
+        t = (a_hi | b_lo) ^ (a_lo | b_hi)
+        hi = (a_lo | b_lo) ^ t
+        a[:, 0, word] = (a_hi | b_hi) ^ t
+        a[:, 1, word] = hi
 
     def outer_add(self, a: Arr, col: Ints, row: Ints) -> None:
         """a[p] += col[p] row for every place p."""
