@@ -178,7 +178,7 @@ def test_sparse_tables_past_their_byte_budget_are_refused_in_one_line(monkeypatc
     rec = record_of(shape, 0x1_2345_6789_ABCD, [3, 17, 24, 40, 9])
     assert Posterior(rec).count > 0
     monkeypatch.setattr(sparse, "TABLE_BYTES", 1 << 12)
-    with pytest.raises(sparse.TablesTooLarge, match=r"would pass 0 MB.*at most 36 cells take any rule"):
+    with pytest.raises(sparse.TablesTooLarge, match=r"would pass 0 MB.*at most 36 cells usually fits"):
         Posterior(rec)
     monkeypatch.setattr(sparse, "TABLE_BYTES", 1 << 20)
     code = main(["simulate", "--size", "7x7", "--topology", "moebius", "--games", "1", "--seed", "1"])
