@@ -63,15 +63,18 @@ def _csr(graph: Graph) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
 
 
 def neighbourhoods(graph: Graph) -> list[list[int]]:
-    """N[e] for every node: the presses in light e's equation, and the lights press e reaches.
-    Lists sliced out of one list: the chase then reads node numbers that sit together in memory,
-    which made the greedy order and the chases of a 10,000-node graph about a third faster than
-    lists of the edges' own ints."""
+    """N[e] for every node: the presses in light e's equation, and the lights press e reaches."""
     return _split(*_csr(graph))
 
 
 def _split(members: NDArray[np.int64], stops: NDArray[np.int64]) -> list[list[int]]:
-    flat = members.tolist()
+    """The neighbourhoods as lists sliced out of one list, every entry for node v the same int
+    object: the chase then reads n ints that sit together in memory (a few hundred KB) instead of
+    one int per entry (or the edges' own ints, strewn wherever they were made). Against the
+    edges' own ints the greedy order of a 10,000-node graph of mean degree 20 took 68 ms, against
+    a fresh int per entry 38 ms, with one int per node 29 ms (155 and 101 ms at mean degree 100)."""
+    nodes = np.array(range(len(stops)), dtype=object)
+    flat = nodes[members].tolist()
     ends = stops.tolist()
     return [flat[a:b] for a, b in zip([0, *ends[:-1]], ends)]
 
