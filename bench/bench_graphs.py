@@ -70,12 +70,12 @@ def grid_edges(side: int) -> list[tuple[int, int]]:
     return out
 
 
-def kinds(n: int) -> dict[str, tuple[int, list[tuple[int, int]]]]:
+def kinds(n: int, dense: float = 20) -> dict[str, tuple[int, list[tuple[int, int]]]]:
     side = round(n ** 0.5)
     return {
         "random": (n, random_edges(n, 5, 1)),
         "grid": (side * side, grid_edges(side)),
-        "dense": (n, random_edges(n, 20, 2)),
+        "dense": (n, random_edges(n, dense, 2)),
     }
 
 
@@ -233,8 +233,10 @@ def main() -> int:
     ap.add_argument("--rules", default="sigma+,sigma")
     ap.add_argument("--write", metavar="FILE", help="write the graph of --kind as a graph file and stop")
     ap.add_argument("--kind", default="random", choices=sorted(LABELS))
+    ap.add_argument("--dense-degree", type=float, default=20, help="mean degree of the dense random graph")
     args = ap.parse_args()
-    graphs = kinds(args.nodes)
+    graphs = kinds(args.nodes, args.dense_degree)
+    LABELS["dense"] = f"random, mean degree {args.dense_degree:g}"
     if args.write:
         n, edges = graphs[args.kind]
         write_graph(args.write, n, edges)

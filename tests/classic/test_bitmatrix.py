@@ -341,3 +341,29 @@ def test_unsolvable_with_one_quiet_pattern():
         assert not solvable
         found += d == 1
     assert found
+
+
+@pytest.mark.parametrize("rule", ["sigma", "sigma+"])
+def test_constraint_matrix_against_the_plain_homogeneous_chase(rule):
+    """C as the plan builds it (pivot sums on Python ints, free presses scattered with numpy)
+    against the homogeneous chase with every press's form summed over its whole equation."""
+    rng = random.Random(31 if rule == "sigma" else 32)
+    for n, degree in [(200, 2.0), (300, 9.0), (257, 30.0)]:
+        core = sparse_graph(rng, n - 2, degree, rule)
+        graph = Graph(tuple(f"v{i}" for i in range(n)), core.edges, rule, 2)  # two isolated nodes
+        p = bitmatrix.Plan(graph)
+        forms = [0] * n
+        for i, v in enumerate(p.free):
+            forms[v] = 1 << i
+        want = []
+        for e, piv in p.steps:
+            acc = 0
+            for v in p.nbhd[e]:
+                acc ^= forms[v]
+            if piv >= 0:
+                forms[piv] = acc
+            else:
+                want.append(acc)
+        assert p.c.shape[0] == len(want) == p.f
+        assert [int.from_bytes(row.tobytes(), "little") for row in p.c] == want
+        assert [f >> 1 for f in p.forms] == forms
