@@ -27,7 +27,8 @@ FULL = (1 << WORD) - 1
 
 def planar(shape: tuple[int, ...]) -> Arr:
     """Zeros of `shape` (..., 2, words), laid out plane by plane."""
-    out: Arr = np.moveaxis(np.zeros((2, *shape[:-2], shape[-1]), dtype=np.uint64), 0, -2)
+    d = len(shape)
+    out: Arr = np.zeros((2, *shape[:-2], shape[-1]), dtype=np.uint64).transpose(*range(1, d - 1), 0, d - 1)
     return out
 
 
