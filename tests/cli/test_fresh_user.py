@@ -1,0 +1,42 @@
+"""What a new user's pass over the command line found: each test guards one fix.
+
+Commands run in-process through `main(argv)`; every refusal is one line on stderr, exit 2.
+"""
+
+from __future__ import annotations
+
+import io
+import sys
+
+import pytest
+
+from countlo.cli import main
+
+
+def run(argv, capsys, monkeypatch, stdin: str = "") -> tuple[int, str, str]:
+    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    code = main(argv)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def one_line(code: int, err: str, expected: int = 2) -> str:
+    assert code == expected, err
+    assert "Traceback" not in err
+    lines = err.strip("\n").split("\n")
+    assert len(lines) == 1, err
+    return lines[0]
+
+
+@pytest.mark.parametrize("command", ["solve", "play", "replay", "simulate", "generate", "practice"])
+def test_an_unknown_option_is_named_by_its_command(capsys, monkeypatch, command):
+    code, out, err = run([command, "--nosuch"] + (["t.txt"] if command == "replay" else []), capsys,
+                         monkeypatch)
+    assert out == ""
+    assert one_line(code, err) == (f"countlo {command}: unrecognized arguments: --nosuch "
+                                   f"(see 'countlo {command} --help')")
+
+
+def test_an_unknown_option_without_a_command_is_named_by_countlo(capsys, monkeypatch):
+    code, _, err = run(["--nosuch"], capsys, monkeypatch)
+    assert one_line(code, err) == "countlo: unrecognized arguments: --nosuch (see 'countlo --help')"
