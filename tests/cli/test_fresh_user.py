@@ -40,3 +40,14 @@ def test_an_unknown_option_is_named_by_its_command(capsys, monkeypatch, command)
 def test_an_unknown_option_without_a_command_is_named_by_countlo(capsys, monkeypatch):
     code, _, err = run(["--nosuch"], capsys, monkeypatch)
     assert one_line(code, err) == "countlo: unrecognized arguments: --nosuch (see 'countlo --help')"
+
+
+def test_a_node_listed_twice_in_lit_is_refused_as_a_grid_cell_is(tmp_path, capsys, monkeypatch):
+    graph = tmp_path / "g.txt"
+    graph.write_text("a b\nb c\n")
+    code, out, err = run(["solve", "--graph", str(graph), "--lit", "a,b,a"], capsys, monkeypatch)
+    assert out == "" and one_line(code, err) == "countlo solve: --lit item a is listed twice"
+    code, _, err = run(["solve", "--size", "3x3", "--lit", "1,2,1"], capsys, monkeypatch)
+    assert one_line(code, err) == "countlo solve: --lit item 1 is listed twice"
+    code, out, _ = run(["solve", "--graph", str(graph), "--lit", "a,b"], capsys, monkeypatch)
+    assert code == 0 and "presses:" in out
