@@ -51,3 +51,18 @@ def test_a_node_listed_twice_in_lit_is_refused_as_a_grid_cell_is(tmp_path, capsy
     assert one_line(code, err) == "countlo solve: --lit item 1 is listed twice"
     code, out, _ = run(["solve", "--graph", str(graph), "--lit", "a,b"], capsys, monkeypatch)
     assert code == 0 and "presses:" in out
+
+
+@pytest.mark.parametrize("option, said", [
+    (["--states", "3"], "--states 3: the hidden game needs two states"),
+    (["--rule", "nosuch"], "unknown click rule 'nosuch'"),
+    (["--topology", "sphere"], "unknown topology 'sphere'"),
+])
+def test_replay_refuses_a_bad_rule_option_even_for_impossible_counts(tmp_path, capsys, monkeypatch,
+                                                                     option, said):
+    path = tmp_path / "counts.txt"
+    path.write_text("101\n010\n101\n")  # read as counts that no board shows (exit 1 without options)
+    code, _, _ = run(["replay", str(path)], capsys, monkeypatch)
+    assert code == 1
+    code, out, err = run(["replay", str(path), *option], capsys, monkeypatch)
+    assert out == "" and said in one_line(code, err)
