@@ -66,3 +66,19 @@ def test_replay_refuses_a_bad_rule_option_even_for_impossible_counts(tmp_path, c
     assert code == 1
     code, out, err = run(["replay", str(path), *option], capsys, monkeypatch)
     assert out == "" and said in one_line(code, err)
+
+
+@pytest.mark.parametrize("command", ["solve", "generate", "practice"])
+def test_help_epilogs_fit_80_columns_without_ragged_rewrapping(capsys, monkeypatch, command):
+    monkeypatch.setenv("COLUMNS", "80")
+    code, out, _ = run([command, "--help"], capsys, monkeypatch)
+    assert code == 0
+    assert max(len(line) for line in out.split("\n")) <= 80, out
+    # the epilog's source lines already fit, so the help shows them as written (no line cut
+    # in two, leaving a stub such as "optional." on a line of its own)
+    from importlib import import_module
+
+    epilog = import_module(f"countlo.cli.{command}").EPILOG
+    assert all(len(line) <= 79 for line in epilog.split("\n")), epilog
+    body = out[out.index(epilog.split("\n")[0][:30]):]
+    assert "\n".join(line for line in body.split("\n")[:5]) in epilog.format(MAX_SIDE=18)
