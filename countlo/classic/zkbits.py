@@ -13,6 +13,7 @@ as zkchase's byte arithmetic, so the chase runs on either.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -51,18 +52,25 @@ def unpack(a: Arr, w: int) -> Arr:
     return out
 
 
-def add_into(out: Arr, b: Arr, bsw: Arr, scratch: Arr) -> None:
-    """out += b over Z_3, bsw being b with its planes swapped (-b, or b itself for out -= b):
-    with t = (a_hi | b_lo) ^ (a_lo | b_hi), the sum's hi plane is (a_lo | b_lo) ^ t and its lo
-    plane (a_hi | b_hi) ^ t (checked on all nine pairs by the tests). out is written last, from
-    scratch, so b may overlap it. `scratch` holds at least 2.5 times out's words."""
-    size = out.size
-    planes = (2, *out.shape[:-2], out.shape[-1])
-    d = out.ndim
-    order = (*range(1, d - 1), 0, d - 1)  # the plane axis back in place: laid out as out is
+def work(shape: tuple[int, ...], scratch: Arr) -> tuple[Arr, Arr, Arr]:
+    """add_into's work arrays for a sum of `shape` (..., 2, words), views of `scratch` (at least
+    2.5 times their words): u and v laid out plane by plane as the lines are, t one plane."""
+    size = math.prod(shape)
+    planes = (2, *shape[:-2], shape[-1])
+    d = len(shape)
+    order = (*range(1, d - 1), 0, d - 1)  # the plane axis back in place
     u = scratch[:size].reshape(planes).transpose(order)
     v = scratch[size:2 * size].reshape(planes).transpose(order)
     t = scratch[2 * size:2 * size + size // 2].reshape(planes[1:])
+    return u, v, t
+
+
+def add_into(out: Arr, b: Arr, bsw: Arr, views: tuple[Arr, Arr, Arr]) -> None:
+    """out += b over Z_3, bsw being b with its planes swapped (-b, or b itself for out -= b):
+    with t = (a_hi | b_lo) ^ (a_lo | b_hi), the sum's hi plane is (a_lo | b_lo) ^ t and its lo
+    plane (a_hi | b_hi) ^ t (checked on all nine pairs by the tests). out is written last, from
+    the work arrays (`work`), so b may overlap it."""
+    u, v, t = views
     np.bitwise_or(out, bsw, out=u)  # (a_lo | b_hi, a_hi | b_lo)
     np.bitwise_xor(u[..., 0, :], u[..., 1, :], out=t)
     np.bitwise_or(out, b, out=v)  # (a_lo | b_lo, a_hi | b_hi)
@@ -79,12 +87,19 @@ class Z3Bits:
         self.width = width
         self.lane = (2, max(1, -(-width // WORD)))
         self.scratch = np.empty(0, dtype=np.uint64)
+        self.views: dict[tuple[int, ...], tuple[Arr, Arr, Arr]] = {}
 
-    def _scratch(self, size: int) -> Arr:
-        need = size * 5 // 2 + 1
-        if self.scratch.size < need:
-            self.scratch = np.empty(need, dtype=np.uint64)
-        return self.scratch
+    def _work(self, shape: tuple[int, ...]) -> tuple[Arr, Arr, Arr]:
+        """The work arrays of a sum of this shape, made once per shape (a chase sums the same
+        few shapes on every line) from one scratch buffer, grown when a sum needs more."""
+        got = self.views.get(shape)
+        if got is None:
+            need = math.prod(shape) * 5 // 2 + 1
+            if self.scratch.size < need:
+                self.scratch = np.empty(need, dtype=np.uint64)
+                self.views.clear()
+            got = self.views[shape] = work(shape, self.scratch)
+        return got
 
     def zeros(self, n: int) -> Arr:
         return planar((n, *self.lane))
@@ -101,14 +116,14 @@ class Z3Bits:
 
     def add(self, out: Arr, x: Arr) -> None:
         if out.size:
-            add_into(out, x, x[..., ::-1, :], self._scratch(out.size))
+            add_into(out, x, x[..., ::-1, :], self._work(out.shape))
 
     def add_scaled(self, out: Arr, x: Arr, c: int) -> None:
         c %= 3
         if c == 1:
             self.add(out, x)
         elif c == 2 and out.size:
-            add_into(out, x[..., ::-1, :], x, self._scratch(out.size))
+            add_into(out, x[..., ::-1, :], x, self._work(out.shape))
 
     def neg(self, a: Arr, bound: int) -> Arr:
         out: Arr = a[..., ::-1, :]
@@ -121,10 +136,13 @@ class Z3Bits:
         """Free variable `col` of every place p of a plus vals[p] (mod 3): a sum on that word only."""
         word, bit = divmod(col, WORD)
         v = np.asarray(vals) % 3
-        b = np.zeros((len(v), 2, 1), dtype=np.uint64)
-        b[:, 0, 0] = (v == 1).astype(np.uint64) << np.uint64(bit)
-        b[:, 1, 0] = (v == 2).astype(np.uint64) << np.uint64(bit)
-        self.add(a[:, :, word:word + 1], b)
+        b_lo = (v == 1).astype(np.uint64) << np.uint64(bit)
+        b_hi = (v == 2).astype(np.uint64) << np.uint64(bit)
+        a_lo, a_hi = a[:, 0, word], a[:, 1, word]  # one word a place: the sum of add_into on it
+        t = (a_hi | b_lo) ^ (a_lo | b_hi)
+        hi = (a_lo | b_lo) ^ t
+        a[:, 0, word] = (a_hi | b_hi) ^ t
+        a[:, 1, word] = hi
 
     def outer_add(self, a: Arr, col: Ints, row: Ints) -> None:
         """a[p] += col[p] row for every place p."""

@@ -51,7 +51,7 @@ Ints = NDArray[np.int64]
 Arr = NDArray[Any]
 ORDER_LIMIT = 64  # the order e of z modulo p(z) that the recurrence accepts
 Q_TERMS = 8  # and the number of terms of q(z)
-WITNESS_BLOCK = 64  # kernel generators per witness chase
+WITNESS_BLOCK = 8  # kernel generators per witness chase (a narrow chase: its running sums are one cumsum)
 KEEP_BYTES = 1 << 26  # the witness keeps every pattern of its chase (one byte a cell each) up to this
 # The constraint matrix is dense, free variables x free variables (about as many constraints):
 # at the peak the chase holds it as int64 rows and joins them (16 bytes an entry), and zklu then
@@ -476,13 +476,20 @@ def _recur(z: ZLayout, ar: Arith, u: Arr) -> Arr:
     ar.reduce(v, (k - 1) * sum(c for _a, c in z.q) + 1)
     if n <= e:
         return v
+    if not packed and ar.width <= CUMSUM_WIDTH:
+        # a narrow chase (the residual, the presses): the running sums by one cumulative sum
+        # in int32 (below m k, far from overflow) and one remainder (measured faster than the
+        # blocks up to about 8 columns, slower from 16)
+        strides = grid.reshape(blocks * inner, e, ar.width)
+        grid[...] = (np.cumsum(strides, axis=0, dtype=np.int32) % k).reshape(grid.shape)
+        return v
     cube = grid.reshape(blocks, inner, e, *v.shape[1:])
     if packed or (SEQUENTIAL and ar.width >= SEQUENTIAL):
         _sequential(cube, 1, ar)
     else:
         _doubling(cube, 1, ar)
     if blocks > 1:
-        totals = cube[:, -1].copy()
+        totals = np.copy(cube[:, -1], order="K")  # (bit-sliced lines keep their layout)
         _doubling(totals, 0, ar)
         ar.add(cube[1:], totals[:-1, None])
         ar.reduce(cube, 2 * k)
@@ -490,6 +497,7 @@ def _recur(z: ZLayout, ar: Arith, u: Arr) -> Arr:
     return out
 
 
+CUMSUM_WIDTH = 8  # up to this many columns the running sums are one numpy cumulative sum
 SEQUENTIAL = 1000  # from this many columns (free variables) the running sums go one step at a time
 
 
@@ -508,9 +516,9 @@ def _doubling(a: Arr, axis: int, ar: Arith) -> None:
     step = 1
     while step < n:
         if axis == 0:
-            ar.add(a[step:], a[:n - step].copy())
+            ar.add(a[step:], np.copy(a[:n - step], order="K"))
         else:
-            ar.add(a[:, step:], a[:, :n - step].copy())
+            ar.add(a[:, step:], np.copy(a[:, :n - step], order="K"))
         ar.reduce(a, 2 * ar.k)
         step *= 2
 
@@ -556,6 +564,7 @@ def chase(z: ZLayout, fv: Arr, rhs: Ints | None = None, keep: bool = False, dot:
         acc = ar.zeros(cols)
         fresh = True  # acc is all 0 still: the first term is copied into it
         first = 1 if lay.chased[r] else 0
+        same: dict[tuple[int, ...], list[int]] = {}  # lines read through the same stencil
         for s in range(first, lay.span + 1):
             source = lay.var_row(r, s)
             if source is None:
@@ -568,8 +577,19 @@ def chase(z: ZLayout, fv: Arr, rhs: Ints | None = None, keep: bool = False, dot:
                 (_assign if fresh else ar.add)(acc, turned[::-1])
                 fresh = False
             else:
-                for dc in lay.stencils[s]:
-                    _shift_add(ar, acc, x[line], dc + turn, wrap, fresh)
+                same.setdefault(tuple(dc + turn for dc in lay.stencils[s]), []).append(line)
+        for stencil, lines in same.items():
+            # T x + T x' = T (x + x'): lines sharing a stencil of several offsets are summed first
+            srcs = [x[line] for line in lines]
+            if len(lines) > 1 and len(stencil) > 1:
+                summed = ar.zeros(cols)
+                summed[...] = srcs[0]
+                for other in srcs[1:]:
+                    ar.add(summed, other)
+                srcs = [summed]
+            for read in srcs:
+                for dc in stencil:
+                    _shift_add(ar, acc, read, dc, wrap, fresh)
                     fresh = False
         if rhs is not None:
             ar.add_col(acc, rhs_col, -rhs[r])
@@ -842,8 +862,9 @@ def _witness(board: Shape, b: Ints) -> list[int]:
     """The first quiet pattern of the transposed game not orthogonal to b: the dot products of
     WITNESS_BLOCK generators at a time in one chase, which keeps their patterns when they fit in
     KEEP_BYTES (else that pattern is chased alone). A random b is separated by the first block
-    almost surely (each generator with probability at least 1 - 1/2), so a kernel of a thousand
-    generators costs a chase 64 wide, not 1000."""
+    almost surely (all 8 miss it with probability at most 2^-8 for a uniform b: their dot products
+    with b are uniform on a group of at least 2^8 elements), so a kernel of a thousand generators
+    costs a chase 8 wide, not 1000 (docs/MATH.md §18.4)."""
     p = plan(board, transposed=True)
     gens = p.system.gens
     for start in range(0, gens.shape[1], WITNESS_BLOCK):

@@ -344,12 +344,14 @@ def agrees_with_general_on_starts(board: Shape, k: int, rng: random.Random) -> N
         check_answer(board, start, general._solve_by_plan(board, [(-v) % k for v in start]).solvable)
 
 
-@pytest.mark.parametrize("sequential", [1, 0])
+@pytest.mark.parametrize("sequential, cumsum", [(1, 0), (0, 0), (0, 1 << 20)])
 @pytest.mark.parametrize("topology, rule, k", [("plane", "star", 3), ("cylinder", "x", 6), ("torus", "knight", 4),
                                                ("klein", "ring", 9), ("moebius", "x", 5)])
-def test_running_sums_one_step_at_a_time_or_by_doubling(topology, rule, k, sequential, monkeypatch):
-    """Both ways of the recurrence's running sums (wide symbolic chases go one step at a time)."""
+def test_running_sums_one_step_at_a_time_or_by_doubling(topology, rule, k, sequential, cumsum, monkeypatch):
+    """Every way of the recurrence's running sums (wide symbolic chases go one step at a time,
+    narrow chases take one cumulative sum)."""
     monkeypatch.setattr(zkchase, "SEQUENTIAL", sequential)
+    monkeypatch.setattr(zkchase, "CUMSUM_WIDTH", cumsum)
     board = Shape(11, 13, Rules.make(topology, rule, k))
     assert zkchase.applies(board) and zkchase.zlayout(board).e
     zkchase.plan.cache_clear()
