@@ -8,12 +8,16 @@
   variables. Every press is then an affine function of the f free variables, and A x = b holds iff
   the f constraints hold: C y = r, an f x f system (n equations, n variables, one pivot each).
   On a grid graph f is about one line; on a random graph of mean degree 5 about a quarter of n.
-* The constraint rows come out of the chase as Python integers, packed into rows of 64-bit
-  words, and C y = r goes through countlo.classic.rowchase's elimination (forward elimination a
-  word of 64 columns at a time with the four Russians' tables, then back-substitution a word at a
-  time for y and C's kernel).
+* Every press's form (its affine function of the free variables, bit 0 the first lights' chase)
+  is a Python integer, kept by the plan. The constraint rows come out of the chase as Python
+  integers over their pivot presses, packed into rows of 64-bit words, their free presses
+  scattered in with numpy, and C y = r goes through countlo.classic.rowchase's forward
+  elimination (a word of 64 columns at a time with the four Russians' tables), then a
+  back-substitution by parities for y and a small kernel (rowchase's, a word at a time with
+  tables, for a large one). The presses for the solved y are read from the forms.
 * The quiet patterns are the chases of the kernel of C with b = 0. As A is symmetric they are also
-  the w with w A = 0, so an unsolvable b has a quiet pattern w with w.b = 1: that is the witness.
+  the w with w A = 0, so an unsolvable b has a quiet pattern w with w.b = 1: that is the witness,
+  read from the forms too.
 
 It gives what countlo.classic.general gives for a two-state graph (solvability, one solution, the
 nullity, a basis of the quiet patterns, a witness), in the same shapes as countlo.classic.rowchase.
