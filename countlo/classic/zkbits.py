@@ -1,4 +1,4 @@
-"""Z_3 bit-sliced in 64-bit words for the line chase over Z_k (docs/MATH.md §18.7).
+"""Z_3 (and Z_6 = Z_2 x Z_3) bit-sliced in 64-bit words for the line chase over Z_k (docs/MATH.md §18.7).
 
 An element of Z_3 is two bits, lo = [v == 1] and hi = [v == 2]; a line's expressions, a
 (places, W) array of residues, are kept as a (places, 2, words) array of uint64, plane 0 the lo
@@ -8,7 +8,7 @@ nothing is ever reduced: a quarter of the bytes of the lazy byte arithmetic, and
 conditional subtractions. The array is laid out plane by plane in memory (its plane axis has
 the largest stride), so each plane of a run of places is one contiguous block and every numpy
 call runs over whole blocks, not over rows of a few words. `Z3Bits` offers the same operations
-as zkchase's byte arithmetic, so the chase runs on either.
+as zkchase's byte arithmetic, so the chase runs on either; `Z6Bits` adds a plane mod 2.
 """
 
 from __future__ import annotations
@@ -26,8 +26,9 @@ FULL = (1 << WORD) - 1
 
 
 def planar(shape: tuple[int, ...]) -> Arr:
-    """Zeros of `shape` (..., 2, words), laid out plane by plane."""
-    out: Arr = np.moveaxis(np.zeros((2, *shape[:-2], shape[-1]), dtype=np.uint64), 0, -2)
+    """Zeros of `shape` (..., planes, words), laid out plane by plane."""
+    d = len(shape)
+    out: Arr = np.zeros((shape[-2], *shape[:-2], shape[-1]), dtype=np.uint64).transpose(*range(1, d - 1), 0, d - 1)
     return out
 
 
@@ -121,7 +122,7 @@ class Z3Bits:
     def add_scaled(self, out: Arr, x: Arr, c: int) -> None:
         c %= 3
         if c == 1:
-            self.add(out, x)
+            Z3Bits.add(self, out, x)  # (Z6Bits runs these on its two planes mod 3)
         elif c == 2 and out.size:
             add_into(out, x[..., ::-1, :], x, self._work(out.shape))
 
@@ -150,7 +151,71 @@ class Z3Bits:
         c = np.asarray(col) % 3
         ones = (c == 1).astype(np.uint64)[:, None] * np.uint64(FULL)  # all bits set where col is 1
         twos = (c == 2).astype(np.uint64)[:, None] * np.uint64(FULL)
-        b = self.zeros(len(c))  # col row: row where col is 1, -row (planes swapped) where 2
+        b = planar((len(c), 2, self.lane[-1]))  # col row: row where col is 1, -row (swapped) where 2
         np.bitwise_or(ones & r[0], twos & r[1], out=b[:, 0])
         np.bitwise_or(ones & r[1], twos & r[0], out=b[:, 1])
-        self.add(a, b)
+        Z3Bits.add(self, a, b)
+
+
+def bits(plane: Arr, w: int) -> Arr:
+    """(..., words) bits -> (..., w) 0/1 as uint8."""
+    out: Arr = np.unpackbits(np.ascontiguousarray(plane).view(np.uint8), axis=-1, bitorder="little")[..., :w]
+    return out
+
+
+class Z6Bits(Z3Bits):
+    """Z_6 = Z_2 x Z_3 (docs/MATH.md §18.7): a (places, 3, words) line, plane 0 the residues mod 2
+    (a sum is one xor), planes 1 and 2 the residues mod 3 as in Z3Bits; a value is
+    3 (v mod 2) + 4 (v mod 3) mod 6. Every constant of the chase is reduced mod 2 and mod 3."""
+
+    k = 6
+
+    def __init__(self, width: int) -> None:
+        super().__init__(width)
+        self.lane = (3, self.lane[1])
+
+    def pack(self, vals: Arr) -> Arr:
+        vals = np.asarray(vals)
+        two, three = pack(vals % 2), pack(vals % 3)
+        out = planar((*three.shape[:-2], 3, three.shape[-1]))
+        out[..., 0, :] = two[..., 0, :]
+        out[..., 1:, :] = three
+        return out
+
+    def done(self, a: Arr) -> Arr:
+        out: Arr = (3 * bits(a[..., 0, :], self.width) + 4 * unpack(a[..., 1:, :], self.width)) % 6
+        return out
+
+    def values(self, a: Arr) -> Ints:
+        out: Ints = self.done(a).astype(np.int64)
+        return out
+
+    def add(self, out: Arr, x: Arr) -> None:
+        np.bitwise_xor(out[..., 0, :], x[..., 0, :], out=out[..., 0, :])
+        super().add(out[..., 1:, :], x[..., 1:, :])
+
+    def add_scaled(self, out: Arr, x: Arr, c: int) -> None:
+        if c % 2:
+            np.bitwise_xor(out[..., 0, :], x[..., 0, :], out=out[..., 0, :])
+        super().add_scaled(out[..., 1:, :], x[..., 1:, :], c)
+
+    def neg(self, a: Arr, bound: int) -> Arr:
+        """-a: the same mod 2, the planes mod 3 swapped (a copy: three planes are no reversal)."""
+        out = np.empty_like(a)
+        out[..., 0, :] = a[..., 0, :]
+        out[..., 1, :] = a[..., 2, :]
+        out[..., 2, :] = a[..., 1, :]
+        return out
+
+    def add_col(self, a: Arr, col: int, vals: Ints) -> None:
+        word, bit = divmod(col, WORD)
+        v = np.asarray(vals)
+        a[:, 0, word] ^= (v % 2).astype(np.uint64) << np.uint64(bit)
+        super().add_col(a[:, 1:, :], col, v)
+
+    def outer_add(self, a: Arr, col: Ints, row: Ints) -> None:
+        c = np.asarray(col)
+        r = pack(np.asarray(row) % 2)[0]
+        odd = (c % 2).astype(np.uint64)[:, None] * np.uint64(FULL)
+        a[:, 0] ^= odd & r
+        super().outer_add(a[:, 1:], c, row)

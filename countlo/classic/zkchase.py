@@ -9,8 +9,9 @@ line's local unknowns phi with their local equations K phi = E. Over Z_k:
   unsigned integers, reduced lazily: sums of a few terms below the dtype's range are brought
   back into 0..k-1 by conditional subtractions of 2^j k (two whole-array operations each); for
   k dividing 256 the uint8 arithmetic wraps mod 256, which is exact mod k, and nothing is reduced;
-  for k = 3 a wide chase keeps them bit-sliced instead (countlo.classic.zkbits, docs/MATH.md
-  §18.7: two bit planes, exact sums by bit operations, nothing to reduce);
+  for k = 3 or 6 a wide chase keeps them bit-sliced instead (countlo.classic.zkbits, docs/MATH.md
+  §18.7: two bit planes, and one more mod 2 for k = 6, exact sums by bit operations, nothing to
+  reduce);
 * the recurrence s = u / p(z) is q(z) u / (1 - z^e), where z^e = 1 modulo p over Z_k (p is monic
   with p(0) = 1, so z has a finite order in Z_k[z]/(p)) and q = (1 - z^e) / p: a few shifted
   adds, then running sums with stride e in two levels (inside blocks by doubling, or one step
@@ -198,7 +199,7 @@ class _Arith:
         return a & a.dtype.type(self.k - 1) if self.wrap else a
 
 
-Arith = _Arith | zkbits.Z3Bits  # the same operations on a line's expressions
+Arith = _Arith | zkbits.Z3Bits  # (or its subclass Z6Bits) the same operations on a line's expressions
 
 
 def _shift_add(ar: Arith, out: Arr, x: Arr, dc: int, wrap: bool, fresh: bool = False) -> None:
@@ -347,7 +348,7 @@ def _add_tiled(ar: Arith, out: Arr, pattern: Arr, phase: int) -> None:
     whole, rest = divmod(len(out), e)
     if whole:
         tiles = out[:whole * e].reshape(whole, e, *out.shape[1:])
-        assert np.may_share_memory(tiles, out)  # a view: splitting an axis never copies
+        assert not tiles.size or np.may_share_memory(tiles, out)  # a view: splitting an axis never copies
         ar.add(tiles, ext[None])
     if rest:
         ar.add(out[whole * e:], ext[:rest])
@@ -402,14 +403,17 @@ BITS_CELLS = 1 << 18  # from this many entries a line (places x columns) a chase
 
 
 def _arith(z: ZLayout, width: int, packed: bool | None = None) -> Arith:
-    """The arithmetic of a chase `width` columns wide: bit-sliced Z_3 (countlo.classic.zkbits,
-    docs/MATH.md §18.7) for k = 3 from BITS_CELLS entries a line (or as `packed` says), else bytes
+    """The arithmetic of a chase `width` columns wide: bit-sliced Z_3 or Z_2 x Z_3 = Z_6
+    (countlo.classic.zkbits, docs/MATH.md §18.7) for k = 3 or 6 from BITS_CELLS entries a line
+    (or as `packed` says), else bytes
     (measured: below about that, numpy's cost per call outweighs the quarter of the bytes)."""
     k = z.k
     if packed is None:
         packed = z.lay.cols * width >= BITS_CELLS
     if packed and k == 3:
         return zkbits.Z3Bits(width)
+    if packed and k == 6:
+        return zkbits.Z6Bits(width)
     bound = max(z.terms * (k - 1) + 1, (z.f + 1) * k * k, (len(z.q) + 1) * k * k, 2 * k)
     return _Arith(k, bound, width)
 

@@ -11,30 +11,36 @@ from typing import TypeVar
 T = TypeVar("T")
 
 EPILOG = """\
-Boards are drawn uniformly from the solvable ones: a uniformly random set of presses, pushed
-through the click rule, lights a uniformly random solvable board (random press *sequences*
-would favour boards needing few presses).
+Boards are drawn uniformly from the solvable ones: a uniformly random set of
+presses, pushed through the click rule, lights a uniformly random solvable
+board (random press *sequences* would favour boards needing few presses).
 --presses N: uniform among the boards whose fewest-press count is exactly N.
 --difficulty, by the fewest-press count of a board of R x C cells:
-  easy    1 to max(1, round(0.15 RC))             (5x5: 1-4, 6x6: 1-5, 7x7: 1-7)
-  medium  up to max(easy + 1, round(0.30 RC))     (5x5: 5-8, 6x6: 6-11, 7x7: 8-15)
-  hard    above                                    (5x5: 9+, 6x6: 12+, 7x7: 16+)
-easy and medium draw the count uniformly in the band, then a board with that count; hard is a
-uniform solvable board whose count is in the band. Without --seed a seed is chosen and printed.
+  easy    1 to max(1, round(0.15 RC))          (5x5: 1-4, 6x6: 1-5, 7x7: 1-7)
+  medium  up to max(easy + 1, round(0.30 RC))  (5x5: 5-8, 6x6: 6-11, 7x7: 8-15)
+  hard    above                                (5x5: 9+, 6x6: 12+, 7x7: 16+)
+easy and medium draw the count uniformly in the band, then a board with that
+count; hard is a uniform solvable board whose count is in the band. Without
+--seed a seed is chosen and printed.
 
-Other rules take the options of `countlo solve` (--topology, --rule, --states K, --graph FILE,
---target lit, --to FILE): a uniformly random press vector (each cell pressed 0..K-1 times) pushed
-through the rule's click map, mod K, from the target, gives a board uniform over those that can
-reach it; `countlo solve` with the same options reads the output back. With K > 2 presses count
-with multiplicity (a cell pressed twice counts 2), for --presses and for the bands, which then
-use M = (K-1) R C in place of R C.
-Exit 0, 1 when no board fits (e.g. --presses beyond what the size ever needs), 2 bad input.
+Other rules take the options of `countlo solve` (--topology, --rule,
+--states K, --graph FILE, --target lit, --to FILE): a uniformly random press
+vector (each cell pressed 0..K-1 times) pushed through the rule's click map,
+mod K, from the target, gives a board uniform over those that can reach it;
+`countlo solve` with the same options reads the output back. With K > 2
+presses count with multiplicity (a cell pressed twice counts 2), for --presses
+and for the bands, which then use M = (K-1) R C in place of R C.
+Exit 0, 1 when no board fits (e.g. --presses beyond what the size ever needs),
+2 bad input.
 """
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
+    from countlo.cli.speech import RawDescriptionHelpFormatter, wrapped
+
     p.epilog = EPILOG
-    p.formatter_class = argparse.RawDescriptionHelpFormatter
+    p.formatter_class = RawDescriptionHelpFormatter  # keeps the epilog's lines (79 columns)
+    p.description = wrapped(p.description or "", 79)
     from countlo.cli.rules_args import add_board_arguments
 
     p.add_argument("--size", metavar="RxC", help="board size (default 5x5)")

@@ -185,6 +185,15 @@ def main(argv: list[str] | None = None) -> int:
         sys.stdout, sys.stderr = saved
 
 
+def _parser_of(parser: argparse.ArgumentParser, command: str | None) -> argparse.ArgumentParser:
+    """The subcommand's parser (so an unknown option is reported as `countlo solve: ...` with
+    'countlo solve --help'), or `parser` itself when no command was given."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction) and command in action.choices:
+            return action.choices[command]
+    return parser
+
+
 def _main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     i18n.use(_lang(argv))
@@ -193,7 +202,10 @@ def _main(argv: list[str] | None = None) -> int:
     only = _asked(argv)
     parser = build_parser(only) if only else build_parser("")
     try:
-        args = parser.parse_args(argv)
+        args, extra = parser.parse_known_args(argv)
+        if extra:  # named by the subcommand's parser, which argparse.parse_args would not do
+            _parser_of(parser, getattr(args, "command", None)).error(
+                _("unrecognized arguments: %s") % " ".join(extra))
     except SystemExit as e:  # --help, --version, or a usage error already printed as one line
         return e.code if isinstance(e.code, int) else 2
     if not getattr(args, "_run", None):  # bare `countlo`: usage on stderr, one line saying why

@@ -10,22 +10,27 @@ from countlo.errors import BoardFormatError, CountloError
 MAX_SIDE = 18  # 18 columns of four characters fit 80 columns; 18 rows fit 24 lines with a prompt
 
 EPILOG = f"""\
-The start is a seeded random board that can be turned all dark (drawn uniformly, as
-`countlo generate` does), or the text grid in FILE. Click a cell by name (C4, or '4 3') or with
-the mouse; 'hint' names one click of a fewest-click way to finish from where you are; 'undo'
-takes a click back. Boards up to {MAX_SIDE}x{MAX_SIDE}.
-Other rules take the grid options of `countlo solve` (--topology, --rule, --states K,
---target lit, --to FILE): a click adds 1 mod K to the cells of the rule, the game is won at the
-target, and with K > 2 presses count with multiplicity (a hint names one press; a cell to press
-twice comes up in two hints). Random starts are drawn as `countlo generate` draws them under the
-same options.
+The start is a seeded random board that can be turned all dark (drawn
+uniformly, as `countlo generate` does), or the text grid in FILE. Click a cell
+by name (C4, or '4 3') or with the mouse; 'hint' names one click of a
+fewest-click way to finish from where you are; 'undo' takes a click back.
+Boards up to {MAX_SIDE}x{MAX_SIDE}.
+Other rules take the grid options of `countlo solve` (--topology, --rule,
+--states K, --target lit, --to FILE): a click adds 1 mod K to the cells of the
+rule, the game is won at the target, and with K > 2 presses count with
+multiplicity (a hint names one press; a cell to press twice comes up in two
+hints). Random starts are drawn as `countlo generate` draws them under the same
+options.
 Exit 0 (won or left), 1 when FILE's board cannot reach the target, 2 bad input.
 """
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
+    from countlo.cli.speech import RawDescriptionHelpFormatter, wrapped
+
     p.epilog = EPILOG
-    p.formatter_class = argparse.RawDescriptionHelpFormatter
+    p.formatter_class = RawDescriptionHelpFormatter  # keeps the epilog's lines (79 columns)
+    p.description = wrapped(p.description or "", 79)
     p.add_argument("file", nargs="?", metavar="FILE",
                    help="the start as a text grid (as `countlo solve` reads); default: random")
     p.add_argument("--size", metavar="RxC", help="board size for a random start (default 5x5)")

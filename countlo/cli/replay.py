@@ -51,6 +51,10 @@ def run(args) -> int:
         from countlo.formats.image import check_path
 
         check_path(args.image)
+    from countlo.cli.rules_args import given, rules_of
+
+    if given(args):  # a bad rule option is bad input whatever the file holds, even impossible counts
+        rules_of(args)
     shape = Shape.parse(args.size) if args.size is not None else None
     try:
         if args.file == "-":

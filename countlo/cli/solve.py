@@ -32,23 +32,28 @@ SYMMETRIES = {"identity": N_("identity"), "rotate 90": N_("rotate 90"), "rotate 
 
 
 EPILOG = N_("""\
-grid files: one line per row; lit 1 # * O, dark 0 . -; spaces between cells optional.
-A line made only of those characters is a row (so '# . #' is a row); any other line starting
-with '#' is a comment; blank lines are skipped.
---lit numbers cells 1..R*C in reading order: cell k is row (k-1)//C+1, column (k-1)%C+1.
-Boards above 64x64 print a summary; --full prints everything, --out saves the press grid,
---json lists presses as 1-based [row, column] pairs. Exit 0 solved, 1 unsolvable, 2 bad input.
---min is proven unless stopped (--time-limit, default 60 s, or Ctrl-C): then it prints the best
-found and a proven lower bound ("exact": false and "lower_bound" in JSON).
---most --size RxC: the most presses any solvable start of that size needs, and such a start.
+grid files: one line per row; lit 1 # * O, dark 0 . -; spaces between cells
+optional. A line made only of those characters is a row (so '# . #' is a row);
+any other line starting with '#' is a comment; blank lines are skipped.
+--lit numbers cells 1..R*C in reading order: cell k is row (k-1)//C+1, column
+(k-1)%C+1.
+Boards above 64x64 print a summary; --full prints everything, --out saves the
+press grid, --json lists presses as 1-based [row, column] pairs.
+Exit 0 solved, 1 unsolvable, 2 bad input.
+--min is proven unless stopped (--time-limit, default 60 s, or Ctrl-C): then it
+prints the best found and a proven lower bound ("exact": false and
+"lower_bound" in JSON).
+--most --size RxC: the most presses any solvable start of that size needs, and
+such a start.
 
-Other rules: --topology plane|cylinder|torus|moebius|klein|projective, --rule
-plus|x|star|ring|knight|rowcol or a FILE drawing the rule (# changed, . unchanged, O the centre
-changed, o the centre unchanged), --states K (2..255: a click adds 1 mod K; grids then hold
-digits 0..K-1, or spaced numbers above 10), --graph FILE (one edge 'a b' per line, optional
-'nodes: a b c' first; rule sigma+ (node and neighbours, the default) or sigma (neighbours only);
-the start is a list of node names, name=value for other states). With K > 2, presses count with
-multiplicity: a cell pressed 3 times counts 3.
+Other rules: --topology plane|cylinder|torus|moebius|klein|projective,
+--rule plus|x|star|ring|knight|rowcol or a FILE drawing the rule (# changed,
+. unchanged, O the centre changed, o the centre unchanged), --states K (2..255:
+a click adds 1 mod K; grids then hold digits 0..K-1, or spaced numbers above
+10), --graph FILE (one edge 'a b' per line, optional 'nodes: a b c' first; rule
+sigma+ (node and neighbours, the default) or sigma (neighbours only); the start
+is a list of node names, name=value for other states). With K > 2, presses
+count with multiplicity: a cell pressed 3 times counts 3.
 """)
 
 

@@ -136,6 +136,8 @@ def _lit(text: str, board: Board) -> list[int]:
         for item in text.replace(",", " ").split():
             if item not in index:
                 raise BoardFormatError(_("--lit: unknown node {node!r}").format(node=item))
+            if out[index[item]]:  # as on a grid (textgrid.parse_lit) and in a start file
+                raise BoardFormatError(_("--lit item {item} is listed twice").format(item=item))
             out[index[item]] = 1
         return out
     from countlo.formats.textgrid import parse_lit

@@ -1,0 +1,84 @@
+"""What a new user's pass over the command line found: each test guards one fix.
+
+Commands run in-process through `main(argv)`; every refusal is one line on stderr, exit 2.
+"""
+
+from __future__ import annotations
+
+import io
+import sys
+
+import pytest
+
+from countlo.cli import main
+
+
+def run(argv, capsys, monkeypatch, stdin: str = "") -> tuple[int, str, str]:
+    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    code = main(argv)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def one_line(code: int, err: str, expected: int = 2) -> str:
+    assert code == expected, err
+    assert "Traceback" not in err
+    lines = err.strip("\n").split("\n")
+    assert len(lines) == 1, err
+    return lines[0]
+
+
+@pytest.mark.parametrize("command", ["solve", "play", "replay", "simulate", "generate", "practice"])
+def test_an_unknown_option_is_named_by_its_command(capsys, monkeypatch, command):
+    code, out, err = run([command, "--nosuch"] + (["t.txt"] if command == "replay" else []), capsys,
+                         monkeypatch)
+    assert out == ""
+    assert one_line(code, err) == (f"countlo {command}: unrecognized arguments: --nosuch "
+                                   f"(see 'countlo {command} --help')")
+
+
+def test_an_unknown_option_without_a_command_is_named_by_countlo(capsys, monkeypatch):
+    code, _, err = run(["--nosuch"], capsys, monkeypatch)
+    assert one_line(code, err) == "countlo: unrecognized arguments: --nosuch (see 'countlo --help')"
+
+
+def test_a_node_listed_twice_in_lit_is_refused_as_a_grid_cell_is(tmp_path, capsys, monkeypatch):
+    graph = tmp_path / "g.txt"
+    graph.write_text("a b\nb c\n")
+    code, out, err = run(["solve", "--graph", str(graph), "--lit", "a,b,a"], capsys, monkeypatch)
+    assert out == "" and one_line(code, err) == "countlo solve: --lit item a is listed twice"
+    code, _, err = run(["solve", "--size", "3x3", "--lit", "1,2,1"], capsys, monkeypatch)
+    assert one_line(code, err) == "countlo solve: --lit item 1 is listed twice"
+    code, out, _ = run(["solve", "--graph", str(graph), "--lit", "a,b"], capsys, monkeypatch)
+    assert code == 0 and "presses:" in out
+
+
+@pytest.mark.parametrize("option, said", [
+    (["--states", "3"], "--states 3: the hidden game needs two states"),
+    (["--rule", "nosuch"], "unknown click rule 'nosuch'"),
+    (["--topology", "sphere"], "unknown topology 'sphere'"),
+])
+def test_replay_refuses_a_bad_rule_option_even_for_impossible_counts(tmp_path, capsys, monkeypatch,
+                                                                     option, said):
+    path = tmp_path / "counts.txt"
+    path.write_text("101\n010\n101\n")  # read as counts that no board shows (exit 1 without options)
+    code, _, _ = run(["replay", str(path)], capsys, monkeypatch)
+    assert code == 1
+    code, out, err = run(["replay", str(path), *option], capsys, monkeypatch)
+    assert out == "" and said in one_line(code, err)
+
+
+@pytest.mark.parametrize("command", ["solve", "generate", "practice"])
+def test_help_epilogs_fit_80_columns_without_ragged_rewrapping(capsys, monkeypatch, command):
+    monkeypatch.setenv("COLUMNS", "80")
+    code, out, _ = run([command, "--help"], capsys, monkeypatch)
+    assert code == 0
+    assert max(len(line) for line in out.split("\n")) <= 80, out
+    # the epilog's source lines already fit, so the help shows them as written (no line cut
+    # in two, leaving a stub such as "optional." on a line of its own)
+    from importlib import import_module
+
+    epilog = import_module(f"countlo.cli.{command}").EPILOG
+    assert all(len(line) <= 79 for line in epilog.split("\n")), epilog
+    body = out[out.index(epilog.split("\n")[0][:30]):]
+    assert "\n".join(line for line in body.split("\n")[:5]) in epilog.format(MAX_SIDE=18)
