@@ -1,4 +1,5 @@
-"""Brute-force references for small boards (every start listed): posterior, solver, diagnose.
+"""Brute-force references for small boards (every start listed): posterior, solver, diagnose;
+and the Smith-form check of the dense eliminations over Z_k.
 
 Used by the tests to cross-check the engines, the guide and the strategies on small boards.
 """
@@ -9,8 +10,10 @@ import itertools
 import random
 from collections import defaultdict
 
+import numpy as np
+
 from countlo.board import Shape, press_masks
-from countlo.classic import general
+from countlo.classic import general, zk, zklu
 from countlo.errors import CountloError
 from countlo.hidden.record import Record, Step, record_of
 
@@ -136,3 +139,24 @@ def brute_diagnose(record: Record) -> list[tuple[int, int, int]]:
             if any(r.consistent(b) for b in range(1 << record.shape.cells)):
                 out.append((i, written, c))
     return out
+
+
+def agrees_with_the_smith_form(a: np.ndarray, k: int, rng: np.random.Generator) -> None:
+    """The same kernel orders as zk's Smith form, generators that A sends to 0 (their orders: the
+    order times the generator is 0, a smaller divisor is not), and on solvable and random
+    right-hand sides the same verdict and a true solution."""
+    m, n = a.shape
+    ref = zk.factorize(a.tolist(), n, k)
+    sys = zklu.System(a, k)
+    assert sys.orders == ref.orders
+    assert sys.gens.shape == (n, len(ref.orders))
+    assert not (a @ sys.gens % k).any()
+    for j, o in enumerate(sys.orders):
+        assert not (sys.gens[:, j] * o % k).any()
+        assert all((sys.gens[:, j] * (o // p) % k).any() for p, _e in zk.factor(o))
+    for t in range(4):
+        b = a @ rng.integers(0, k, n) % k if t % 2 else rng.integers(0, k, m)
+        y = sys.solve(b)
+        assert (y is None) == (ref.solve(b.tolist()) is None)
+        if y is not None:
+            assert not ((a @ y - b) % k).any()

@@ -366,7 +366,7 @@ def _add_tiled(ar: Arith, out: Arr, pattern: Arr, phase: int) -> None:
     whole, rest = divmod(len(out), e)
     if whole:
         tiles = out[:whole * e].reshape(whole, e, *out.shape[1:])
-        assert np.may_share_memory(tiles, out)  # a view: splitting an axis never copies
+        assert not tiles.size or np.may_share_memory(tiles, out)  # a view: splitting an axis never copies
         ar.add(tiles, ext[None])
     if rest:
         ar.add(out[whole * e:], ext[:rest])

@@ -10,29 +10,9 @@ import itertools
 
 import numpy as np
 import pytest
+from brute import agrees_with_the_smith_form
 
 from countlo.classic import zk, zklu
-
-
-def agrees_with_the_smith_form(a: np.ndarray, k: int, rng: np.random.Generator) -> None:
-    """The same kernel orders as zk's Smith form, generators that A sends to 0 (their orders: the
-    order times the generator is 0, a smaller divisor is not), and on solvable and random
-    right-hand sides the same verdict and a true solution."""
-    m, n = a.shape
-    ref = zk.factorize(a.tolist(), n, k)
-    sys = zklu.System(a, k)
-    assert sys.orders == ref.orders
-    assert sys.gens.shape == (n, len(ref.orders))
-    assert not (a @ sys.gens % k).any()
-    for j, o in enumerate(sys.orders):
-        assert not (sys.gens[:, j] * o % k).any()
-        assert all((sys.gens[:, j] * (o // p) % k).any() for p, _e in zk.factor(o))
-    for t in range(4):
-        b = a @ rng.integers(0, k, n) % k if t % 2 else rng.integers(0, k, m)
-        y = sys.solve(b)
-        assert (y is None) == (ref.solve(b.tolist()) is None)
-        if y is not None:
-            assert not ((a @ y - b) % k).any()
 
 
 def low_rank(rng: np.random.Generator, m: int, n: int, k: int, rank: int) -> np.ndarray:

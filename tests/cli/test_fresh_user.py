@@ -82,3 +82,32 @@ def test_help_epilogs_fit_80_columns_without_ragged_rewrapping(capsys, monkeypat
     assert all(len(line) <= 79 for line in epilog.split("\n")), epilog
     body = out[out.index(epilog.split("\n")[0][:30]):]
     assert "\n".join(line for line in body.split("\n")[:5]) in epilog.format(MAX_SIDE=18)
+
+
+@pytest.mark.parametrize("size, said", [
+    ("1004x1004", "--most works on boards of at most 4096 cells (64x64) when they have 2 or more quiet "
+                  "patterns; 1004x1004 has 1008016 cells and nullity 4"),
+    ("1025x1025", "--most works on boards of at most 1048576 cells (1024x1024); 1025x1025 has 1050625"),
+])
+def test_most_on_a_board_too_large_is_refused_saying_the_limit(capsys, monkeypatch, size, said):
+    code, out, err = run(["solve", "--size", size, "--most"], capsys, monkeypatch)
+    assert out == "" and one_line(code, err) == f"countlo solve: {said}"
+
+
+@pytest.mark.parametrize("size", ["4x4", "5x5", "6x6", "4x5"])
+def test_most_start_is_what_its_presses_light_cell_by_cell(capsys, monkeypatch, size):
+    import json
+
+    from countlo.board import Shape
+
+    code, out, _ = run(["solve", "--size", size, "--most", "--json", "--time-limit", "1"], capsys,
+                       monkeypatch)
+    got = json.loads(out)
+    assert code == 0 and got["presses"] is not None
+    shape = Shape.parse(size)
+    presses = 0
+    for r, c in got["presses"]:
+        presses |= 1 << ((r - 1) * shape.cols + c - 1)
+    lights = shape.press_all(0, presses)  # one press mask at a time, not the row formula
+    assert sorted(got["start"]) == sorted([k // shape.cols + 1, k % shape.cols + 1]
+                                          for k in range(shape.cells) if lights >> k & 1)
