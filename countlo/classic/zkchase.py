@@ -56,29 +56,38 @@ WITNESS_BLOCK = 8  # kernel generators per witness chase (a narrow chase: its ru
 KEEP_BYTES = 1 << 26  # the witness keeps every pattern of its chase (one byte a cell each) up to this
 # The constraint matrix is dense, free variables x free variables (about as many constraints).
 # The symbolic chase writes it straight into one float32 matrix, which zklu factors where it is
-# (docs/MATH.md §18.8): 4 bytes an entry, 1 more for the chase's identity (free variables x free
-# variables, bytes), and at most 1 more for the scratch of the chase (a few lines' worth) or the
-# elimination (PRODUCT_ROWS rows of a product): DENSE_BYTES = 6 at the peak. A k with more than
-# one prime power besides 2 keeps a float32 copy for each (4 bytes more each), and a factor 2
-# of k its bit-packed copy (1 byte more, with its scratch): dense_bytes(k). With at most
-# DENSE_MEMORY = 1 GiB for it the free variables are at most max_free(k): MAX_FREE = 13,377 for
-# k = 3 (knight on the 1000 x 1000 torus, Klein bottle and projective plane with 3 states have
-# 4,996 to 5,992: about 215 MB); a board past it takes the chase one equation at a time.
-DENSE_BYTES = 6  # bytes an entry of the constraint matrix at the peak, for one float32 copy
+# (docs/MATH.md §18.8). Bytes an entry at the peak (dense_bytes), the larger of two phases:
+# * the chase: 4 for the matrix, 1 for its identity, and its lines (about a dozen lines of its
+#   width in its arithmetic's dtype, with the solve's own arrays): 2 bit-sliced (k = 3, 6), else
+#   2 + 2 x the dtype's bytes (measured on the 1000 x 1000 torus knight, 5,992 free variables:
+#   1.4 bit-sliced, 2.5 in bytes, 4.5 in uint16, 8.6 in uint32);
+# * the elimination: 4 for each prime power of k besides 2 (all but the last copy the matrix), 1
+#   for a factor 2 of k exactly once (its bits), and 4 for a product's scratch, the kernel's
+#   generators and the solve's arrays (measured there: 1.2 for k = 3, 3.7 for k = 5).
+# With at most DENSE_MEMORY = 1 GiB for it the free variables are at most max_free(z): MAX_FREE =
+# 11,585 for the bit-sliced chase with k = 3, 8 bytes an entry (knight on the 1000 x 1000 torus,
+# Klein bottle and projective plane with 3 states have 4,996 to 5,992 free variables, measured
+# 258 MB resident at 5,992); a board past it takes the chase one equation at a time.
 DENSE_MEMORY = 1 << 30
+CHASE_BYTES = 5  # the matrix and the chase's identity, bytes an entry
+FACTOR_SCRATCH = 4  # the elimination's scratch, the kernel and the solve's arrays, bytes an entry
 
 
-def dense_bytes(k: int) -> int:
-    """Bytes an entry of the constraint matrix at the peak over Z_k (see above)."""
-    return DENSE_BYTES + 4 * (zklu.float_parts(k) - 1) + (k % 4 == 2)
+def dense_bytes(z: ZLayout) -> int:
+    """Bytes an entry of the constraint matrix at the peak of this layout's plan (see above)."""
+    k = z.k
+    ar = _arith(z, z.nfree + 1)
+    lines = 2 if isinstance(ar, zkbits.Z3Bits) else 2 + 2 * np.dtype(ar.dtype).itemsize
+    return max(CHASE_BYTES + lines, 4 * zklu.float_parts(k) + (k % 4 == 2) + FACTOR_SCRATCH)
 
 
-def max_free(k: int) -> int:
-    """The most free variables whose constraint matrix over Z_k stays within DENSE_MEMORY."""
-    return math.isqrt(DENSE_MEMORY // dense_bytes(k))
+def max_free(z: ZLayout) -> int:
+    """The most free variables whose constraint matrix, at this layout's bytes an entry, stays
+    within DENSE_MEMORY."""
+    return math.isqrt(DENSE_MEMORY // dense_bytes(z))
 
 
-MAX_FREE = max_free(3)
+MAX_FREE = math.isqrt(DENSE_MEMORY // 8)  # k = 3, bit-sliced: max_free of the 1000 x 1000 knight's layouts
 
 
 def _order(lags: Sequence[int], k: int) -> tuple[int, tuple[tuple[int, int], ...]] | None:
@@ -117,9 +126,9 @@ def _order(lags: Sequence[int], k: int) -> tuple[int, tuple[tuple[int, int], ...
 
 def applies(board: Shape) -> bool:
     """True when this chase solves the board: k > 2, the geometry rowchase takes (the conditions
-    there do not depend on k), a short recurrence along the line and at most max_free(k) free
-    variables (in the layout zlayout picks: a dense matrix of max_free(k)^2 entries takes about
-    DENSE_MEMORY)."""
+    there do not depend on k), a short recurrence along the line and at most max_free(z) free
+    variables (in the layout zlayout picks: its dense matrix of max_free(z)^2 entries takes
+    about DENSE_MEMORY at the peak)."""
     rules = board.rules
     if rules.states <= 2 or not rules.rule.offsets:
         return False
@@ -128,7 +137,7 @@ def applies(board: Shape) -> bool:
         return False
     for t in (False, True):
         z = zlayout_or_none(board, t)
-        if z is None or z.nfree > max_free(rules.states):
+        if z is None or z.nfree > max_free(z):
             return False
     return True
 
@@ -160,8 +169,10 @@ class _Arith:
         return np.zeros((n, *self.lane), dtype=self.dtype)
 
     def pack(self, vals: Arr) -> Arr:
-        """vals in this dtype: no copy when they are already (the chase only reads them)."""
-        out: Arr = np.asarray(vals).astype(self.dtype, copy=False)
+        """vals (residues) in this dtype, or kept as they are when bytes (the chase only reads
+        them, and adds them into lines of its own dtype): the symbolic chase's identity is not copied."""
+        arr = np.asarray(vals)
+        out: Arr = arr if arr.dtype == np.uint8 else arr.astype(self.dtype)
         return out
 
     def values(self, a: Arr) -> Ints:

@@ -356,35 +356,41 @@ def test_running_sums_one_step_at_a_time_or_by_doubling(topology, rule, k, seque
 
 
 def test_the_free_variable_limit_holds_the_dense_matrix_within_its_memory(monkeypatch):
-    """max_free(k) is the most free variables whose dense constraint matrix (dense_bytes(k) an
-    entry at the peak: 6 for one float32 copy, 4 more for each further prime power besides 2, 1
-    more for a factor 2 of k exactly once) fits in DENSE_MEMORY (1 GiB); MAX_FREE is k = 3's;
+    """max_free(z) is the most free variables whose dense constraint matrix (dense_bytes(z) an
+    entry at the peak: the larger of the chase's 5 + its lines' allowance, 2 bit-sliced and else
+    2 + 2 x its dtype's bytes, and the elimination's 4 a prime power besides 2, 1 for a factor 2
+    exactly once, 4 of scratch) fits in DENSE_MEMORY (1 GiB); MAX_FREE is the bit-sliced k = 3's;
     knight with 3 states on the 1000 x 1000 torus, Klein bottle and projective plane is under it,
     and a board past the limit goes to the chase one equation at a time, with the same answers."""
-    assert zkchase.DENSE_MEMORY == 1 << 30 and zkchase.DENSE_BYTES == 6
-    for k in range(3, 256):
+    assert zkchase.DENSE_MEMORY == 1 << 30
+    for k in (3, 4, 5, 6, 7, 9, 12, 30, 105, 148, 210, 255):
+        z = zkchase.zlayout(Shape(1000, 1000, Rules.make("torus", "knight", k)))
         primes = [p for p in range(2, k + 1) if k % p == 0 and all(p % d for d in range(2, p))]
-        odd_parts = sum(1 for p in primes if p > 2 or k % 4 == 0)  # every prime power but a lone 2
-        expected = 6 + 4 * (odd_parts - 1) + (k % 4 == 2)
-        assert zkchase.dense_bytes(k) == expected, k
-        top = zkchase.max_free(k)
+        floats = sum(1 for p in primes if p > 2 or k % 4 == 0)  # every prime power but a lone 2
+        ar = zkchase._arith(z, z.nfree + 1)
+        lines = 2 if k in (3, 6) else 2 + 2 * np.dtype(ar.dtype).itemsize
+        expected = max(5 + lines, 4 * floats + (k % 4 == 2) + 4)
+        assert zkchase.dense_bytes(z) == expected, k
+        top = zkchase.max_free(z)
         assert top ** 2 * expected <= zkchase.DENSE_MEMORY < (top + 1) ** 2 * expected
-    assert zkchase.MAX_FREE == zkchase.max_free(3) == 13_377
-    assert (zkchase.max_free(6), zkchase.max_free(105), zkchase.max_free(210)) == (12_385, 8_757, 8_460)
+    assert zkchase.MAX_FREE == 11_585
     for topology in ("torus", "klein", "projective"):
         big = Shape(1000, 1000, Rules.make(topology, "knight", 3))
+        for t in (False, True):
+            assert zkchase.dense_bytes(zkchase.zlayout(big, t)) == 8
+            assert zkchase.max_free(zkchase.zlayout(big, t)) == zkchase.MAX_FREE
         assert zkchase.zlayout(big).nfree <= zkchase.MAX_FREE
         assert zkchase.applies(big)
     board = Shape(20, 20, Rules.make("torus", "knight", 3))
     assert zkchase.applies(board)
-    nfree = max(zkchase.zlayout(board, t).nfree for t in (False, True))
-    monkeypatch.setattr(zkchase, "DENSE_MEMORY", (nfree - 1) ** 2 * 6)
-    assert zkchase.max_free(3) == nfree - 1
+    need = max(zkchase.zlayout(board, t).nfree ** 2 * zkchase.dense_bytes(zkchase.zlayout(board, t))
+               for t in (False, True))
+    monkeypatch.setattr(zkchase, "DENSE_MEMORY", need - 1)
     assert not zkchase.applies(board)
     assert general._zkchase(board) is not zkchase
     rng = random.Random(5)
     start = [rng.randrange(3) for _ in range(board.cells)]
     sol = general.solve(board, start)
-    monkeypatch.setattr(zkchase, "DENSE_MEMORY", nfree ** 2 * 6)
+    monkeypatch.setattr(zkchase, "DENSE_MEMORY", need)
     assert zkchase.applies(board)
     check_answer(board, start, sol.solvable)
