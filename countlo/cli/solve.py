@@ -20,8 +20,6 @@ FULL_LIMIT = 1 << 22  # --full prints boards of at most this many cells (2048x20
 BITSET_LIMIT = 1 << 24  # --min and --all work on one bitset of the board: at most 4096x4096
 MOST_TIME = 10.0  # --most searches this long for bounds beyond the exact cases
 MOST_LIMIT = 1 << 20  # --most holds the quiet patterns as ints: up to n patterns of n^2 bits (1024x1024)
-MOST_CLASSES_LIMIT = 1 << 12  # with 2 or more quiet patterns --most tabulates two classes of up to
-# cells / 2 members against each other (classic.most._two): 64x64 keeps that table to 4 million entries
 # how countlo.classic.most found its bounds, as the text output words them (JSON keeps its words)
 METHODS = (N_("nullity 0: the only solution of the all-pressed start"), N_("nullity 1: closed form"),
            N_("nullity 2: class counts"),
@@ -273,17 +271,11 @@ def _most(shape: Shape, args: argparse.Namespace) -> int:
     from countlo.classic.generate import lights_of
     from countlo.classic.most import hardest
     from countlo.classic.solver import quiet_patterns
-    from countlo.errors import BadSizeError
     from countlo.formats.textgrid import cell_pairs
     from countlo.ui import rulewords
 
     limit = MOST_TIME if args.time_limit is None else args.time_limit
     quiet = quiet_patterns(shape)
-    if len(quiet) >= 2 and shape.cells > MOST_CLASSES_LIMIT:
-        raise BadSizeError(_("--most works on boards of at most {most} cells ({side}x{side}) when they have "
-                             "2 or more quiet patterns; {shape} has {cells} cells and nullity {nullity}").format(
-                                 most=MOST_CLASSES_LIMIT, side=64, shape=shape, cells=shape.cells,
-                                 nullity=len(quiet)))
     h = hardest(quiet, shape.cells, time_limit=limit)
     # the start the presses clear, row by row (per-cell press masks would take cells^2 / 16 bytes:
     # 62 GB at 1000x1000)

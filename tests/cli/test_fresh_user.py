@@ -84,13 +84,15 @@ def test_help_epilogs_fit_80_columns_without_ragged_rewrapping(capsys, monkeypat
     assert "\n".join(line for line in body.split("\n")[:5]) in epilog.format(MAX_SIDE=18)
 
 
-@pytest.mark.parametrize("size, said", [
-    ("1004x1004", "--most works on boards of at most 4096 cells (64x64) when they have 2 or more quiet "
-                  "patterns; 1004x1004 has 1008016 cells and nullity 4"),
-    ("1025x1025", "--most works on boards of at most 1048576 cells (1024x1024); 1025x1025 has 1050625"),
+@pytest.mark.parametrize("size, rules, said", [
+    ("1004x1004", [], "--most works on boards of at most 4096 cells (64x64) when they have 2 or more quiet "
+                      "patterns; this one has 1008016 cells and nullity 4"),
+    ("1025x1025", [], "--most works on boards of at most 1048576 cells (1024x1024); 1025x1025 has 1050625"),
+    ("200x200", ["--topology", "torus"], "--most works on boards of at most 4096 cells (64x64) when they "
+                                         "have 2 or more quiet patterns; this one has 40000 cells and nullity 64"),
 ])
-def test_most_on_a_board_too_large_is_refused_saying_the_limit(capsys, monkeypatch, size, said):
-    code, out, err = run(["solve", "--size", size, "--most"], capsys, monkeypatch)
+def test_most_on_a_board_too_large_is_refused_saying_the_limit(capsys, monkeypatch, size, rules, said):
+    code, out, err = run(["solve", "--size", size, "--most", *rules], capsys, monkeypatch)
     assert out == "" and one_line(code, err) == f"countlo solve: {said}"
 
 
