@@ -113,3 +113,25 @@ def test_most_start_is_what_its_presses_light_cell_by_cell(capsys, monkeypatch, 
     lights = shape.press_all(0, presses)  # one press mask at a time, not the row formula
     assert sorted(got["start"]) == sorted([k // shape.cols + 1, k % shape.cols + 1]
                                           for k in range(shape.cells) if lights >> k & 1)
+
+
+def test_bits_and_values_agree_with_the_bit_by_bit_definition():
+    import random
+
+    from countlo.classic.anymin import bits, values
+
+    rng = random.Random(5)
+    for n in (0, 1, 2, 7, 64, 65, 300):
+        vec = [rng.randrange(4) for _ in range(n)]
+        b = bits(vec)
+        assert b == sum(1 << j for j, v in enumerate(vec) if v % 2)
+        assert values(b, n) == [v % 2 for v in vec]
+        assert values(b | 1 << (n + 3), n) == [v % 2 for v in vec]  # bits past n are not read
+
+
+def test_most_under_rules_on_a_large_board_is_refused_in_one_line(capsys, monkeypatch):
+    # (the quiet patterns of this torus used to be turned into ints bit by bit: minutes of CPU
+    # before --most could say anything; now seconds)
+    code, out, err = run(["solve", "--size", "1000x1000", "--topology", "torus", "--most"], capsys,
+                         monkeypatch)
+    assert out == "" and "at most 4096 cells (64x64)" in one_line(code, err)
