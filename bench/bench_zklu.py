@@ -60,9 +60,9 @@ def chased(spec: str) -> list[tuple[Any, int]]:
     found: list[tuple[Any, int]] = []
     real = zklu.System
 
-    def keep(a: Any, k: int) -> Any:
-        found.append((np.array(a), k))
-        return real(a, k)
+    def keep(a: Any, k: int, overwrite: bool = False) -> Any:
+        found.append((np.array(a, dtype=np.int64), k))  # a copy: the chase's own matrix is factored in place
+        return real(a, k, overwrite)
 
     zklu.System = keep  # type: ignore[assignment,misc]  # Blocks builds its halves through it too
     try:

@@ -22,6 +22,7 @@ from numpy.typing import NDArray
 Arr = NDArray[Any]
 Ints = NDArray[np.int64]
 WORD = 64
+PACK_ROWS = 1024  # rows packed at a time (bounds the packing's scratch)
 FULL = (1 << WORD) - 1
 
 
@@ -106,6 +107,20 @@ class Z3Bits:
         return planar((n, *self.lane))
 
     def pack(self, vals: Arr) -> Arr:
+        """(rows, W) residues as (rows, planes, words), PACK_ROWS rows at a time (the byte planes
+        of the packing are a scratch several bytes an entry: the symbolic chase's identity,
+        free variables x free variables, packs within a bounded one, docs/MATH.md §18.8)."""
+        vals = np.asarray(vals)
+        if vals.ndim != 2 or len(vals) <= PACK_ROWS:
+            return self._pack(vals)
+        first = self._pack(vals[:PACK_ROWS])
+        out = planar((len(vals), *first.shape[1:]))
+        out[:PACK_ROWS] = first
+        for i in range(PACK_ROWS, len(vals), PACK_ROWS):
+            out[i:i + PACK_ROWS] = self._pack(vals[i:i + PACK_ROWS])
+        return out
+
+    def _pack(self, vals: Arr) -> Arr:
         return pack(vals)
 
     def values(self, a: Arr) -> Ints:
@@ -174,7 +189,7 @@ class Z6Bits(Z3Bits):
         super().__init__(width)
         self.lane = (3, self.lane[1])
 
-    def pack(self, vals: Arr) -> Arr:
+    def _pack(self, vals: Arr) -> Arr:
         vals = np.asarray(vals)
         two, three = pack(vals % 2), pack(vals % 3)
         out = planar((*three.shape[:-2], 3, three.shape[-1]))

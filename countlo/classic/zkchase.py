@@ -54,14 +54,31 @@ ORDER_LIMIT = 64  # the order e of z modulo p(z) that the recurrence accepts
 Q_TERMS = 8  # and the number of terms of q(z)
 WITNESS_BLOCK = 8  # kernel generators per witness chase (a narrow chase: its running sums are one cumsum)
 KEEP_BYTES = 1 << 26  # the witness keeps every pattern of its chase (one byte a cell each) up to this
-# The constraint matrix is dense, free variables x free variables (about as many constraints):
-# at the peak the chase holds it as int64 rows and joins them (16 bytes an entry), and zklu then
-# makes its float32 copy (4 more). With at most 1 GiB for it the free variables are at most
-# MAX_FREE = 7,327 (knight on the 1000 x 1000 torus, Klein bottle and projective plane with 3
-# states have 4,996 to 5,992: about 720 MB); a board past it takes the chase one equation at a time.
-DENSE_BYTES = 20  # bytes an entry of the constraint matrix, at the peak
+# The constraint matrix is dense, free variables x free variables (about as many constraints).
+# The symbolic chase writes it straight into one float32 matrix, which zklu factors where it is
+# (docs/MATH.md §18.8): 4 bytes an entry, 1 more for the chase's identity (free variables x free
+# variables, bytes), and at most 1 more for the scratch of the chase (a few lines' worth) or the
+# elimination (PRODUCT_ROWS rows of a product): DENSE_BYTES = 6 at the peak. A k with more than
+# one prime power besides 2 keeps a float32 copy for each (4 bytes more each), and a factor 2
+# of k its bit-packed copy (1 byte more, with its scratch): dense_bytes(k). With at most
+# DENSE_MEMORY = 1 GiB for it the free variables are at most max_free(k): MAX_FREE = 13,377 for
+# k = 3 (knight on the 1000 x 1000 torus, Klein bottle and projective plane with 3 states have
+# 4,996 to 5,992: about 215 MB); a board past it takes the chase one equation at a time.
+DENSE_BYTES = 6  # bytes an entry of the constraint matrix at the peak, for one float32 copy
 DENSE_MEMORY = 1 << 30
-MAX_FREE = math.isqrt(DENSE_MEMORY // DENSE_BYTES)
+
+
+def dense_bytes(k: int) -> int:
+    """Bytes an entry of the constraint matrix at the peak over Z_k (see above)."""
+    return DENSE_BYTES + 4 * (zklu.float_parts(k) - 1) + (k % 4 == 2)
+
+
+def max_free(k: int) -> int:
+    """The most free variables whose constraint matrix over Z_k stays within DENSE_MEMORY."""
+    return math.isqrt(DENSE_MEMORY // dense_bytes(k))
+
+
+MAX_FREE = max_free(3)
 
 
 def _order(lags: Sequence[int], k: int) -> tuple[int, tuple[tuple[int, int], ...]] | None:
@@ -100,8 +117,8 @@ def _order(lags: Sequence[int], k: int) -> tuple[int, tuple[tuple[int, int], ...
 
 def applies(board: Shape) -> bool:
     """True when this chase solves the board: k > 2, the geometry rowchase takes (the conditions
-    there do not depend on k), a short recurrence along the line and at most MAX_FREE free
-    variables (in the layout zlayout picks: a dense matrix of MAX_FREE^2 entries takes about
+    there do not depend on k), a short recurrence along the line and at most max_free(k) free
+    variables (in the layout zlayout picks: a dense matrix of max_free(k)^2 entries takes about
     DENSE_MEMORY)."""
     rules = board.rules
     if rules.states <= 2 or not rules.rule.offsets:
@@ -111,7 +128,7 @@ def applies(board: Shape) -> bool:
         return False
     for t in (False, True):
         z = zlayout_or_none(board, t)
-        if z is None or z.nfree > MAX_FREE:
+        if z is None or z.nfree > max_free(rules.states):
             return False
     return True
 
@@ -143,7 +160,8 @@ class _Arith:
         return np.zeros((n, *self.lane), dtype=self.dtype)
 
     def pack(self, vals: Arr) -> Arr:
-        out: Arr = np.asarray(vals).astype(self.dtype)
+        """vals in this dtype: no copy when they are already (the chase only reads them)."""
+        out: Arr = np.asarray(vals).astype(self.dtype, copy=False)
         return out
 
     def values(self, a: Arr) -> Ints:
@@ -501,6 +519,8 @@ def _recur(z: ZLayout, ar: Arith, u: Arr) -> Arr:
     return out
 
 
+PUT_ROWS = 256  # constraints finished and written at a time
+
 CUMSUM_WIDTH = 8  # up to this many columns the running sums are one numpy cumulative sum
 SEQUENTIAL = 1000  # from this many columns (free variables) the running sums go one step at a time
 
@@ -528,18 +548,22 @@ def _doubling(a: Arr, axis: int, ar: Arith) -> None:
 
 
 class Chased(NamedTuple):
-    cons: Ints  # (ncons, W): the constraint values A x - b
+    cons: Arr  # (ncons, W): the constraint values A x - b (int64, or in the array the caller gave)
     presses: Arr | None  # (lines, places, W) uint8, when kept
     dots: Ints | None  # (W,): sum over the cells of dot times the presses, mod k, when asked
 
 
 def chase(z: ZLayout, fv: Arr, rhs: Ints | None = None, keep: bool = False, dot: Ints | None = None,
-          rhs_col: int = 0, packed: bool | None = None) -> Chased:
+          rhs_col: int = 0, packed: bool | None = None, into: Arr | None = None, order: Ints | None = None
+          ) -> Chased:
     """One chase. `fv` (nfree, W): the values of the free variables (the identity for the
     symbolic chase); `rhs` (lines, places) b, None for b = 0, entered in column `rhs_col`.
     Returns the constraint values, the presses when `keep` and, with `dot` (lines, places), the
     dot products of the presses with it (without keeping every line). `packed` forces the
-    bit-sliced arithmetic on or off (tests); by default _arith chooses."""
+    bit-sliced arithmetic on or off (tests); by default _arith chooses. The constraint values
+    (residues 0..k-1) are written into `into` (ncons, W), any dtype that holds them (the
+    symbolic chase: the float32 matrix zklu factors in place, docs/MATH.md §18.8), constraint i
+    at row order[i] (default i); without `into`, into a new int64 array."""
     lay = z.lay
     k = z.k
     rows, cols = lay.rows, lay.cols
@@ -548,7 +572,22 @@ def chase(z: ZLayout, fv: Arr, rhs: Ints | None = None, keep: bool = False, dot:
     loc = lay.local
     f = z.f
     fv = ar.pack(fv)
-    cons: list[Ints] = []
+    cons: Arr = np.zeros((z.ncons, w), dtype=np.int64) if into is None else into
+    assert cons.shape == (z.ncons, w)
+    done_rows = 0
+
+    def put(vals: Arr, finish: bool = False) -> None:
+        """The next constraints (finished by ar.done when `finish`, PUT_ROWS at a time: a bounded
+        scratch for unpacking bit-sliced lines) into their rows of cons."""
+        nonlocal done_rows
+        for i in range(0, len(vals), PUT_ROWS):
+            part = ar.done(vals[i:i + PUT_ROWS]) if finish else vals[i:i + PUT_ROWS]
+            if order is None:
+                cons[done_rows:done_rows + len(part)] = part
+            else:
+                cons[order[done_rows:done_rows + len(part)]] = part
+            done_rows += len(part)
+
     out = np.zeros((rows, cols, w), dtype=np.uint8) if keep else None  # k <= 255
     total = np.zeros(w, dtype=np.float64)
     # a line's dot products by one BLAS product: exact in float32 while cols (k-1)^2 < 2^24
@@ -598,7 +637,7 @@ def chase(z: ZLayout, fv: Arr, rhs: Ints | None = None, keep: bool = False, dot:
         if rhs is not None:
             ar.add_col(acc, rhs_col, -rhs[r])
         if not lay.chased[r]:
-            cons.append(ar.values(ar.reduce(acc[:lay.places(r)], bound)))
+            put(ar.reduce(acc[:lay.places(r)], bound), finish=True)
         else:
             v = (r + lay.h) % rows
             y = ar.neg(acc, bound)
@@ -619,7 +658,7 @@ def chase(z: ZLayout, fv: Arr, rhs: Ints | None = None, keep: bool = False, dot:
                 nxt += sol.extra
                 phi = (sol.a_e @ e + sol.a_t @ t) % k
                 if len(sol.b_e):
-                    cons.append((sol.b_t @ t + sol.b_e @ e) % k)
+                    put((sol.b_t @ t + sol.b_e @ e) % k)
                 if pattern is not None:  # H phi tiles the line with one period (docs/MATH.md §18.7)
                     tile = ar.pack((pattern @ phi) % k)
                     cut = cols - z.phase  # hom[j] = pattern[(j + phase) mod e], j + phase wrapping at cols
@@ -653,8 +692,8 @@ def chase(z: ZLayout, fv: Arr, rhs: Ints | None = None, keep: bool = False, dot:
             out[v] = finished
         if dotf is not None:
             total += dotf[v] @ finished.astype(ft)
-    both = np.concatenate(cons) if cons else np.zeros((0, w), dtype=np.int64)
-    return Chased(both, out, total.astype(np.int64) % k if dot is not None else None)
+    assert done_rows == z.ncons
+    return Chased(cons, out, total.astype(np.int64) % k if dot is not None else None)
 
 
 @dataclass(frozen=True)
@@ -703,12 +742,17 @@ class _Plans:
 
 
 def _make(board: Shape, transposed: bool, rhs: Ints | None) -> tuple[Plan, Ints | None]:
+    """The symbolic chase writes its constraints straight into one float32 matrix (the residual
+    of rhs in one more column), which zklu factors where it is (docs/MATH.md §18.8)."""
     z = zlayout(board, transposed)
     split = colours(z)
     if split is None:
         eye = np.eye(z.nfree, z.nfree + (rhs is not None), dtype=np.uint8)
-        cons = chase(z, eye, rhs, rhs_col=z.nfree).cons
-        return Plan(z, zklu.System(cons[:, :z.nfree], z.k)), (cons[:, z.nfree] if rhs is not None else None)
+        cons = np.empty((z.ncons, eye.shape[1]), dtype=np.float32)
+        chase(z, eye, rhs, rhs_col=z.nfree, into=cons)
+        del eye  # the identity's byte an entry is gone before the elimination
+        resid = cons[:, z.nfree].astype(np.int64) if rhs is not None else None
+        return Plan(z, zklu.System(cons[:, :z.nfree], z.k, overwrite=True)), resid
     # two games, one per colour (docs/MATH.md §18.4): free variable i of colour c is column
     # index[i] of that colour's expressions; a line's places of either colour share the columns
     var, con = split
@@ -719,9 +763,18 @@ def _make(board: Shape, transposed: bool, rhs: Ints | None) -> tuple[Plan, Ints 
     width = max(1, *counts)
     folded = np.zeros((z.nfree, width + (rhs is not None)), dtype=np.uint8)
     folded[np.arange(z.nfree), index] = 1
-    cons = chase(z, folded, rhs, rhs_col=width).cons
-    blocks = [(np.flatnonzero(con == c), np.flatnonzero(var == c), cons[con == c][:, :counts[c]]) for c in (0, 1)]
-    return Plan(z, zklu.Blocks(blocks, z.nfree, z.k)), (cons[:, width] if rhs is not None else None)
+    # the constraints of colour 0 first, then those of colour 1, each in the chase's order: each
+    # colour's block is a view of the one matrix
+    rows = [np.flatnonzero(con == c) for c in (0, 1)]
+    order = np.empty(z.ncons, dtype=np.int64)
+    order[np.concatenate(rows)] = np.arange(z.ncons)
+    cons = np.empty((z.ncons, folded.shape[1]), dtype=np.float32)
+    chase(z, folded, rhs, rhs_col=width, into=cons, order=order)
+    del folded
+    resid = cons[order, width].astype(np.int64) if rhs is not None else None
+    ends = (0, len(rows[0]), z.ncons)
+    blocks = [(rows[c], np.flatnonzero(var == c), cons[ends[c]:ends[c + 1], :counts[c]]) for c in (0, 1)]
+    return Plan(z, zklu.Blocks(blocks, z.nfree, z.k, overwrite=True)), resid
 
 
 plan = _Plans()

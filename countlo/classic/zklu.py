@@ -45,6 +45,7 @@ EXACT64 = 1 << 53  # and float64 below this
 SUB = 16  # columns of a leaf of the recursion: one column at a time, on a float64 copy
 PIVOT_CHUNK = 512  # pivots per step when the skipped columns catch up (bounds the multipliers' copy)
 REDUCE_ROWS = 512  # rows per slice when a float32 block is reduced (bounds its float64 scratch)
+PRODUCT_ROWS = 2048  # rows per slice of a product subtracted from the matrix (bounds its scratch)
 
 
 def _mod(a: Any, q: int) -> Any:
@@ -98,7 +99,9 @@ def _sub_product(t: Any, a: Any, b: Any, bound: int, q: int) -> int:
             _smod(t, q)
             bound = half + 1
         j = min(w, i + max(1, (limit - 1 - bound) // per))
-        t -= a[:, i:j].astype(dt, copy=False) @ b[i:j].astype(dt, copy=False)
+        right = b[i:j].astype(dt, copy=False)
+        for r in range(0, t.shape[0], PRODUCT_ROWS):  # the product's scratch: PRODUCT_ROWS rows at a time
+            t[r:r + PRODUCT_ROWS] -= a[r:r + PRODUCT_ROWS, i:j].astype(dt, copy=False) @ right
         bound += (j - i) * per
         i = j
     return bound
@@ -107,13 +110,14 @@ def _sub_product(t: Any, a: Any, b: Any, bound: int, q: int) -> int:
 class _Part:
     """P A = L U over Z_q with unit pivots, S on the skipped columns (see the module doc)."""
 
-    def __init__(self, a: Ints, p: int, e: int) -> None:
+    def __init__(self, a: Any, p: int, e: int, overwrite: bool = False) -> None:
         q = p ** e
         m, n = a.shape
         self.p, self.e, self.q, self.m, self.n = p, e, q, m, n
         # float32 (half the memory traffic of float64, twice BLAS's speed): an entry is reduced
-        # before a product could take it past 2^24 (EXACT32)
-        work: Floats32 = a.astype(np.float32)
+        # before a product could take it past 2^24 (EXACT32); a float32 matrix the caller gives up
+        # (`overwrite`) is factored where it is, without a copy (docs/MATH.md §18.8)
+        work: Floats32 = a if overwrite and a.dtype == np.float32 else a.astype(np.float32)
         size = max(-float(work.min()), float(work.max())) if work.size else 0.0
         if size >= EXACT32:  # not every entry is exact in float32: reduce first (in int64)
             for i in range(0, m, REDUCE_ROWS):
@@ -343,13 +347,17 @@ class _Gf2Part:
     Russians), through its Plan: one elimination of [A | b] per right-hand side, the kernel from
     A's reduction."""
 
-    def __init__(self, a: Ints) -> None:
+    def __init__(self, a: Any) -> None:
         m, n = a.shape
         self.n = n
         words = max(1, (n + 63) // 64)
-        bits = np.zeros((m, words * 64), dtype=np.uint8)
-        bits[:, :n] = a & 1
-        packed = np.packbits(bits, axis=1, bitorder="little").view(np.uint64)
+        packed = np.zeros((m, words), dtype=np.uint64)
+        bits = np.zeros((min(m, REDUCE_ROWS), words * 64), dtype=np.uint8)
+        for i in range(0, m, REDUCE_ROWS):  # a slice of rows at a time: a bounded scratch (any dtype of integers)
+            rows = a[i:i + REDUCE_ROWS]
+            part = bits[:len(rows)]
+            part[:, :n] = rows.astype(np.int64) & 1
+            packed[i:i + len(rows)] = np.packbits(part, axis=1, bitorder="little").view(np.uint64)
         self.plan = rowchase.Plan(cast(Any, _Width(n)), packed, {}, {})
         self.orders = [2] * self.plan.nullity
         kernel = self.plan.kernel()  # (n, words): bit j of row i is y_i of kernel vector j
@@ -361,14 +369,28 @@ class _Gf2Part:
         return None if y is None else y.astype(np.int64)
 
 
+def float_parts(k: int) -> int:
+    """How many float32 copies of the matrix a System over Z_k keeps: one per prime power of k
+    other than 2 (the factor 2 is bit-packed)."""
+    return sum(1 for p, e in zk.factor(k) if p ** e != 2)
+
+
 class System:
     """A y = b (mod k) for a dense integer matrix A, factored once; `gens` (n, g) with `orders`
-    generate the solutions of A y = 0 (their direct sum)."""
+    generate the solutions of A y = 0 (their direct sum). A float32 A of exact integers given
+    with `overwrite` becomes the last prime power's factors in place (the others copy it first):
+    no copy for a k with one prime power besides 2 (docs/MATH.md §18.8)."""
 
-    def __init__(self, a: Ints, k: int) -> None:
+    def __init__(self, a: Any, k: int, overwrite: bool = False) -> None:
         fs = zk.factor(k)
         self.k, self.n = k, a.shape[1]
-        self.parts: list[_Part | _Gf2Part] = [_Gf2Part(a) if p ** e == 2 else _Part(a, p, e) for p, e in fs]
+        floats = [i for i, (p, e) in enumerate(fs) if p ** e != 2]
+        last = floats[-1] if floats and overwrite else -1
+        made: dict[int, _Part | _Gf2Part] = {}
+        for i in sorted(range(len(fs)), key=lambda i: i == last):  # the one that overwrites A comes last
+            p, e = fs[i]
+            made[i] = _Gf2Part(a) if p ** e == 2 else _Part(a, p, e, overwrite=i == last)
+        self.parts: list[_Part | _Gf2Part] = [made[i] for i in range(len(fs))]
         self.lifts = []
         for p, e in fs:
             m = k // p ** e
@@ -394,9 +416,9 @@ class Blocks:
     (rows) and unknowns (cols), factored apart (two halves: a quarter of the elimination), with
     System's answers: `gens` (n, g) and `orders`, each prime's generators listed by order."""
 
-    def __init__(self, blocks: Sequence[tuple[Ints, Ints, Ints]], n: int, k: int) -> None:
+    def __init__(self, blocks: Sequence[tuple[Ints, Ints, Any]], n: int, k: int, overwrite: bool = False) -> None:
         self.k, self.n = k, n
-        self.blocks = [(rows, cols, System(a, k)) for rows, cols, a in blocks]
+        self.blocks = [(rows, cols, System(a, k, overwrite)) for rows, cols, a in blocks]
         fs = zk.factor(k)
         gens: list[Ints] = []
         self.orders: list[int] = []

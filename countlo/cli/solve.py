@@ -19,6 +19,7 @@ MIN_TIME = 60.0  # --min stops after this many seconds unless --time-limit says 
 FULL_LIMIT = 1 << 22  # --full prints boards of at most this many cells (2048x2048)
 BITSET_LIMIT = 1 << 24  # --min and --all work on one bitset of the board: at most 4096x4096
 MOST_TIME = 10.0  # --most searches this long for bounds beyond the exact cases
+MOST_LIMIT = 1 << 20  # --most holds the quiet patterns as ints: up to n patterns of n^2 bits (1024x1024)
 # how countlo.classic.most found its bounds, as the text output words them (JSON keeps its words)
 METHODS = (N_("nullity 0: the only solution of the all-pressed start"), N_("nullity 1: closed form"),
            N_("nullity 2: class counts"),
@@ -267,7 +268,7 @@ def _classic_rules(args: argparse.Namespace) -> bool:
 
 def _most(shape: Shape, args: argparse.Namespace) -> int:
     """`--most`: the covering radius of the quiet patterns, and a start needing it."""
-    from countlo.board import press_masks
+    from countlo.classic.generate import lights_of
     from countlo.classic.most import hardest
     from countlo.classic.solver import quiet_patterns
     from countlo.formats.textgrid import cell_pairs
@@ -276,12 +277,10 @@ def _most(shape: Shape, args: argparse.Namespace) -> int:
     limit = MOST_TIME if args.time_limit is None else args.time_limit
     quiet = quiet_patterns(shape)
     h = hardest(quiet, shape.cells, time_limit=limit)
-    start = 0
-    masks = press_masks(shape)
-    for k in range(shape.cells):
-        if (h.presses or 0) >> k & 1:
-            start ^= masks[k]
-    start_rows, press_rows = shape.to_rows(start), shape.to_rows(h.presses or 0)
+    # the start the presses clear, row by row (per-cell press masks would take cells^2 / 16 bytes:
+    # 62 GB at 1000x1000)
+    press_rows = shape.to_rows(h.presses or 0)
+    start_rows = lights_of(shape, press_rows)
     if args.out and h.presses is not None:
         _write(args.out, start_rows, shape.cols)
     if args.json:
@@ -333,7 +332,7 @@ def _check_limits(shape, args) -> None:
                              "--full, or save the presses with --out FILE").format(
                                  most=side(FULL_LIMIT), shape=shape, cells=shape.cells))
     for flag, on, limit in (("--min", args.min, BITSET_LIMIT), ("--all", args.all, BITSET_LIMIT),
-                            ("--classes", args.classes, MAX_CELLS)):
+                            ("--classes", args.classes, MAX_CELLS), ("--most", args.most, MOST_LIMIT)):
         if on and shape.cells > limit:
             raise BadSizeError(_("{option} works on boards of at most {most}; {shape} has {cells}").format(
                 option=flag, most=side(limit), shape=shape, cells=shape.cells))

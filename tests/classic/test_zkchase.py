@@ -356,12 +356,21 @@ def test_running_sums_one_step_at_a_time_or_by_doubling(topology, rule, k, seque
 
 
 def test_the_free_variable_limit_holds_the_dense_matrix_within_its_memory(monkeypatch):
-    """MAX_FREE is the most free variables whose dense constraint matrix (DENSE_BYTES an entry at
-    the peak) fits in DENSE_MEMORY; knight with 3 states on the 1000 x 1000 torus, Klein bottle and
-    projective plane is under it, and a board past the limit goes to the chase one equation at a
-    time, with the same answers."""
-    assert zkchase.MAX_FREE ** 2 * zkchase.DENSE_BYTES <= zkchase.DENSE_MEMORY
-    assert (zkchase.MAX_FREE + 1) ** 2 * zkchase.DENSE_BYTES > zkchase.DENSE_MEMORY
+    """max_free(k) is the most free variables whose dense constraint matrix (dense_bytes(k) an
+    entry at the peak: 6 for one float32 copy, 4 more for each further prime power besides 2, 1
+    more for a factor 2 of k exactly once) fits in DENSE_MEMORY (1 GiB); MAX_FREE is k = 3's;
+    knight with 3 states on the 1000 x 1000 torus, Klein bottle and projective plane is under it,
+    and a board past the limit goes to the chase one equation at a time, with the same answers."""
+    assert zkchase.DENSE_MEMORY == 1 << 30 and zkchase.DENSE_BYTES == 6
+    for k in range(3, 256):
+        primes = [p for p in range(2, k + 1) if k % p == 0 and all(p % d for d in range(2, p))]
+        odd_parts = sum(1 for p in primes if p > 2 or k % 4 == 0)  # every prime power but a lone 2
+        expected = 6 + 4 * (odd_parts - 1) + (k % 4 == 2)
+        assert zkchase.dense_bytes(k) == expected, k
+        top = zkchase.max_free(k)
+        assert top ** 2 * expected <= zkchase.DENSE_MEMORY < (top + 1) ** 2 * expected
+    assert zkchase.MAX_FREE == zkchase.max_free(3) == 13_377
+    assert (zkchase.max_free(6), zkchase.max_free(105), zkchase.max_free(210)) == (12_385, 8_757, 8_460)
     for topology in ("torus", "klein", "projective"):
         big = Shape(1000, 1000, Rules.make(topology, "knight", 3))
         assert zkchase.zlayout(big).nfree <= zkchase.MAX_FREE
@@ -369,12 +378,13 @@ def test_the_free_variable_limit_holds_the_dense_matrix_within_its_memory(monkey
     board = Shape(20, 20, Rules.make("torus", "knight", 3))
     assert zkchase.applies(board)
     nfree = max(zkchase.zlayout(board, t).nfree for t in (False, True))
-    monkeypatch.setattr(zkchase, "MAX_FREE", nfree - 1)
+    monkeypatch.setattr(zkchase, "DENSE_MEMORY", (nfree - 1) ** 2 * 6)
+    assert zkchase.max_free(3) == nfree - 1
     assert not zkchase.applies(board)
     assert general._zkchase(board) is not zkchase
     rng = random.Random(5)
     start = [rng.randrange(3) for _ in range(board.cells)]
     sol = general.solve(board, start)
-    monkeypatch.setattr(zkchase, "MAX_FREE", nfree)
+    monkeypatch.setattr(zkchase, "DENSE_MEMORY", nfree ** 2 * 6)
     assert zkchase.applies(board)
     check_answer(board, start, sol.solvable)

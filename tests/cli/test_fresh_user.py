@@ -82,3 +82,56 @@ def test_help_epilogs_fit_80_columns_without_ragged_rewrapping(capsys, monkeypat
     assert all(len(line) <= 79 for line in epilog.split("\n")), epilog
     body = out[out.index(epilog.split("\n")[0][:30]):]
     assert "\n".join(line for line in body.split("\n")[:5]) in epilog.format(MAX_SIDE=18)
+
+
+@pytest.mark.parametrize("size, rules, said", [
+    ("1004x1004", [], "--most works on boards of at most 4096 cells (64x64) when they have 2 or more quiet "
+                      "patterns; this one has 1008016 cells and nullity 4"),
+    ("1025x1025", [], "--most works on boards of at most 1048576 cells (1024x1024); 1025x1025 has 1050625"),
+    ("200x200", ["--topology", "torus"], "--most works on boards of at most 4096 cells (64x64) when they "
+                                         "have 2 or more quiet patterns; this one has 40000 cells and nullity 64"),
+])
+def test_most_on_a_board_too_large_is_refused_saying_the_limit(capsys, monkeypatch, size, rules, said):
+    code, out, err = run(["solve", "--size", size, "--most", *rules], capsys, monkeypatch)
+    assert out == "" and one_line(code, err) == f"countlo solve: {said}"
+
+
+@pytest.mark.parametrize("size", ["4x4", "5x5", "6x6", "4x5"])
+def test_most_start_is_what_its_presses_light_cell_by_cell(capsys, monkeypatch, size):
+    import json
+
+    from countlo.board import Shape
+
+    code, out, _ = run(["solve", "--size", size, "--most", "--json", "--time-limit", "1"], capsys,
+                       monkeypatch)
+    got = json.loads(out)
+    assert code == 0 and got["presses"] is not None
+    shape = Shape.parse(size)
+    presses = 0
+    for r, c in got["presses"]:
+        presses |= 1 << ((r - 1) * shape.cols + c - 1)
+    lights = shape.press_all(0, presses)  # one press mask at a time, not the row formula
+    assert sorted(got["start"]) == sorted([k // shape.cols + 1, k % shape.cols + 1]
+                                          for k in range(shape.cells) if lights >> k & 1)
+
+
+def test_bits_and_values_agree_with_the_bit_by_bit_definition():
+    import random
+
+    from countlo.classic.anymin import bits, values
+
+    rng = random.Random(5)
+    for n in (0, 1, 2, 7, 64, 65, 300):
+        vec = [rng.randrange(4) for _ in range(n)]
+        b = bits(vec)
+        assert b == sum(1 << j for j, v in enumerate(vec) if v % 2)
+        assert values(b, n) == [v % 2 for v in vec]
+        assert values(b | 1 << (n + 3), n) == [v % 2 for v in vec]  # bits past n are not read
+
+
+def test_most_under_rules_on_a_large_board_is_refused_in_one_line(capsys, monkeypatch):
+    # (the quiet patterns of this torus used to be turned into ints bit by bit: minutes of CPU
+    # before --most could say anything; now seconds)
+    code, out, err = run(["solve", "--size", "1000x1000", "--topology", "torus", "--most"], capsys,
+                         monkeypatch)
+    assert out == "" and "at most 4096 cells (64x64)" in one_line(code, err)
