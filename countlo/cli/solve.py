@@ -59,6 +59,7 @@ count with multiplicity: a cell pressed 3 times counts 3.
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
+    from countlo.cli.options import integer
     from countlo.cli.speech import RawDescriptionHelpFormatter, wrapped
 
     p.epilog = wrapped(_(EPILOG), 79)
@@ -79,7 +80,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--rule", metavar="NAME|FILE",
                    help=_("click rule: plus (default), x, star, ring, knight, rowcol, a FILE with "
                           "the rule drawn as a grid; sigma or sigma+ on a --graph"))
-    p.add_argument("--states", type=_positive, default=2, metavar="K",
+    p.add_argument("--states", type=integer, default=2, metavar="K",  # range: Rules.make, as generate
                    help=_("light states 2..255 (a click adds 1 mod K; default 2)"))
     p.add_argument("--graph", metavar="FILE", help=_("play on the graph in FILE instead of a grid"))
     p.add_argument("--quiet", action="store_true",

@@ -135,3 +135,10 @@ def test_most_under_rules_on_a_large_board_is_refused_in_one_line(capsys, monkey
     code, out, err = run(["solve", "--size", "1000x1000", "--topology", "torus", "--most"], capsys,
                          monkeypatch)
     assert out == "" and "at most 4096 cells (64x64)" in one_line(code, err)
+
+
+@pytest.mark.parametrize("k", ["0", "-3", "1", "256", "99999999999"])
+def test_solve_states_out_of_range_are_one_sentence_whatever_the_number(capsys, monkeypatch, k):
+    # 0 used to get argparse's "expected a positive whole number" while 1 and 256 got this one
+    code, out, err = run(["solve", "--size", "3x3", "--all-on", "--states", k], capsys, monkeypatch)
+    assert out == "" and one_line(code, err) == f"countlo solve: the number of states must be 2..255, not {k}"
