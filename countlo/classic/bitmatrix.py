@@ -140,7 +140,7 @@ def chase_order(nbhd: Sequence[Sequence[int]], firsts: bool = False) -> Any:
     return (steps, free, first) if firsts else (steps, free)
 
 
-DENSE = 32  # mean neighbourhood size from which the greedy order and the forms read numpy arrays
+DENSE = 30  # mean neighbourhood size from which the greedy order and the forms read numpy arrays
 
 
 def chase_order_dense(members: NDArray[np.int64], stops: NDArray[np.int64]) -> tuple[list[tuple[int, int]], list[int]]:
