@@ -53,6 +53,19 @@ def test_a_node_listed_twice_in_lit_is_refused_as_a_grid_cell_is(tmp_path, capsy
     assert code == 0 and "presses:" in out
 
 
+@pytest.mark.parametrize("board", [["--size", "3x3"], ["--graph", "GRAPH"]], ids=["grid", "graph"])
+def test_two_commas_in_a_row_in_lit_are_refused_as_a_likely_typo(tmp_path, capsys, monkeypatch, board):
+    graph = tmp_path / "g.txt"
+    graph.write_text("1 2\n2 12\n")
+    board = [str(graph) if a == "GRAPH" else a for a in board]
+    code, out, err = run(["solve", *board, "--lit", "1,,2"], capsys, monkeypatch)
+    assert out == "" and one_line(code, err) == (
+        "countlo solve: --lit has an empty item (two commas in a row) in '1,,2'")
+    for fine in ("1, 2", "1 2", ",1,2,", "1,2,"):  # spaces after commas, a comma at either end
+        code, out, err = run(["solve", *board, "--lit", fine], capsys, monkeypatch)
+        assert code == 0 and err == "", fine
+
+
 @pytest.mark.parametrize("option, said", [
     (["--states", "3"], "--states 3: the hidden game needs two states"),
     (["--rule", "nosuch"], "unknown click rule 'nosuch'"),
