@@ -142,3 +142,13 @@ def test_solve_states_out_of_range_are_one_sentence_whatever_the_number(capsys, 
     # 0 used to get argparse's "expected a positive whole number" while 1 and 256 got this one
     code, out, err = run(["solve", "--size", "3x3", "--all-on", "--states", k], capsys, monkeypatch)
     assert out == "" and one_line(code, err) == f"countlo solve: the number of states must be 2..255, not {k}"
+
+
+def test_play_transcript_naming_a_folder_says_it_is_a_folder(tmp_path, capsys, monkeypatch):
+    # it said "already exists: resume it", and resuming a folder cannot work
+    folder = tmp_path / "games"
+    folder.mkdir()
+    code, _, err = run(["play", "--plain", "--sim", "--seed", "1", "--transcript", str(folder)], capsys,
+                       monkeypatch)
+    assert one_line(code, err) == f"countlo play: cannot create {folder}: Is a directory"
+    assert list(folder.iterdir()) == []
