@@ -8,6 +8,8 @@
   variables. Every press is then an affine function of the f free variables, and A x = b holds iff
   the f constraints hold: C y = r, an f x f system (n equations, n variables, one pivot each).
   On a grid graph f is about one line; on a random graph of mean degree 5 about a quarter of n.
+  From a mean neighbourhood of DENSE entries the same order and the forms are taken on numpy
+  arrays (`chase_order_dense`, `chase_forms_dense`): few steps, each fixing dozens of presses.
 * Every press's form (its affine function of the free variables, bit 0 the first lights' chase)
   is a Python integer, kept by the plan. The constraint rows come out of the chase as Python
   integers over their pivot presses, packed into rows of 64-bit words, their free presses
@@ -140,7 +142,7 @@ def chase_order(nbhd: Sequence[Sequence[int]], firsts: bool = False) -> Any:
     return (steps, free, first) if firsts else (steps, free)
 
 
-DENSE = 32  # mean neighbourhood size from which the greedy order and the forms read numpy arrays
+DENSE = 30  # mean neighbourhood size from which the greedy order and the forms read numpy arrays
 
 
 def chase_order_dense(members: NDArray[np.int64], stops: NDArray[np.int64]) -> tuple[list[tuple[int, int]], list[int]]:

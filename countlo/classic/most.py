@@ -17,8 +17,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from countlo.classic.coset import lightest, reduce_basis, span_members
+from countlo.errors import BadSizeError
+from countlo.i18n import _
 
 BRUTE_CELLS = 26  # 2^cells xor-and-popcounts: every coset, exactly
+CLASSES_CELLS = 1 << 12  # with 2 or more quiet patterns _two tabulates two classes of up to cells / 2
+# members against each other: 64x64 keeps that table to 4 million entries (1004x1004 would be 195 GB)
 
 
 @dataclass(frozen=True)
@@ -42,6 +46,10 @@ def hardest(basis: Sequence[int], cells: int, *, time_limit: float = 10.0,
     exact for nullity <= 2 or cells <= BRUTE_CELLS, else bounds within about `time_limit`."""
     red = reduce_basis(basis)
     full = (1 << cells) - 1
+    if len(red) >= 2 and cells > CLASSES_CELLS:
+        raise BadSizeError(_("--most works on boards of at most {most} cells ({side}x{side}) when they have "
+                             "2 or more quiet patterns; this one has {cells} cells and nullity {nullity}").format(
+                                 most=CLASSES_CELLS, side=64, cells=cells, nullity=len(red)))
     if not red:
         return Hardest(full, cells, cells, "nullity 0: the only solution of the all-pressed start")
     if len(red) == 1:
@@ -105,7 +113,7 @@ def _candidates(rise: np.ndarray, fall: np.ndarray, n3: int) -> list[np.ndarray]
 def _first(mask: int, k: int) -> int:
     """The k lowest set bits of mask."""
     out = 0
-    for _ in range(k):
+    for _step in range(k):
         low = mask & -mask
         out |= low
         mask ^= low
@@ -149,7 +157,7 @@ def _bounds(red: list[int], cells: int, time_limit: float, seed: int) -> Hardest
     cur_w = best_w
     while first.exact and time.monotonic() < deadline:
         y = x
-        for _ in range(1 + rng.randrange(3)):
+        for _flip in range(1 + rng.randrange(3)):
             y ^= 1 << rng.randrange(cells)
         r = lightest(y, red, cells, time_limit=per)
         if not r.exact:

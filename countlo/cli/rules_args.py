@@ -14,7 +14,7 @@ def add_rule_arguments(p: argparse.ArgumentParser) -> None:
                    help=_("plane (default), cylinder, torus, moebius, klein or projective"))
     p.add_argument("--rule", metavar="NAME|FILE",
                    help=_("click rule: plus (default), x, star, ring, knight, rowcol, or a FILE "
-                          "drawing it (# changed, . unchanged, O the centre changed, o unchanged)"))
+                          "drawing it (# changed, . unchanged, O the centre changed, o the centre unchanged)"))
     p.add_argument("--states", type=int, metavar="K",
                    help=_("light states; the hidden game needs 2 (the count model)"))
     p.add_argument("--target", choices=("dark", "lit"),
@@ -45,7 +45,7 @@ def add_board_arguments(p: argparse.ArgumentParser, graph: bool = True) -> None:
                    help="plane (default), cylinder, torus, moebius, klein or projective")
     p.add_argument("--rule", metavar="NAME|FILE",
                    help="click rule: plus (default), x, star, ring, knight, rowcol, or a FILE "
-                   "drawing it (# changed, . unchanged, O the centre changed, o unchanged)"
+                   "drawing it (# changed, . unchanged, O the centre changed, o the centre unchanged)"
                    + ("; sigma or sigma+ on a --graph" if graph else ""))
     p.add_argument("--states", metavar="K",
                    help="light states 2..255: a click adds 1 mod K to the cells of its rule "

@@ -20,8 +20,6 @@ FULL_LIMIT = 1 << 22  # --full prints boards of at most this many cells (2048x20
 BITSET_LIMIT = 1 << 24  # --min and --all work on one bitset of the board: at most 4096x4096
 MOST_TIME = 10.0  # --most searches this long for bounds beyond the exact cases
 MOST_LIMIT = 1 << 20  # --most holds the quiet patterns as ints: up to n patterns of n^2 bits (1024x1024)
-MOST_CLASSES_LIMIT = 1 << 12  # with 2 or more quiet patterns --most tabulates two classes of up to
-# cells / 2 members against each other (classic.most._two): 64x64 keeps that table to 4 million entries
 # how countlo.classic.most found its bounds, as the text output words them (JSON keeps its words)
 METHODS = (N_("nullity 0: the only solution of the all-pressed start"), N_("nullity 1: closed form"),
            N_("nullity 2: class counts"),
@@ -61,6 +59,7 @@ count with multiplicity: a cell pressed 3 times counts 3.
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
+    from countlo.cli.options import integer
     from countlo.cli.speech import RawDescriptionHelpFormatter, wrapped
 
     p.epilog = wrapped(_(EPILOG), 79)
@@ -81,7 +80,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--rule", metavar="NAME|FILE",
                    help=_("click rule: plus (default), x, star, ring, knight, rowcol, a FILE with "
                           "the rule drawn as a grid; sigma or sigma+ on a --graph"))
-    p.add_argument("--states", type=_positive, default=2, metavar="K",
+    p.add_argument("--states", type=integer, default=2, metavar="K",  # range: Rules.make, as generate
                    help=_("light states 2..255 (a click adds 1 mod K; default 2)"))
     p.add_argument("--graph", metavar="FILE", help=_("play on the graph in FILE instead of a grid"))
     p.add_argument("--quiet", action="store_true",
@@ -273,17 +272,11 @@ def _most(shape: Shape, args: argparse.Namespace) -> int:
     from countlo.classic.generate import lights_of
     from countlo.classic.most import hardest
     from countlo.classic.solver import quiet_patterns
-    from countlo.errors import BadSizeError
     from countlo.formats.textgrid import cell_pairs
     from countlo.ui import rulewords
 
     limit = MOST_TIME if args.time_limit is None else args.time_limit
     quiet = quiet_patterns(shape)
-    if len(quiet) >= 2 and shape.cells > MOST_CLASSES_LIMIT:
-        raise BadSizeError(_("--most works on boards of at most {most} cells ({side}x{side}) when they have "
-                             "2 or more quiet patterns; {shape} has {cells} cells and nullity {nullity}").format(
-                                 most=MOST_CLASSES_LIMIT, side=64, shape=shape, cells=shape.cells,
-                                 nullity=len(quiet)))
     h = hardest(quiet, shape.cells, time_limit=limit)
     # the start the presses clear, row by row (per-cell press masks would take cells^2 / 16 bytes:
     # 62 GB at 1000x1000)

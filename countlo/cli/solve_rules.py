@@ -130,18 +130,18 @@ def _values(board: Board, text: str, where: str, sized: bool) -> tuple[Board, li
 
 
 def _lit(text: str, board: Board) -> list[int]:
+    from countlo.formats.textgrid import lit_items, parse_lit
+
     out = [0] * board.cells
     if isinstance(board, Graph):
         index = {n: i for i, n in enumerate(board.nodes)}
-        for item in text.replace(",", " ").split():
+        for item in lit_items(text):
             if item not in index:
                 raise BoardFormatError(_("--lit: unknown node {node!r}").format(node=item))
             if out[index[item]]:  # as on a grid (textgrid.parse_lit) and in a start file
                 raise BoardFormatError(_("--lit item {item} is listed twice").format(item=item))
             out[index[item]] = 1
         return out
-    from countlo.formats.textgrid import parse_lit
-
     for r, row in enumerate(parse_lit(text, board)):
         for c in range(board.cols):
             if row >> c & 1:

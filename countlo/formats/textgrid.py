@@ -22,7 +22,7 @@ DARK = "0.-"
 _CELLS = set(LIT + DARK)
 _TO_BITS = str.maketrans({**{ch: "1" for ch in LIT}, **{ch: "0" for ch in DARK},
                           " ": None, "\t": None})
-_LIT_ITEM = re.compile(r"[,\s]+")
+_LIT_SEP = re.compile(r"\s*,\s*|\s+")
 
 
 def parse_grid(text: str, source: str = "input") -> tuple[Shape, list[int]]:
@@ -58,6 +58,18 @@ def parse_grid(text: str, source: str = "input") -> tuple[Shape, list[int]]:
     return Shape(len(rows), width), rows
 
 
+def lit_items(text: str) -> list[str]:
+    """The items of a --lit list, separated by commas or spaces (a comma at either end is let
+    pass); two commas in a row are an error, as they most likely hide a typo such as 1,,2 for 1,12."""
+    body = text.strip().strip(",").strip()
+    if not body:
+        return []
+    items = _LIT_SEP.split(body)
+    if "" in items:
+        raise BadCellError(_("--lit has an empty item (two commas in a row) in {text}").format(text=shown(text)))
+    return items
+
+
 def parse_lit(text: str, shape: Shape) -> list[int]:
     """Row ints of the board whose lit cells are the 1-based reading-order numbers in `text`.
 
@@ -66,9 +78,7 @@ def parse_lit(text: str, shape: Shape) -> list[int]:
     """
     rows = [0] * shape.rows
     seen: set[int] = set()
-    for item in _LIT_ITEM.split(text.strip()):
-        if not item:
-            continue
+    for item in lit_items(text):
         if not is_whole(item):
             raise BadCellError(_("--lit item {item} is not a cell number (1-{cells})").format(
                 item=shown(item), cells=shape.cells))

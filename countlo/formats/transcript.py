@@ -11,6 +11,7 @@ See transcripts/README.md.
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 from dataclasses import dataclass, field
@@ -518,6 +519,9 @@ class Writer:
         try:
             handle = open(path, "x", encoding="utf-8", newline="\n")  # noqa: SIM115 (kept open: the Writer appends)
         except FileExistsError:
+            if os.path.isdir(path):  # a folder cannot be resumed: say what it is
+                raise TranscriptFileError(_("cannot create {path}: {reason}").format(
+                    path=path, reason=reason(IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR))))) from None
             raise TranscriptFileError(
                 _("{path} already exists: resume it or choose another name").format(path=path)) from None
         except OSError as e:

@@ -53,6 +53,19 @@ def test_a_node_listed_twice_in_lit_is_refused_as_a_grid_cell_is(tmp_path, capsy
     assert code == 0 and "presses:" in out
 
 
+@pytest.mark.parametrize("board", [["--size", "3x3"], ["--graph", "GRAPH"]], ids=["grid", "graph"])
+def test_two_commas_in_a_row_in_lit_are_refused_as_a_likely_typo(tmp_path, capsys, monkeypatch, board):
+    graph = tmp_path / "g.txt"
+    graph.write_text("1 2\n2 12\n")
+    board = [str(graph) if a == "GRAPH" else a for a in board]
+    code, out, err = run(["solve", *board, "--lit", "1,,2"], capsys, monkeypatch)
+    assert out == "" and one_line(code, err) == (
+        "countlo solve: --lit has an empty item (two commas in a row) in '1,,2'")
+    for fine in ("1, 2", "1 2", ",1,2,", "1,2,"):  # spaces after commas, a comma at either end
+        code, out, err = run(["solve", *board, "--lit", fine], capsys, monkeypatch)
+        assert code == 0 and err == "", fine
+
+
 @pytest.mark.parametrize("option, said", [
     (["--states", "3"], "--states 3: the hidden game needs two states"),
     (["--rule", "nosuch"], "unknown click rule 'nosuch'"),
@@ -84,13 +97,15 @@ def test_help_epilogs_fit_80_columns_without_ragged_rewrapping(capsys, monkeypat
     assert "\n".join(line for line in body.split("\n")[:5]) in epilog.format(MAX_SIDE=18)
 
 
-@pytest.mark.parametrize("size, said", [
-    ("1004x1004", "--most works on boards of at most 4096 cells (64x64) when they have 2 or more quiet "
-                  "patterns; 1004x1004 has 1008016 cells and nullity 4"),
-    ("1025x1025", "--most works on boards of at most 1048576 cells (1024x1024); 1025x1025 has 1050625"),
+@pytest.mark.parametrize("size, rules, said", [
+    ("1004x1004", [], "--most works on boards of at most 4096 cells (64x64) when they have 2 or more quiet "
+                      "patterns; this one has 1008016 cells and nullity 4"),
+    ("1025x1025", [], "--most works on boards of at most 1048576 cells (1024x1024); 1025x1025 has 1050625"),
+    ("200x200", ["--topology", "torus"], "--most works on boards of at most 4096 cells (64x64) when they "
+                                         "have 2 or more quiet patterns; this one has 40000 cells and nullity 64"),
 ])
-def test_most_on_a_board_too_large_is_refused_saying_the_limit(capsys, monkeypatch, size, said):
-    code, out, err = run(["solve", "--size", size, "--most"], capsys, monkeypatch)
+def test_most_on_a_board_too_large_is_refused_saying_the_limit(capsys, monkeypatch, size, rules, said):
+    code, out, err = run(["solve", "--size", size, "--most", *rules], capsys, monkeypatch)
     assert out == "" and one_line(code, err) == f"countlo solve: {said}"
 
 
@@ -111,3 +126,42 @@ def test_most_start_is_what_its_presses_light_cell_by_cell(capsys, monkeypatch, 
     lights = shape.press_all(0, presses)  # one press mask at a time, not the row formula
     assert sorted(got["start"]) == sorted([k // shape.cols + 1, k % shape.cols + 1]
                                           for k in range(shape.cells) if lights >> k & 1)
+
+
+def test_bits_and_values_agree_with_the_bit_by_bit_definition():
+    import random
+
+    from countlo.classic.anymin import bits, values
+
+    rng = random.Random(5)
+    for n in (0, 1, 2, 7, 64, 65, 300):
+        vec = [rng.randrange(4) for _ in range(n)]
+        b = bits(vec)
+        assert b == sum(1 << j for j, v in enumerate(vec) if v % 2)
+        assert values(b, n) == [v % 2 for v in vec]
+        assert values(b | 1 << (n + 3), n) == [v % 2 for v in vec]  # bits past n are not read
+
+
+def test_most_under_rules_on_a_large_board_is_refused_in_one_line(capsys, monkeypatch):
+    # (the quiet patterns of this torus used to be turned into ints bit by bit: minutes of CPU
+    # before --most could say anything; now seconds)
+    code, out, err = run(["solve", "--size", "1000x1000", "--topology", "torus", "--most"], capsys,
+                         monkeypatch)
+    assert out == "" and "at most 4096 cells (64x64)" in one_line(code, err)
+
+
+@pytest.mark.parametrize("k", ["0", "-3", "1", "256", "99999999999"])
+def test_solve_states_out_of_range_are_one_sentence_whatever_the_number(capsys, monkeypatch, k):
+    # 0 used to get argparse's "expected a positive whole number" while 1 and 256 got this one
+    code, out, err = run(["solve", "--size", "3x3", "--all-on", "--states", k], capsys, monkeypatch)
+    assert out == "" and one_line(code, err) == f"countlo solve: the number of states must be 2..255, not {k}"
+
+
+def test_play_transcript_naming_a_folder_says_it_is_a_folder(tmp_path, capsys, monkeypatch):
+    # it said "already exists: resume it", and resuming a folder cannot work
+    folder = tmp_path / "games"
+    folder.mkdir()
+    code, _, err = run(["play", "--plain", "--sim", "--seed", "1", "--transcript", str(folder)], capsys,
+                       monkeypatch)
+    assert one_line(code, err) == f"countlo play: cannot create {folder}: Is a directory"
+    assert list(folder.iterdir()) == []
