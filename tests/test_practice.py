@@ -119,26 +119,35 @@ def test_plain_lines_front_end_plays_to_the_end():
 
 
 def feed_after_each_render(pipe, session, chunks) -> None:
-    """Send each chunk once the board has been drawn with the game as the last chunk left it
+    """Send each chunk once the board has been drawn again since the last chunk was sent
     (prompt_toolkit reads input typed ahead before it draws, when mouse positions are unknown).
-    Runs in a thread next to the front end."""
+    Renders are counted, so a render that comes before the feeder looks is not missed; if none
+    comes within 30 s the feeder sends Ctrl-D, so that the front end ends and the test fails
+    instead of waiting for input forever. Runs in a thread next to the front end."""
     import threading
     import time
 
-    drawn = threading.Event()
+    renders = [0]
+    cond = threading.Condition()
     board = session.board
 
     def counting_board():
         out = board()
-        drawn.set()
+        with cond:
+            renders[0] += 1
+            cond.notify_all()
         return out
 
     session.board = counting_board
 
     def feed():
+        seen = 0
         for chunk in chunks:
-            drawn.clear()
-            assert drawn.wait(30), "the board was not drawn"
+            with cond:
+                if not cond.wait_for(lambda last=seen: renders[0] > last, 30):
+                    pipe.send_text("\x04")
+                    return
+                seen = renders[0]
             time.sleep(0.05)  # let the render that drew it finish
             pipe.send_text(chunk)
 
