@@ -343,6 +343,24 @@ def test_unsolvable_with_one_quiet_pattern():
     assert found
 
 
+def homogeneous_chase(p: bitmatrix.Plan, n: int) -> tuple[list[int], list[int]]:
+    """The chase with b = 0 along the plan's steps, one equation at a time on Python ints: each
+    press's form in the free variables (bit i: free variable i) and each constraint's row."""
+    forms = [0] * n
+    for i, v in enumerate(p.free):
+        forms[v] = 1 << i
+    want = []
+    for e, piv in p.steps:
+        acc = 0
+        for v in p.nbhd[e]:
+            acc ^= forms[v]
+        if piv >= 0:
+            forms[piv] = acc
+        else:
+            want.append(acc)
+    return forms, want
+
+
 @pytest.mark.parametrize("rule", ["sigma", "sigma+"])
 def test_constraint_matrix_against_the_plain_homogeneous_chase(rule):
     """C as the plan builds it (pivot sums on Python ints, free presses scattered with numpy)
@@ -352,18 +370,7 @@ def test_constraint_matrix_against_the_plain_homogeneous_chase(rule):
         core = sparse_graph(rng, n - 2, degree, rule)
         graph = Graph(tuple(f"v{i}" for i in range(n)), core.edges, rule, 2)  # two isolated nodes
         p = bitmatrix.Plan(graph)
-        forms = [0] * n
-        for i, v in enumerate(p.free):
-            forms[v] = 1 << i
-        want = []
-        for e, piv in p.steps:
-            acc = 0
-            for v in p.nbhd[e]:
-                acc ^= forms[v]
-            if piv >= 0:
-                forms[piv] = acc
-            else:
-                want.append(acc)
+        forms, want = homogeneous_chase(p, n)
         assert p.c.shape[0] == len(want) == p.f
         assert [int.from_bytes(row.tobytes(), "little") for row in p.c] == want
         assert [f >> 1 for f in p.forms] == forms
@@ -388,18 +395,7 @@ def test_both_chases_on_dense_graphs(rule, dense, monkeypatch):
         assert len(p.steps) == n and sorted(e for e, _ in p.steps) == list(range(n))
         pivots = [v for _, v in p.steps if v >= 0]
         assert len(set(pivots) | set(p.free)) == n == len(pivots) + p.f
-        forms = [0] * n
-        for i, v in enumerate(p.free):
-            forms[v] = 1 << i
-        want = []
-        for e, piv in p.steps:
-            acc = 0
-            for v in p.nbhd[e]:
-                acc ^= forms[v]
-            if piv >= 0:
-                forms[piv] = acc
-            else:
-                want.append(acc)
+        _forms, want = homogeneous_chase(p, n)
         assert [int.from_bytes(row.tobytes(), "little") for row in p.c] == want
         columns = [(1 << j) if rule == "sigma+" else 0 for j in range(n)]  # column j of A: the lights press j reaches
         for i, j in graph.edges:
