@@ -49,7 +49,7 @@ def hardest(basis: Sequence[int], cells: int, *, time_limit: float = 10.0,
     if len(red) >= 2 and cells > CLASSES_CELLS:
         raise BadSizeError(_("--most works on boards of at most {most} cells ({side}x{side}) when they have "
                              "2 or more quiet patterns; this one has {cells} cells and nullity {nullity}").format(
-                                 most=CLASSES_CELLS, side=64, cells=cells, nullity=len(red)))
+                                 most=CLASSES_CELLS, side=math.isqrt(CLASSES_CELLS), cells=cells, nullity=len(red)))
     if not red:
         return Hardest(full, cells, cells, "nullity 0: the only solution of the all-pressed start")
     if len(red) == 1:

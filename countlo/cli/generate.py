@@ -36,11 +36,9 @@ Exit 0, 1 when no board fits (e.g. --presses beyond what the size ever needs),
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    from countlo.cli.speech import RawDescriptionHelpFormatter, wrapped
+    from countlo.cli.speech import keep_lines
 
-    p.epilog = EPILOG
-    p.formatter_class = RawDescriptionHelpFormatter  # keeps the epilog's lines (79 columns)
-    p.description = wrapped(p.description or "", 79)
+    keep_lines(p, EPILOG)
     from countlo.cli.rules_args import add_board_arguments
 
     p.add_argument("--size", metavar="RxC", help="board size (default 5x5)")

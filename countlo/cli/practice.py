@@ -26,11 +26,9 @@ Exit 0 (won or left), 1 when FILE's board cannot reach the target, 2 bad input.
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    from countlo.cli.speech import RawDescriptionHelpFormatter, wrapped
+    from countlo.cli.speech import keep_lines
 
-    p.epilog = EPILOG
-    p.formatter_class = RawDescriptionHelpFormatter  # keeps the epilog's lines (79 columns)
-    p.description = wrapped(p.description or "", 79)
+    keep_lines(p, EPILOG)
     p.add_argument("file", nargs="?", metavar="FILE",
                    help="the start as a text grid (as `countlo solve` reads); default: random")
     p.add_argument("--size", metavar="RxC", help="board size for a random start (default 5x5)")

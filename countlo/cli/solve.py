@@ -60,11 +60,9 @@ count with multiplicity: a cell pressed 3 times counts 3.
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     from countlo.cli.options import integer
-    from countlo.cli.speech import RawDescriptionHelpFormatter, wrapped
+    from countlo.cli.speech import keep_lines
 
-    p.epilog = wrapped(_(EPILOG), 79)
-    p.formatter_class = RawDescriptionHelpFormatter  # keeps the epilog's lines
-    p.description = wrapped(p.description or "", 79)
+    keep_lines(p, _(EPILOG))
     p.add_argument("file", nargs="?", metavar="FILE|-",
                    help=_("the start as a text grid (1 # * O lit, 0 . - dark); '-' for stdin"))
     p.add_argument("--size", metavar="RxC", help=_("board size, e.g. 6x6 (needed by --lit, --all-on)"))

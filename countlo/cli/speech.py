@@ -80,3 +80,13 @@ class RawDescriptionHelpFormatter(HelpFormatter):
 
     def _fill_text(self, text: str, width: int, indent: str) -> str:
         return "".join(indent + line for line in text.splitlines(keepends=True))
+
+
+HELP_COLUMNS = 79  # help text fits an 80-column terminal
+
+
+def keep_lines(p: argparse.ArgumentParser, epilog: str) -> None:
+    """`p`'s description and `epilog` shown on their own lines, broken to HELP_COLUMNS."""
+    p.epilog = wrapped(epilog, HELP_COLUMNS)
+    p.formatter_class = RawDescriptionHelpFormatter
+    p.description = wrapped(p.description or "", HELP_COLUMNS)
