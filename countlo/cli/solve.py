@@ -149,10 +149,11 @@ def run(args: argparse.Namespace) -> int:
 
         check_path(args.image)
     if args.graph is not None or not _classic_rules(args):
-        if args.image is not None:
-            raise CountloError(_("--image draws boards under the classic rules only"))
         from countlo.cli import solve_rules
 
+        if args.image is not None:
+            solve_rules.board_of(args)  # a bad rule option (--states 300) is the more basic error
+            raise CountloError(_("--image draws boards under the classic rules only"))
         return solve_rules.run(args)
     size = Shape.parse(args.size) if args.size is not None else None
     if size is not None:

@@ -157,6 +157,20 @@ def test_solve_states_out_of_range_are_one_sentence_whatever_the_number(capsys, 
     assert out == "" and one_line(code, err) == f"countlo solve: the number of states must be 2..255, not {k}"
 
 
+@pytest.mark.parametrize("k", ["1", "300"])
+def test_solve_states_out_of_range_comes_before_the_image_limitation(tmp_path, capsys, monkeypatch, k):
+    # --image said "classic rules only" first, as if --states 300 were a rule it could not draw
+    picture = tmp_path / "board.png"
+    code, out, err = run(["solve", "--size", "3x3", "--all-on", "--states", k, "--image", str(picture)],
+                         capsys, monkeypatch)
+    assert out == "" and one_line(code, err) == f"countlo solve: the number of states must be 2..255, not {k}"
+    assert not picture.exists()
+    # a valid number of states other than 2 still meets the limitation
+    code, out, err = run(["solve", "--size", "3x3", "--all-on", "--states", "3", "--image", str(picture)],
+                         capsys, monkeypatch)
+    assert out == "" and one_line(code, err) == "countlo solve: --image draws boards under the classic rules only"
+
+
 def test_play_transcript_naming_a_folder_says_it_is_a_folder(tmp_path, capsys, monkeypatch):
     # it said "already exists: resume it", and resuming a folder cannot work
     folder = tmp_path / "games"
