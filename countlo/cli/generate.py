@@ -8,9 +8,11 @@ import json
 from collections.abc import Callable
 from typing import TypeVar
 
+from countlo.i18n import N_, _
+
 T = TypeVar("T")
 
-EPILOG = """\
+EPILOG = N_("""\
 Boards are drawn uniformly from the solvable ones: a uniformly random set of
 presses, pushed through the click rule, lights a uniformly random solvable
 board (random press *sequences* would favour boards needing few presses).
@@ -32,28 +34,28 @@ presses count with multiplicity (a cell pressed twice counts 2), for --presses
 and for the bands, which then use M = (K-1) R C in place of R C.
 Exit 0, 1 when no board fits (e.g. --presses beyond what the size ever needs),
 2 bad input.
-"""
+""")
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     from countlo.cli.speech import keep_lines
 
-    keep_lines(p, EPILOG)
+    keep_lines(p, _(EPILOG))
     from countlo.cli.rules_args import add_board_arguments
 
-    p.add_argument("--size", metavar="RxC", help="board size (default 5x5)")
+    p.add_argument("--size", metavar="RxC", help=_("board size (default 5x5)"))
     p.add_argument("--count", type=_count, default=1, metavar="N",
-                   help="how many boards (default 1)")
-    p.add_argument("--seed", type=_seed, metavar="K", help="random seed, for the same boards again")
+                   help=_("how many boards (default 1)"))
+    p.add_argument("--seed", type=_seed, metavar="K", help=_("random seed, for the same boards again"))
     how = p.add_mutually_exclusive_group()
     how.add_argument("--presses", type=_count, metavar="N",
-                     help="boards whose fewest-press count is exactly N")
+                     help=_("boards whose fewest-press count is exactly N"))
     how.add_argument("--difficulty", choices=("easy", "medium", "hard"),
-                     help="boards whose fewest-press count is in the band (below)")
+                     help=_("boards whose fewest-press count is in the band (below)"))
     p.add_argument("--json", action="store_true",
-                   help="one JSON object a line: rows, cols, seed, index, lights (0/1 grid), "
-                   "fewest, presses (1-based [row, col] of one fewest-press solution; under "
-                   "other rules [row, col, times], with topology, rule, states)")
+                   help=_("one JSON object a line: rows, cols, seed, index, lights (0/1 grid), "
+                          "fewest, presses (1-based [row, col] of one fewest-press solution; under "
+                          "other rules [row, col, times], with topology, rule, states)"))
     add_board_arguments(p)
 
 

@@ -6,10 +6,11 @@ import argparse
 from typing import Any
 
 from countlo.errors import BoardFormatError, CountloError
+from countlo.i18n import N_, _
 
 MAX_SIDE = 18  # 18 columns of four characters fit 80 columns; 18 rows fit 24 lines with a prompt
 
-EPILOG = f"""\
+EPILOG = N_("""\
 The start is a seeded random board that can be turned all dark (drawn
 uniformly, as `countlo generate` does), or the text grid in FILE. Click a cell
 by name (C4, or '4 3') or with the mouse; 'hint' names one click of a
@@ -22,22 +23,22 @@ multiplicity (a hint names one press; a cell to press twice comes up in two
 hints). Random starts are drawn as `countlo generate` draws them under the same
 options.
 Exit 0 (won or left), 1 when FILE's board cannot reach the target, 2 bad input.
-"""
+""")
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     from countlo.cli.speech import keep_lines
 
-    keep_lines(p, EPILOG)
+    keep_lines(p, _(EPILOG).format(MAX_SIDE=MAX_SIDE))
     p.add_argument("file", nargs="?", metavar="FILE",
-                   help="the start as a text grid (as `countlo solve` reads); default: random")
-    p.add_argument("--size", metavar="RxC", help="board size for a random start (default 5x5)")
-    p.add_argument("--seed", metavar="K", help="seed of the random start (default: chosen and "
-                   "shown)")
+                   help=_("the start as a text grid (as `countlo solve` reads); default: random"))
+    p.add_argument("--size", metavar="RxC", help=_("board size for a random start (default 5x5)"))
+    p.add_argument("--seed", metavar="K", help=_("seed of the random start (default: chosen and "
+                                                 "shown)"))
     p.add_argument("--difficulty", choices=("easy", "medium", "hard"),
-                   help="a random start of this difficulty (see countlo generate --help)")
+                   help=_("a random start of this difficulty (see countlo generate --help)"))
     p.add_argument("--plain", action="store_true",
-                   help="plain lines instead of the clickable prompt (also when not a terminal)")
+                   help=_("plain lines instead of the clickable prompt (also when not a terminal)"))
     from countlo.cli.rules_args import add_board_arguments
 
     add_board_arguments(p, graph=False)

@@ -42,22 +42,24 @@ def add_board_arguments(p: argparse.ArgumentParser, graph: bool = True) -> None:
     """The rule options of `solve`, for `generate` and `practice`: any topology, click rule and
     number of states, a graph (when `graph`), and the target (all dark, all lit or a FILE)."""
     p.add_argument("--topology", metavar="NAME",
-                   help="plane (default), cylinder, torus, moebius, klein or projective")
+                   help=_("plane (default), cylinder, torus, moebius, klein or projective"))
     p.add_argument("--rule", metavar="NAME|FILE",
-                   help="click rule: plus (default), x, star, ring, knight, rowcol, or a FILE "
-                   "drawing it (# changed, . unchanged, O the centre changed, o the centre unchanged)"
-                   + ("; sigma or sigma+ on a --graph" if graph else ""))
+                   help=_("click rule: plus (default), x, star, ring, knight, rowcol, or a FILE drawing "
+                          "it (# changed, . unchanged, O the centre changed, o the centre unchanged); "
+                          "sigma or sigma+ on a --graph") if graph else
+                   _("click rule: plus (default), x, star, ring, knight, rowcol, or a FILE "
+                     "drawing it (# changed, . unchanged, O the centre changed, o the centre unchanged)"))
     p.add_argument("--states", metavar="K",
-                   help="light states 2..255: a click adds 1 mod K to the cells of its rule "
-                   "(default 2)")
+                   help=_("light states 2..255: a click adds 1 mod K to the cells of its rule "
+                          "(default 2)"))
     if graph:
         p.add_argument("--graph", metavar="FILE",
-                       help="a graph (one edge 'a b' a line) instead of a grid, as solve reads")
+                       help=_("a graph (one edge 'a b' a line) instead of a grid, as solve reads"))
     target = p.add_mutually_exclusive_group()
     target.add_argument("--target", choices=("dark", "lit"),
-                        help="the goal: every light dark (default) or lit (state 1)")
-    target.add_argument("--to", metavar="FILE", help="the goal: the pattern in FILE (as solve "
-                        "--to reads it)")
+                        help=_("the goal: every light dark (default) or lit (state 1)"))
+    target.add_argument("--to", metavar="FILE", help=_("the goal: the pattern in FILE (as solve "
+                                                       "--to reads it)"))
 
 
 def board_given(args: argparse.Namespace) -> bool:

@@ -31,9 +31,9 @@ def test_help_lines_fit_the_terminal_in_chinese(run_cli, monkeypatch):
     from countlo.i18n import width
 
     monkeypatch.setenv("COLUMNS", "80")
-    for command in ("play", "simulate", "replay", "solve"):
+    for command in ("play", "simulate", "replay", "solve", "generate", "practice"):
         out = run_cli(["--lang", "zh", command, "--help"]).stdout
-        too_wide = [line for line in out.splitlines() if width(line) > 80]
+        too_wide = [line for line in out.splitlines() if width(line) > 79]
         assert not too_wide, too_wide
 
 
@@ -42,19 +42,41 @@ NAMES = {"plane", "cylinder", "torus", "moebius", "klein", "projective", "plus",
          "knight", "rowcol", "sigma", "nodes", "png", "svg", "zh", "en", "Esc", "board", "help",
          "history", "quit", "undo", "fix", "countlo", "auto", "rows", "restore", "z3", "Ctrl", "RxC",
          "dark", "lit", "size", "false", "play", "replay", "simulate", "solve",
-         "Dask", "pip", "install", "cluster", "tcp"}  # the --scheduler help: a product, a command, an address
+         "Dask", "pip", "install", "cluster", "tcp",  # the --scheduler help: a product, a command, an address
+         "easy", "medium", "hard", "generate", "practice", "hint", "max", "round"}  # the bands' formulas
+# the keys of `countlo generate --json`, named as they are in the JSON
+JSON_KEYS = {"generate": {"rows", "cols", "seed", "index", "lights", "fewest", "presses", "topology", "rule",
+                          "states"}}
 
 
-@pytest.mark.parametrize("command", ["play", "replay", "simulate", "solve"])
+@pytest.mark.parametrize("command", ["play", "replay", "simulate", "solve", "generate", "practice"])
 def test_chinese_help_leaves_no_english_sentence(run_cli, command):
     from countlo.hidden.result import engine_names
     from countlo.play.names import strategy_names
 
     out = run_cli(["--lang", "zh", command, "--help"]).stdout
     out = re.sub(r"--?[\w-]+|\$\w+|~/\S+|\b[A-Z][A-Z_|.]+\b", "", out)  # options, metavars, paths
-    kept = NAMES | set(strategy_names()) | set(engine_names())
+    kept = NAMES | set(strategy_names()) | set(engine_names()) | JSON_KEYS.get(command, set())
     words = re.findall(r"(?<![A-Za-z/.$_-])[A-Za-z]{2,}(?![A-Za-z/._-])", out)
     assert sorted({w for w in words if w not in kept and not re.fullmatch(r"[A-Z]{1,2}", w)}) == [], out
+
+
+@pytest.mark.parametrize(("command", "english", "chinese"), [
+    ("generate", "how many boards (default 1)", "生成几个盘面（默认 1）"),
+    ("generate", "boards whose fewest-press count is exactly N", "最少点击数恰为 N 的盘面"),
+    ("generate", "the goal: every light dark (default) or lit (state 1)", "目标：所有灯都灭（默认）或都亮（状态 1）"),
+    ("generate", "Boards are drawn uniformly from the solvable ones", "盘面从有解的盘面中均匀抽取"),
+    ("practice", "board size for a random start (default 5x5)", "随机初始盘面的大小（默认 5x5）"),
+    ("practice", "seed of the random start (default: chosen and", "随机初始盘面的种子（默认随机选取并显示）"),
+    ("practice", "Boards up to 18x18.", "盘面最大 18x18。"),
+])
+def test_generate_and_practice_option_help_is_translated(run_cli, monkeypatch, command, english, chinese):
+    # their option help (and the rule options they share with solve) stayed English under --lang zh
+    monkeypatch.setenv("COLUMNS", "80")
+    en = run_cli([command, "--help"]).stdout
+    zh = run_cli(["--lang", "zh", command, "--help"]).stdout
+    assert english in en and english not in zh
+    assert chinese in zh
 
 
 def test_lang_may_follow_the_command_and_errors_speak_it(run_cli):
