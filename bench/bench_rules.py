@@ -13,6 +13,9 @@ The torus with the plus rule goes through the circulant ring (countlo.classic.ci
 each from cold (the plan per board size rebuilt): circulant.solve_rows on C-bit rows (the solver
 itself), general.solve on 0/1 lists (what `countlo solve` calls, with the list conversions), and as
 the baseline in the same run the line chase it replaced (rowchase.solve, one run at 4095).
+A third table (--ring SIDE, 0 to skip) times the cylinder and the torus with 3 states at SIDE x SIDE
+through the ring of circulant rows (countlo.classic.zkring, docs/MATH.md §18.9, what general.solve
+takes there) against the line chase over Z_k it replaced (zkchase.solve, one run) on the same b.
 The baseline of the main table, in the same run and on the same start, is Gauss-Jordan elimination over
 GF(2) on the whole n^2 x n^2 press matrix with bitset rows (countlo.classic.gf2.echelon), the
 method the known Python Lights Out tools use; for k > 2 it is the Smith-form solver of
@@ -34,16 +37,23 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # as the command line does (
 os.environ.setdefault("OMP_NUM_THREADS", "1")  # elimination's small products only lose CPU to a second thread
 
 from countlo.board import Shape
-from countlo.classic import circulant, general, gf2, rowchase, rowcol, zk, zkchase
+from countlo.classic import circulant, general, gf2, rowchase, rowcol, zk, zkchase, zkring
 from countlo.rules import Rules
 
 
 def cold(board: Shape, start: list[int]) -> None:
     for cache in (general._plan, general._rows, general._columns, general._transposed_plan, rowchase.plan,
                   rowchase.layout, rowcol.structure, circulant.plan, zkchase.plan, zkchase.zlayout,
-                  zkchase.zlayout_or_none):
+                  zkchase.zlayout_or_none, zkring._plan):
         cache.cache_clear()
     general.solve(board, start)
+
+
+def cold_zk(module, board: Shape, b) -> None:
+    """One module's solve of A x = b from cold (its plans rebuilt)."""
+    for cache in (zkchase.plan, zkchase.zlayout, zkchase.zlayout_or_none, zkring._plan):
+        cache.cache_clear()
+    module.solve(board, b)
 
 
 def cold_rowchase(board: Shape, b: list[int]) -> None:
@@ -105,6 +115,7 @@ def main() -> None:
                     help="largest side timed through the chase one equation at a time")
     ap.add_argument("--big", type=int, default=4095, help="side of the big torus plus row (0: skip that table)")
     ap.add_argument("--big-repeats", type=int, default=7, help="random starts per size in that table")
+    ap.add_argument("--ring", type=int, default=1000, help="side of the ring-chase table (0: skip it)")
     ap.add_argument("--topologies", default="", help="only these topologies (comma-separated)")
     ap.add_argument("--rules", default="", help="only these rules (comma-separated)")
     ap.add_argument("--states", default="", help="only these k (comma-separated)")
@@ -123,7 +134,8 @@ def main() -> None:
             continue
         for n in sizes:
             board = Shape(n, n, Rules.make(top, rule, k))
-            lines = n * n >= general.ROWCHASE_CELLS and (rowchase.applies(board) or zkchase.applies(board))
+            big = n * n >= general.ROWCHASE_CELLS
+            lines = big and (rowchase.applies(board) or zkchase.applies(board) or zkring.applies(board))
             fast = lines or rowcol.applies(board)
             ring = k == 2 and n * n >= general.ROWCHASE_CELLS and circulant.applies(board)
             if not fast and n > args.general_max:
@@ -136,8 +148,8 @@ def main() -> None:
                 base = cpu(full_matrix, board, start, repeats=1)
             b = "-" if base is None else f"{base * 1000:.1f} ms"
             ratio = "-" if base is None else f"{base / max(ours, 1e-9):.0f}x"
-            path = (" (circulant)" if ring else " (line sums)" if rowcol.applies(board) else " (lines)" if fast
-                    else "")
+            path = (" (circulant)" if ring else " (line sums)" if rowcol.applies(board)
+                    else " (ring)" if big and zkring.applies(board) else " (lines)" if fast else "")
             print(f"| {top} | {rule} | {k} | {n} | {ours * 1000:.1f} ms{path} | {b} | {ratio} |",
                   flush=True)
     if args.big and not args.quick:
@@ -157,6 +169,28 @@ def main() -> None:
             ours = statistics.median(core)
             print(f"| {n} x {n} | {ours * 1000:.1f} ms | {statistics.median(whole) * 1000:.0f} ms | "
                   f"{base * 1000:.0f} ms | {base / ours:.0f}x |", flush=True)
+
+    if args.ring and not args.quick:
+        ring_table(args.ring, args.repeats, only_rules, rng)
+
+
+def ring_table(n: int, repeats: int, only_rules: set[str], rng: random.Random) -> None:
+    print()
+    print(f"| topology | rule | k | {n} x {n} | zkring.solve CPU | zkchase.solve CPU (baseline) | ratio |")
+    print("| --- | --- | ---: | ---: | ---: | ---: | ---: |")
+    import numpy as np  # only this table hands arrays to the modules
+
+    for top in zkring.TOPOLOGIES:
+        for rule in NAMED:
+            if only_rules and rule not in only_rules:
+                continue
+            board = Shape(n, n, Rules.make(top, rule, 3))
+            b = np.array([rng.randrange(3) for _ in range(n * n)], dtype=np.int64).reshape(n, n)
+            ours = cpu(cold_zk, zkring, board, b, repeats=repeats)
+            base = cpu(cold_zk, zkchase, board, b, repeats=1)
+            print(f"| {top} | {rule} | 3 | {n} | {ours * 1000:.0f} ms | {base * 1000:.0f} ms | "
+                  f"{base / ours:.1f}x |", flush=True)
+
 
 if __name__ == "__main__":
     main()

@@ -21,7 +21,9 @@ system over the ring of circulant rows (docs/MATH.md §18.2), which solves board
 circulant.MAX_CELLS; its quiet patterns keep the limit MAX_CELLS of the rest. The rowcol rule
 goes to countlo.classic.rowcol, in closed form from its line sums at any k (docs/MATH.md §18.3);
 grids with k > 2 from ROWCHASE_CELLS cells to countlo.classic.zkchase, the line chase over Z_k
-(docs/MATH.md §18.4), when it applies.
+(docs/MATH.md §18.4), when it applies, except the cylinder and the torus with a prime k not
+dividing the columns, which go to countlo.classic.zkring, the chase a row at a time over the ring
+of circulant rows (docs/MATH.md §18.9); their quiet patterns stay with zkchase.
 """
 
 from __future__ import annotations
@@ -333,6 +335,17 @@ def _circulant(board: Board) -> TypeGuard[Shape]:
     return isinstance(board, Shape) and board.cells >= ROWCHASE_CELLS and circulant.applies(board)
 
 
+def _zkring(board: Board) -> Any:
+    """countlo.classic.zkring for the cylinder and the torus with a prime k > 2 not dividing the
+    columns (docs/MATH.md §18.9), from ROWCHASE_CELLS cells, else None."""
+    if not isinstance(board, Shape) or board.cells < ROWCHASE_CELLS or board.rules.states == 2:
+        return None
+    _check_size(board)
+    from countlo.classic import zkring  # noqa: PLC0415 (numpy stays off the start-up path)
+
+    return zkring if zkring.applies(board) else None
+
+
 def _zkchase(board: Board) -> Any:
     """countlo.classic.zkchase for grids with k > 2 that it takes (docs/MATH.md §18.4), else None."""
     if not isinstance(board, Shape) or board.cells < ROWCHASE_CELLS or board.rules.states == 2:
@@ -373,7 +386,7 @@ def quiet(board: Board, count: int | None = None) -> list[tuple[Vector, int]]:
 def orders(board: Board) -> tuple[int, ...]:
     if _circulant(board):
         return (2,) * circulant.nullity(board)
-    if (closed := _closed(board) or _zkchase(board)) is not None:
+    if (closed := _closed(board) or _zkring(board) or _zkchase(board)) is not None:
         return tuple(closed.orders(board))
     fast = _rowchase(board)
     if fast is not None:
@@ -391,7 +404,7 @@ def solve(board: Board, start: Sequence[int], target: Sequence[int] | None = Non
     if fast is not None:  # checks the vectors itself, on arrays
         presses, witness, nullity = fast.solve_start(board, start, target)
         return Outcome(presses is not None, presses, witness, (2,) * nullity, k)
-    if (closed := _closed(board) or _zkchase(board)) is not None:
+    if (closed := _closed(board) or _zkring(board) or _zkchase(board)) is not None:
         presses, witness, ords = closed.solve_start(board, start, target)
         return Outcome(presses is not None, presses, witness, ords, k)
     check_vector(board, start, "the start")

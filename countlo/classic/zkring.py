@@ -1,0 +1,433 @@
+"""The cylinder and the torus with a prime number of states, chased a row at a time over the ring
+of circulant rows (docs/MATH.md §18.9).
+
+A row of C presses is an element of A = F_p[x]/(x^C - 1): coefficient c is the press count of
+column c, and x shifts a row one column round (both topologies join left and right). Lights row i
+is then sum_e M_e P_{i+e}, M_e the rule's offsets on row i+e as a polynomial, so the board is a
+recurrence along the rows with coefficients in A. For p prime not dividing C, A is a product of
+fields and every a has a pseudo-inverse a+ = a^(p^D - 2) (D the order of p mod C), computed with
+a few products because x -> x^p permutes the coefficients; e = a a+ is an idempotent (1 where a is
+a unit, 0 where it vanishes). The idempotents of the M_e split A into pieces on each of which
+every M_e is a unit or 0, and on each piece the recurrence has a unit leading coefficient: the
+first rows are free, the chase gives the others, and a few rows' worth of constraints are left, a
+system over the piece solved by elimination that splits the piece again where a pivot is a zero
+divisor. Nothing is ever as big as a row times the number of free rows; a chase step is a few
+shifted adds and one product by FFT, so 1000 x 1000 with any local rule takes a few thousand
+FFTs of rows, whatever the number of free variables the line chase of countlo.classic.zkchase
+would have (thousands on the torus with the knight).
+
+It gives what countlo.classic.general asks of it: solvability, a solution, the quiet group's
+orders and a witness (a uniformly random quiet pattern of the transposed game not orthogonal to
+b); listing the quiet patterns stays with zkchase.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import NamedTuple
+
+import numpy as np
+from numpy.typing import NDArray
+
+from countlo.board import Shape
+from countlo.classic import zkchase
+from countlo.rules import Offset
+
+Arr = NDArray[np.int64]
+Spec = NDArray[np.complex128]
+TOPOLOGIES = ("cylinder", "torus")
+WITNESS_TRIES = 64  # a random quiet pattern misses an unsolvable b with probability 1/p: 3^-64 here
+SEED = 20261124
+
+
+def _is_prime(k: int) -> bool:
+    return k >= 2 and all(k % d for d in range(2, math.isqrt(k) + 1))
+
+
+def applies(board: Shape) -> bool:
+    """True for a prime number of states above 2 not dividing the number of columns, on the
+    cylinder or the torus, any local rule whose rows are fewer than the board's."""
+    rules = board.rules
+    k, offsets = rules.states, rules.rule.offsets
+    if k <= 2 or not _is_prime(k) or rules.topology not in TOPOLOGIES:
+        return False
+    if not offsets or board.cols % k == 0:
+        return False
+    drs = [dr for dr, _dc in offsets]
+    return board.rows > max(drs) - min(drs) + 1
+
+
+# --- the ring A = F_p[x]/(x^C - 1) ---------------------------------------------------------------
+
+
+class Ring:
+    """F_p[x]/(x^C - 1) for a prime p not dividing C; elements are int64 arrays of C residues
+    (batches along the leading axes). Products go through numpy's real FFT: a product's
+    coefficients are at most C (p - 1)^2, far inside what float64 carries exactly."""
+
+    def __init__(self, p: int, cols: int):
+        assert cols % p, "A is semisimple only when p does not divide C"
+        self.p, self.n = p, cols
+        self.degree = _order(p, cols)  # a^(p^degree) = a for every a (docs/MATH.md §18.9)
+
+    def one(self) -> Arr:
+        out = np.zeros(self.n, dtype=np.int64)
+        out[0] = 1
+        return out
+
+    def spec(self, a: Arr) -> Spec:
+        s: Spec = np.fft.rfft(a, axis=-1)
+        return s
+
+    def back(self, s: Spec) -> Arr:
+        """The residues of an exact integer product given by its spectrum."""
+        out: Arr = np.rint(np.fft.irfft(s, self.n, axis=-1)).astype(np.int64) % self.p
+        return out
+
+    def mul(self, a: Arr, b: Arr) -> Arr:
+        return self.back(self.spec(a) * self.spec(b))
+
+    def frobenius(self, a: Arr, times: int = 1) -> Arr:
+        """a^(p^times): over F_p, (sum a_c x^c)^p = sum a_c x^(pc), a permutation of the coefficients."""
+        idx = (pow(self.p, times, self.n) * np.arange(self.n)) % self.n
+        out = np.empty_like(a)
+        out[..., idx] = a
+        return out
+
+    def power(self, a: Arr, e: int) -> Arr:
+        out = self.one()
+        base = a
+        while e:
+            if e & 1:
+                out = self.mul(out, base)
+            e >>= 1
+            if e:
+                base = self.mul(base, base)
+        return out
+
+    def pinv(self, a: Arr) -> Arr:
+        """a+ = a^(p^D - 2): the inverse of a where it is a unit, 0 where it vanishes. With
+        P = prod_{j < D-1} frob^j(a), p^D - 2 = (p - 2) + p (p - 1)(1 + p + ... + p^(D-2)) gives
+        a+ = a^(p-2) frob(P^(p-1)); P comes by doubling, P_2m = P_m frob^m(P_m)."""
+        m = self.degree - 1
+        prod = self.one()
+        if m:
+            prod, have = a, 1
+            for bit in bin(m)[3:]:
+                prod = self.mul(prod, self.frobenius(prod, have))
+                have *= 2
+                if bit == "1":
+                    prod = self.mul(prod, self.frobenius(a, have))
+                    have += 1
+        return self.mul(self.power(a, self.p - 2), self.frobenius(self.power(prod, self.p - 1)))
+
+    def idempotent(self, a: Arr) -> Arr:
+        """a a+: 1 where a is a unit, 0 where it vanishes."""
+        return self.mul(a, self.pinv(a))
+
+    def dimension(self, e: Arr) -> int:
+        """dim_F (e A) for an idempotent e: C - deg gcd(e(x), x^C - 1) (the roots of unity where e is 0)."""
+        modulus = np.zeros(self.n + 1, dtype=np.int64)
+        modulus[0], modulus[-1] = self.p - 1, 1
+        return self.n - _gcd_degree(modulus, e % self.p, self.p)
+
+
+def _order(p: int, n: int) -> int:
+    """The multiplicative order of p mod n (1 for n = 1)."""
+    d, v = 1, p % n
+    while v != 1 % n:
+        v, d = v * p % n, d + 1
+    return d
+
+
+def _trim(a: Arr) -> Arr:
+    nz = np.flatnonzero(a)
+    return a[:nz[-1] + 1] if len(nz) else a[:0]
+
+
+def _gcd_degree(a: Arr, b: Arr, p: int) -> int:
+    """deg gcd(a, b) over F_p (coefficients low to high)."""
+    a, b = _trim(a.copy()), _trim(b.copy())
+    while len(b):
+        inv = pow(int(b[-1]), -1, p)
+        while len(a) >= len(b):
+            shift = len(a) - len(b)
+            a[shift:] = (a[shift:] - (int(a[-1]) * inv % p) * b) % p
+            a = _trim(a)
+        a, b = b, a
+    return len(a) - 1
+
+
+# --- the recurrence on each piece ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Piece:
+    """An idempotent q of A on which each row polynomial M_e is a unit (e in `support`) or 0,
+    read upside down (`flip`) on the cylinder when its top row would be below the clicked one.
+    The recurrence gives row j from the `look` rows before it through equation j - top; `free`
+    rows start it. Spectra are of the unit M_e (e < top, for the chase) and of M_top+."""
+
+    q: Arr
+    support: tuple[int, ...]
+    flip: bool
+    top: int
+    look: int
+    free: int
+    terms: tuple[tuple[int, Spec], ...]
+    inverse: Spec
+
+
+@dataclass(frozen=True)
+class Plan:
+    """The pieces of one game, and each piece's constraint matrix once a chase has made it (it does
+    not depend on b: the symbolic chase carries b's column beside the identity's)."""
+
+    ring: Ring
+    rows: int
+    torus: bool
+    pieces: tuple[Piece, ...]
+    mats: dict[int, Arr] = field(default_factory=dict, compare=False)
+
+
+def _row_polys(offsets: Sequence[Offset], cols: int) -> dict[int, Arr]:
+    """M_e: a click's effect on the row e below the lit one... read as lights row i = sum_e M_e P_{i+e}:
+    the offset (dr, dc) takes press row i - dr to lights row i, so e = -dr and M_e gets x^dc."""
+    out: dict[int, Arr] = {}
+    for dr, dc in offsets:
+        poly = out.setdefault(-dr, np.zeros(cols, dtype=np.int64))
+        poly[dc % cols] += 1
+    return out
+
+
+def plan(board: Shape, transposed: bool = False) -> Plan:
+    """The pieces of the board's game (of its transpose A^T when asked: the rule turned round,
+    which on these topologies is the transpose, and the same game for the named rules)."""
+    offsets = board.rules.rule.offsets
+    turned = sorted((-dr, -dc) for dr, dc in offsets)
+    return _plan(board, transposed and turned != sorted(offsets))
+
+
+@lru_cache(maxsize=8)
+def _plan(board: Shape, transposed: bool) -> Plan:
+    rules = board.rules
+    ring = Ring(rules.states, board.cols)
+    offsets = [(-dr, -dc) if transposed else (dr, dc) for dr, dc in rules.rule.offsets]
+    polys = {e: m % ring.p for e, m in _row_polys(offsets, board.cols).items()}
+    polys = {e: m for e, m in polys.items() if m.any()}
+    idems = {e: ring.idempotent(m) for e, m in polys.items()}
+    parts = [ring.one()]
+    for e in sorted(idems):
+        split = []
+        for q in parts:
+            on = ring.mul(q, idems[e])
+            split += [x for x in (on, (q - on) % ring.p) if x.any()]
+        parts = split
+    torus = rules.topology == "torus"
+    pieces = []
+    for q in parts:
+        support = tuple(e for e in sorted(polys) if ring.mul(q, idems[e]).any())
+        pieces.append(_piece(ring, q, support, polys, torus))
+    return Plan(ring, board.rows, torus, tuple(pieces))
+
+
+def _piece(ring: Ring, q: Arr, support: tuple[int, ...], polys: dict[int, Arr], torus: bool) -> Piece:
+    if not support:
+        return Piece(q, support, False, 0, 0, 0, (), ring.spec(ring.one()))
+    # Upside down, press row R-1-i is row i: lights row i' = sum_e M_e P'_{i'-e}, the same M_e at -e.
+    flip = not torus and support[-1] < 0
+    units = {(-e if flip else e): polys[e] for e in support}
+    es = sorted(units)
+    top, bottom = es[-1], es[0]
+    look = top - bottom if torus else top - min(bottom, 0)
+    free = top - bottom if torus else top
+    terms = tuple((e, ring.spec(units[e])) for e in es)
+    return Piece(q, support, flip, top, look, free, terms, ring.spec(ring.pinv(units[top])))
+
+
+def _chase(plan: Plan, piece: Piece, first: Arr, qb: Arr | None, keep: bool) -> tuple[Arr | None, Arr]:
+    """The piece's rows from its `free` first rows (each W wide: a symbolic chase starts from the
+    identity and carries b in its last column, a concrete one from the values), and the values of
+    its constraints (free x W x C): on the torus rows R.. against rows 0.., on the cylinder the
+    last `top` equations. Rows are kept (R x W x C) only when asked; else a window of `look`."""
+    ring, rows = plan.ring, plan.rows
+    width = first.shape[1]
+    if qb is not None and piece.flip:
+        qb = qb[::-1]
+    bspec = ring.spec(qb) if qb is not None else None
+    spec: dict[int, Spec] = {}
+    kept = np.zeros((rows, width, ring.n), dtype=np.int64) if keep else None
+    for j in range(piece.free):
+        spec[j] = ring.spec(first[j])
+        if kept is not None and j < rows:
+            kept[j] = first[j]
+    top, last = piece.top, rows + piece.look if plan.torus else rows
+    lower = piece.terms[:-1]
+    tail: dict[int, Arr] = {}
+    for j in range(piece.free, last):
+        i = j - top
+        acc = np.zeros((width, ring.n // 2 + 1), dtype=np.complex128)
+        if bspec is not None:
+            acc[width - 1] = bspec[i % rows]
+        for e, m in lower:
+            if i + e >= 0:
+                acc -= m * spec[i + e]
+        row = ring.back(acc * piece.inverse)
+        spec[j] = ring.spec(row)
+        spec.pop(j - piece.look, None)
+        if kept is not None and j < rows:
+            kept[j] = row
+        if j >= rows:
+            tail[j - rows] = row
+    if plan.torus:
+        cons = np.stack([(tail[j] - first[j]) % ring.p for j in range(piece.free)]) if piece.free else \
+            np.zeros((0, width, ring.n), dtype=np.int64)
+    else:
+        cons = np.zeros((piece.free, width, ring.n), dtype=np.int64)
+        for n, i in enumerate(range(rows - top, rows)):
+            acc = np.zeros((width, ring.n // 2 + 1), dtype=np.complex128)
+            if bspec is not None:
+                acc[width - 1] = -bspec[i]
+            for e, m in piece.terms:
+                if 0 <= i + e < rows:
+                    acc += m * spec[i + e]
+            cons[n] = ring.back(acc)
+    if kept is not None and piece.flip:
+        kept = kept[::-1]
+    return kept, cons
+
+
+Branch = tuple[Arr, Arr, int, bool]  # idempotent g, y on g, free columns, consistent
+
+
+def _system(ring: Ring, mat: Arr, rhs: Arr, g: Arr, rng: np.random.Generator | None) -> list[Branch]:
+    """K y = r over g A (K n x m x C): elimination that splits g where a pivot is a zero divisor
+    (docs/MATH.md §18.9). Each branch: its idempotent, a solution on it (free columns 0, or uniform
+    random with `rng`: then, for r = 0, a uniform element of the kernel), its number of free
+    columns, and whether it is consistent (r in the image on it)."""
+    p, n = ring.p, ring.n
+    nrows, ncols = mat.shape[0], mat.shape[1]
+    if ncols == 0:
+        return [(g, np.zeros((0, n), dtype=np.int64), 0, not ring.mul(g, rhs).any())]
+    out: list[Branch] = []
+    rest = g
+    for i in range(nrows):
+        a = ring.mul(rest, mat[i, 0])
+        if not a.any():
+            continue
+        h = ring.idempotent(a)
+        inv = ring.pinv(a)
+        others = [r for r in range(nrows) if r != i]
+        factor = ring.mul(mat[others, 0], inv)
+        sub = (mat[others, 1:] - ring.mul(factor[:, None, :], mat[i, 1:][None])) % p
+        subr = (rhs[others] - ring.mul(factor, rhs[i])) % p
+        for gb, yb, free, ok in _system(ring, sub, subr, h, rng):
+            done = (rhs[i] - ring.mul(mat[i, 1:], yb).sum(axis=0)) % p
+            y0 = ring.mul(gb, ring.mul(inv, done))
+            out.append((gb, np.concatenate([y0[None], yb]), free, ok))
+        rest = (rest - h) % p
+        if not rest.any():
+            return out
+    for gb, yb, free, ok in _system(ring, mat[:, 1:], rhs, rest, rng):
+        y0 = ring.mul(gb, rng.integers(0, p, n)) if rng is not None else np.zeros(n, dtype=np.int64)
+        out.append((gb, np.concatenate([y0[None], yb]), free + 1, ok))
+    return out
+
+
+def _constraints(plan: Plan, index: int, piece: Piece, qb: Arr | None) -> tuple[Arr, Arr]:
+    """The piece's constraints K y = r over q A: K from the symbolic chase (made once, with b's
+    column beside it), r from a chase of b alone when K is already there."""
+    ring, f = plan.ring, piece.free
+    mat = plan.mats.get(index)
+    if mat is None:
+        ident = np.zeros((f, f + 1, ring.n), dtype=np.int64)
+        ident[np.arange(f), np.arange(f), 0] = 1
+        _rows, cons = _chase(plan, piece, ident, qb, keep=False)
+        mat = plan.mats[index] = ring.mul(piece.q, cons[:, :f])
+        return mat, (-cons[:, f]) % ring.p
+    if qb is None:
+        return mat, np.zeros((f, ring.n), dtype=np.int64)
+    _rows, cons = _chase(plan, piece, np.zeros((f, 1, ring.n), dtype=np.int64), qb, keep=False)
+    return mat, (-cons[:, 0]) % ring.p
+
+
+class Part(NamedTuple):
+    rows: Arr | None  # R x C on the piece, None when b has no solution there
+    nullity: int
+
+
+def _part(plan: Plan, index: int, b: Arr | None, rng: np.random.Generator | None) -> Part:
+    """A x = b on one piece (b None: 0): a solution (free values 0, or uniform with `rng`, which
+    for b = 0 is a uniform quiet pattern on the piece) and the dimension of the piece's kernel."""
+    ring, rows, piece = plan.ring, plan.rows, plan.pieces[index]
+    qb = ring.mul(piece.q, b) if b is not None else None
+    if not piece.support:  # every M_e is 0 here: each row is free and b must vanish
+        out = ring.mul(piece.q, rng.integers(0, ring.p, (rows, ring.n))) if rng is not None else \
+            np.zeros((rows, ring.n), dtype=np.int64)
+        return Part(None if qb is not None and qb.any() else out, rows * ring.dimension(piece.q))
+    mat, rhs = _constraints(plan, index, piece, qb)
+    branches = _system(ring, mat, rhs, piece.q, rng)
+    nullity = sum(ring.dimension(g) * free for g, _y, free, _ok in branches if free)
+    if not all(good for _g, _y, _f, good in branches):
+        return Part(None, nullity)
+    y = sum((yb for _g, yb, _f, _ok in branches), np.zeros((piece.free, ring.n), dtype=np.int64)) % ring.p
+    kept, left = _chase(plan, piece, y[:, None, :], qb, keep=True)
+    assert kept is not None and not left.any(), "the ring chase left a constraint unmet"
+    return Part(kept[:, 0], nullity)
+
+
+# --- what countlo.classic.general asks ------------------------------------------------------------
+
+
+def solve_start(board: Shape, start: Sequence[int], target: Sequence[int] | None = None
+                ) -> tuple[list[int] | None, list[int] | None, tuple[int, ...]]:
+    """(presses, witness, orders) taking start to target (all dark when None)."""
+    return solve(board, zkchase.rhs(board, start, target))
+
+
+def solve(board: Shape, b: Arr) -> tuple[list[int] | None, list[int] | None, tuple[int, ...]]:
+    """(presses, witness, orders) for A x = b (mod p), b an (R, C) array."""
+    p = board.rules.states
+    pl = plan(board)
+    parts = [_part(pl, i, b, None) for i in range(len(pl.pieces))]
+    orders = (p,) * sum(part.nullity for part in parts)
+    failed = [pl.pieces[i].q for i, part in enumerate(parts) if part.rows is None]
+    if failed:
+        return None, _witness(board, b, failed), orders
+    presses = sum((part.rows for part in parts if part.rows is not None), np.zeros_like(b)) % p
+    assert np.array_equal(zkchase.lights(board, presses), b), "the ring chase failed to reach the target"
+    return presses.reshape(-1).tolist(), None, orders
+
+
+def _star(a: Arr) -> Arr:
+    """a(x^-1): the coefficients read backwards round the row."""
+    return np.roll(a[::-1], 1)
+
+
+def _witness(board: Shape, b: Arr, failed: list[Arr]) -> list[int]:
+    """A uniformly random quiet pattern w of the transposed game on the piece q' = q* of a piece q
+    where b has no solution, drawn until w.b != 0. The transposed game's pieces are the original's
+    read backwards (its M_e are M_-e(x^-1)), and w.b = w.(q b) for w on q*, so only those pieces
+    can separate b; on one of them w -> w.b is a nonzero linear map, so each draw misses with
+    probability 1/p (docs/MATH.md §18.9)."""
+    p = board.rules.states
+    rng = np.random.default_rng(SEED)
+    tp = plan(board, transposed=True)
+    for q in failed:
+        index = next(i for i, piece in enumerate(tp.pieces) if np.array_equal(_star(piece.q), q))
+        for _ in range(WITNESS_TRIES):
+            w = _part(tp, index, None, rng).rows
+            assert w is not None
+            if int((w * b).sum()) % p:
+                out: list[int] = w.reshape(-1).tolist()
+                return out
+    raise AssertionError("no quiet pattern of the transposed game separates an unsolvable start")
+
+
+def orders(board: Shape) -> tuple[int, ...]:
+    pl = plan(board)
+    return (board.rules.states,) * sum(_part(pl, i, None, None).nullity for i in range(len(pl.pieces)))
+

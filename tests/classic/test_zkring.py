@@ -1,0 +1,181 @@
+"""The chase a row at a time over the ring of circulant rows (countlo.classic.zkring, docs/MATH.md
+§18.9): the ring's pseudo-inverse and dimensions against direct computation, the answers against
+brute force on every start of small boards and against the chase one equation at a time on medium
+ones, drawn rules included."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import numpy as np
+import pytest
+from brute import reachable
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from countlo.board import Shape
+from countlo.classic import general, zkring
+from countlo.rules import NAMED, Rule, Rules
+
+RINGS = [(p, n) for p in (3, 5, 7) for n in (1, 2, 4, 5, 7, 8, 10, 16) if n % p]
+
+
+def rank_mod(rows: list[list[int]], p: int) -> int:
+    """Rank over F_p by plain elimination."""
+    m = [[int(v) for v in r] for r in rows]
+    rank = 0
+    for col in range(len(m[0]) if m else 0):
+        pivot = next((i for i in range(rank, len(m)) if m[i][col] % p), None)
+        if pivot is None:
+            continue
+        m[rank], m[pivot] = m[pivot], m[rank]
+        inv = pow(int(m[rank][col]), -1, p)
+        for i in range(len(m)):
+            if i != rank and m[i][col] % p:
+                f = m[i][col] * inv
+                m[i] = [(a - f * b) % p for a, b in zip(m[i], m[rank])]
+        rank += 1
+    return rank
+
+
+def elements(ring: zkring.Ring, rng: np.random.Generator) -> list[np.ndarray]:
+    """Zero, one, random elements and zero divisors (multiples of 1 - x, which vanishes at x = 1)."""
+    out = [np.zeros(ring.n, dtype=np.int64), ring.one()]
+    for _ in range(4):
+        out.append(rng.integers(0, ring.p, ring.n))
+    one_minus_x = ring.one().copy()
+    if ring.n > 1:
+        one_minus_x[1] = ring.p - 1
+    out.append(ring.mul(one_minus_x, rng.integers(0, ring.p, ring.n)))
+    return out
+
+
+@pytest.mark.parametrize("p, n", RINGS)
+def test_the_pseudo_inverse_and_its_idempotent(p, n):
+    ring = zkring.Ring(p, n)
+    for a in elements(ring, np.random.default_rng(p * 100 + n)):
+        b = ring.pinv(a)
+        assert np.array_equal(ring.mul(ring.mul(a, b), a), a % p)
+        assert np.array_equal(ring.mul(ring.mul(b, a), b), b)
+        e = ring.idempotent(a)
+        assert np.array_equal(ring.mul(e, e), e)
+        shifts = [list(np.roll(a, s) % p) for s in range(n)]  # the circulant matrix of a
+        assert ring.dimension(e) == rank_mod(shifts, p)
+        assert np.array_equal(ring.frobenius(a), ring.power(a, p))
+
+
+def check_answer(board: Shape, start: list[int], solvable: bool | None = None) -> bool:
+    """zkring's answer is right: presses that work, or a witness w with w A = 0 and w.b != 0."""
+    k, n = board.rules.states, board.cells
+    presses, witness, _orders = zkring.solve_start(board, start)
+    if solvable is not None:
+        assert (presses is not None) == solvable
+    if presses is not None:
+        assert general.apply(board, start, presses) == [0] * n
+        return True
+    assert witness is not None
+    assert all(sum(witness[i] * c for i, c in col.items()) % k == 0 for col in general.columns(board))
+    assert sum(w * v for w, v in zip(witness, start)) % k  # b = -start
+    return False
+
+
+SMALL = [
+    (4, 2, 3, "torus", "plus"), (5, 2, 3, "cylinder", "plus"), (4, 2, 3, "torus", "x"),
+    (4, 2, 3, "cylinder", "star"), (5, 2, 3, "torus", "ring"), (4, 2, 3, "torus", "star"),
+    (6, 1, 3, "torus", "knight"), (6, 1, 5, "cylinder", "knight"), (7, 1, 5, "torus", "knight"),
+    (4, 1, 7, "cylinder", "x"), (6, 2, 3, "cylinder", "knight"),  # 3^12 images
+]
+
+
+@pytest.mark.parametrize("rows, cols, k, topology, rule", SMALL)
+def test_every_start_against_brute_force(rows, cols, k, topology, rule):
+    board = Shape(rows, cols, Rules.make(topology, rule, k))
+    assert zkring.applies(board)
+    n = board.cells
+    reach = reachable(board)
+    assert reach[(0,) * n] == k ** len(zkring.orders(board))
+    starts = list(itertools.product(range(k), repeat=n))
+    if len(starts) > 2000:  # the image is still brute force; the starts checked against it, a sample
+        starts = random.Random(n * k).sample(starts, 2000)
+    for start in starts:
+        check_answer(board, list(start), tuple((-v) % k for v in start) in reach)
+
+
+def test_the_answers_are_the_general_chase_on_medium_boards():
+    rng = random.Random(11)
+    seen = set()
+    for topology in zkring.TOPOLOGIES:
+        for rule in NAMED:
+            for k in (3, 5, 7):
+                rows, cols = rng.randint(6, 12), rng.choice([c for c in range(4, 12) if c % k])
+                board = Shape(rows, cols, Rules.make(topology, rule, k))
+                assert zkring.applies(board)
+                general._plan.cache_clear()
+                assert zkring.orders(board) == tuple(general._plan(board).kernel.orders)
+                for t in range(3):
+                    start = [rng.randrange(k) for _ in range(board.cells)]
+                    if t == 1:  # reachable: the lights of random presses
+                        x = [rng.randrange(k) for _ in range(board.cells)]
+                        start = [(-v) % k for v in general.apply(board, [0] * board.cells, x)]
+                    ref = general._solve_by_plan(board, [(-v) % k for v in start])
+                    seen.add(check_answer(board, start, ref.solvable))
+    assert seen == {True, False}
+
+
+@st.composite
+def masked(draw):
+    """Any small drawn rule (one-sided ones too: the cylinder then chases upside down)."""
+    offsets = draw(st.sets(st.tuples(st.integers(-2, 2), st.integers(-2, 2)), min_size=1, max_size=6))
+    k = draw(st.sampled_from([3, 5, 7, 11]))
+    rows = draw(st.integers(6, 9))
+    cols = draw(st.integers(1, 8).filter(lambda c: c % k))
+    return Shape(rows, cols, Rules(draw(st.sampled_from(zkring.TOPOLOGIES)), Rule("mask", tuple(sorted(offsets))), k))
+
+
+@settings(max_examples=60, deadline=None)
+@given(masked(), st.randoms(use_true_random=False))
+def test_drawn_rules_against_the_general_chase(board, rnd):
+    assert zkring.applies(board)
+    k, n = board.rules.states, board.cells
+    general._plan.cache_clear()
+    assert zkring.orders(board) == tuple(general._plan(board).kernel.orders)
+    for t in range(3):
+        start = [rnd.randrange(k) for _ in range(n)]
+        if t == 1:
+            x = [rnd.randrange(k) for _ in range(n)]
+            start = [(-v) % k for v in general.apply(board, [0] * n, x)]
+        ref = general._solve_by_plan(board, [(-v) % k for v in start])
+        check_answer(board, start, ref.solvable)
+
+
+def test_one_sided_rules_on_the_cylinder_are_chased_upside_down():
+    board = Shape(7, 5, Rules("cylinder", Rule("mask", ((1, -1), (1, 0), (2, 1))), 3))
+    assert any(piece.flip for piece in zkring.plan(board).pieces)
+    for seed in range(4):
+        rng = random.Random(seed)
+        start = [rng.randrange(3) for _ in range(board.cells)]
+        check_answer(board, start, general._solve_by_plan(board, [(-v) % 3 for v in start]).solvable)
+
+
+def test_which_boards_it_takes():
+    assert zkring.applies(Shape(20, 25, Rules.make("torus", "knight", 3)))
+    assert zkring.applies(Shape(20, 25, Rules.make("cylinder", "x", 7)))
+    assert not zkring.applies(Shape(20, 24, Rules.make("torus", "x", 3)))  # 3 divides the columns
+    assert not zkring.applies(Shape(20, 25, Rules.make("torus", "x", 4)))  # not prime
+    assert not zkring.applies(Shape(20, 25, Rules.make("klein", "x", 3)))
+    assert not zkring.applies(Shape(20, 25, Rules.make("plane", "x", 3)))
+    assert not zkring.applies(Shape(5, 25, Rules.make("torus", "knight", 3)))  # rows within the rule's span
+
+
+def test_general_hands_big_cylinders_and_tori_with_prime_k_to_the_ring_chase():
+    board = Shape(20, 25, Rules.make("torus", "knight", 3))
+    assert general._zkring(board) is zkring
+    assert general._zkring(Shape(20, 25, Rules.make("torus", "knight", 9))) is None
+    rng = random.Random(5)
+    x = [rng.randrange(3) for _ in range(board.cells)]
+    target = general.apply(board, [0] * board.cells, x)
+    out = general.solve(board, [0] * board.cells, target)
+    assert out.solvable and out.presses is not None
+    assert general.apply(board, [0] * board.cells, out.presses) == target
+    assert out.orders == general.orders(board) == tuple(general._plan(board).kernel.orders)
