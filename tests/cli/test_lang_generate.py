@@ -105,3 +105,38 @@ def test_refusals_in_one_chinese_line(run_cli, tmp_path, command, english, chine
     assert en.stderr.startswith(prefix) and english.format(**files) in en.stderr, en.stderr
     assert zh.stderr.startswith(prefix) and chinese.format(**files) in zh.stderr, zh.stderr
     assert len(zh.stderr.splitlines()) == 1
+
+
+@pytest.mark.parametrize("args, english, chinese", [
+    (["--size", "5x5", "--presses", "26"], "--presses 26: a 5x5 board needs 1 to 25 presses",
+     "--presses 26：5x5 盘面需要 1 到 25 次点击"),
+    (["--size", "4x4", "--states", "3", "--presses", "40"],
+     "--presses 40: this board needs 1 to 32 presses (counted with multiplicity)",
+     "--presses 40：这个盘面需要 1 到 32 次点击（按次数计）"),
+    (["--size", "1x1", "--difficulty", "hard"],
+     "a 1x1 board has no hard boards: the fewest presses of its boards go up to at most 1",
+     "1x1 盘面没有 hard 难度的题目：它的最少点击数最多只到 1"),
+    (["--size", "1x1", "--rule", "x", "--difficulty", "hard"],
+     "this board has no hard boards: the fewest presses of its boards go up to at most 1",
+     "这种盘面没有 hard 难度的题目：它的最少点击数最多只到 1"),
+    (["--size", "30x30", "--difficulty", "easy"],
+     "--difficulty needs the exact fewest presses of each board, found by walking all 2^nullity solutions; "
+     "30x30 has nullity 20 (at most 16 here)",
+     "--difficulty 需要每个盘面准确的最少点击数，要遍历全部 2^零化度 个解才能得到；30x30 的零化度是 20（这里最多 16）"),
+    (["--size", "9x9", "--rule", "knight", "--topology", "torus", "--presses", "3"],
+     "--presses needs the exact fewest presses of each board, found by walking all of its 16777216 solutions; "
+     "at most 65536 here",
+     "--presses 需要每个盘面准确的最少点击数，要遍历它的全部 16777216 个解才能得到；这里最多 65536 个"),
+    (["--size", "4x4", "--presses", "16", "--seed", "1"],
+     "no 4x4 board needing exactly 16 presses found in 20,000 tries; with nullity 4 there may be none",
+     "试了 20,000 次，没有找到恰好需要 16 次点击的 4x4 盘面；零化度为 4 时可能根本不存在"),
+    (["--size", "4x4", "--rule", "plus", "--presses", "16", "--seed", "1"],
+     "no board needing exactly 16 presses found in 20,000 tries; with 16 solutions a board there may be none",
+     "试了 20,000 次，没有找到恰好需要 16 次点击的盘面；每个盘面有 16 个解，这样的盘面可能根本不存在"),
+])
+def test_generate_refusals_from_the_drawing_in_chinese(run_cli, args, english, chinese):
+    en, zh = run_cli(["generate", *args]), run_cli(["--lang", "zh", "generate", *args])
+    assert en.returncode == zh.returncode != 0
+    assert en.stderr.startswith("countlo generate: ") and english in en.stderr, en.stderr
+    assert zh.stderr.startswith("countlo generate: ") and chinese in zh.stderr, zh.stderr
+    assert len(zh.stderr.splitlines()) == 1
