@@ -65,6 +65,22 @@ def test_translations_keep_every_placeholder():
     assert not wrong, "\n".join(wrong)
 
 
+def test_translated_help_keeps_its_lines_within_80_columns():
+    """A message laid out in lines (a command's epilog) is shown line by line, and a line wider
+    than the help's 79 columns is broken again (leaving a word or two on a line of its own): so
+    the Chinese lines fit where the English ones do."""
+    from countlo.cli.speech import HELP_COLUMNS
+
+    wide = []
+    for entry in catalogue():
+        if not isinstance(entry.id, str) or "\n" not in entry.id or not entry.string:
+            continue
+        if all(i18n.width(line) <= HELP_COLUMNS for line in entry.id.split("\n")):
+            wide += [f"{entry.id[:30]!r}: {line}" for line in entry.string.split("\n")
+                     if i18n.width(line) > HELP_COLUMNS]
+    assert not wide, "\n".join(wide)
+
+
 def test_the_committed_mo_is_compiled_from_the_committed_po():
     buffer = io.BytesIO()
     write_mo(buffer, catalogue())
