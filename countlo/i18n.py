@@ -158,38 +158,62 @@ def rjust(text: str, columns: int) -> str:
     return " " * max(0, columns - width(text)) + text
 
 
-NO_BREAK_BEFORE = "，。、；：？！）》」』”’"  # Chinese punctuation that stays with what it follows
+# Line breaking by the CJK kinsoku rule: closing punctuation stays with what it follows (never
+# starts a line), opening punctuation with what it precedes (never ends one).
+NO_BREAK_BEFORE = "，。、；：？！）》」』】〕〉”’"
+NO_BREAK_AFTER = "（《「『【〔〈“‘"
+
+# The break before an atom of `fill`: a good one, or one the kinsoku rule forbids, taken only
+# when a line has no other place to break.
+_GOOD, _LAST_RESORT = 2, 1
+
+
+def _atoms(text: str) -> list[tuple[str, int]]:
+    """`text` cut where a line may break: (atom, how good the break before it is). A line may
+    break after a space and on either side of a wide (Chinese) character, which is written
+    without spaces, but not inside an English word; a break putting closing punctuation at the
+    start of a line or opening punctuation at its end is a last resort."""
+    atoms: list[tuple[str, int]] = []
+    atom, strength, before = "", _GOOD, ""  # before: the last character that is not a space
+    for ch in text:
+        if atom and ch != " ":
+            p = atom[-1]
+            if p == " " or width(ch) == 2 or width(p) == 2:
+                atoms.append((atom, strength))
+                atom = ""
+                strength = _LAST_RESORT if ch in NO_BREAK_BEFORE or before in NO_BREAK_AFTER else _GOOD
+        atom += ch
+        if ch != " ":
+            before = ch
+    if atom or not atoms:
+        atoms.append((atom, strength))
+    return atoms
 
 
 def fill(text: str, columns: int) -> list[str]:
     """`text` broken into lines of at most `columns` terminal columns (a longer word stays whole):
-    at spaces, and between Chinese characters, which are written without spaces."""
-    pieces: list[str] = []  # each piece ends where a line may break
-    piece = ""
-    for ch in text:
-        wide = width(ch) == 2
-        if ch in NO_BREAK_BEFORE and not piece and pieces:
-            piece = pieces.pop()  # closing punctuation never starts a line
-        elif wide and piece:
-            pieces.append(piece)
-            piece = ""
-        piece += ch
-        if ch == " " or wide:
-            pieces.append(piece)
-            piece = ""
-    if piece:
-        pieces.append(piece)
-    lines, line = [], ""
-    for piece in pieces:
-        if line and width((line + piece).rstrip()) > columns:
-            lines.append(line.rstrip())
-            line = piece.lstrip(" ")
-        else:
-            line += piece
-    if line.strip() or not lines:
-        lines.append(line.rstrip())
+    at spaces, and between Chinese characters, which are written without spaces; not before
+    closing punctuation nor after opening punctuation ('rowcol，' and '（rowcol' stay whole),
+    unless that is the only break that keeps a line within `columns`."""
+    lines: list[str] = []
+    line: list[tuple[str, int]] = []  # the atoms of the line being filled
+
+    def joined(atoms: list[tuple[str, int]]) -> str:
+        return "".join(piece for piece, _strength in atoms)
+
+    for atom in _atoms(text):
+        line.append(atom)
+        while len(line) > 1 and width(joined(line).rstrip()) > columns:
+            good = [k for k in range(1, len(line)) if line[k][1] == _GOOD]
+            at = len(line) - 1  # the latest break, unless a good one leaves a rest that fits
+            if good and width(joined(line[good[-1]:]).strip()) <= columns:
+                at = good[-1]
+            lines.append(joined(line[:at]).rstrip())
+            line = [(line[at][0].lstrip(" "), line[at][1]), *line[at + 1:]]
+    if joined(line).strip() or not lines:
+        lines.append(joined(line).rstrip())
     return lines
 
 
-__all__ = ["DOMAIN", "LANGUAGES", "LOCALE_DIR", "N_", "_", "fill", "from_environment", "language",
-           "ljust", "ngettext", "reason", "rjust", "speaking", "use", "width"]
+__all__ = ["DOMAIN", "LANGUAGES", "LOCALE_DIR", "NO_BREAK_AFTER", "NO_BREAK_BEFORE", "N_", "_", "fill",
+           "from_environment", "language", "ljust", "ngettext", "reason", "rjust", "speaking", "use", "width"]

@@ -13,6 +13,8 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from conftest import ROOT
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from countlo import i18n
 
@@ -61,6 +63,22 @@ def test_translations_keep_every_placeholder():
             if s and sorted(set(PLACEHOLDER.findall(s))) != wanted:
                 wrong.append(f"{ids[0]!r} -> {s!r}")
     assert not wrong, "\n".join(wrong)
+
+
+def test_translated_help_keeps_its_lines_within_80_columns():
+    """A message laid out in lines (a command's epilog) is shown line by line, and a line wider
+    than the help's 79 columns is broken again (leaving a word or two on a line of its own): so
+    the Chinese lines fit where the English ones do."""
+    from countlo.cli.speech import HELP_COLUMNS
+
+    wide = []
+    for entry in catalogue():
+        if not isinstance(entry.id, str) or "\n" not in entry.id or not entry.string:
+            continue
+        if all(i18n.width(line) <= HELP_COLUMNS for line in entry.id.split("\n")):
+            wide += [f"{entry.id[:30]!r}: {line}" for line in entry.string.split("\n")
+                     if i18n.width(line) > HELP_COLUMNS]
+    assert not wide, "\n".join(wide)
 
 
 def test_the_committed_mo_is_compiled_from_the_committed_po():
@@ -126,6 +144,46 @@ def test_fill_never_starts_a_line_with_closing_punctuation():
     for columns in range(6, 30):
         for line in i18n.fill("CountLightsOut（数灯版点灯游戏）的助手，以及完整的求解器。", columns)[1:]:
             assert line[:1] not in i18n.NO_BREAK_BEFORE, (columns, line)
+
+
+def kinsoku_broken(lines: list[str]) -> list[str]:
+    """The lines that start with closing punctuation or end with opening punctuation."""
+    return [line for line in lines if line.strip() and (line.strip()[0] in i18n.NO_BREAK_BEFORE
+                                                        or line.strip()[-1] in i18n.NO_BREAK_AFTER)]
+
+
+@pytest.mark.parametrize("text", [
+    "点击规则：plus（默认）、x、star、ring、knight、rowcol，或画出规则的文件 FILE；在 --graph 上用 sigma 或 sigma+",
+    "每行一个 JSON 对象：rows、cols、seed、index、lights（0/1 网格）、fewest、presses（一个最少点击解的点击）",
+    "除非被中途停止（--time-limit，默认 60 秒，或 Ctrl-C）：这时打印“找到的”最好结果（JSON 中 \"exact\": false）。",
+])
+def test_fill_keeps_punctuation_with_the_word_it_belongs_to(text):
+    """Kinsoku: closing punctuation after an English word never starts a line, opening
+    punctuation before one never ends a line, and every line still fits."""
+    for columns in range(20, 70):  # from the widest word with its punctuation ('（--time-limit，')
+        lines = i18n.fill(text, columns)
+        assert kinsoku_broken(lines) == [], (columns, lines)
+        assert all(i18n.width(line) <= columns for line in lines), (columns, lines)
+        assert "".join(lines).replace(" ", "") == text.replace(" ", "")
+
+
+def test_fill_breaks_at_punctuation_only_when_nothing_else_fits():
+    assert i18n.fill("用 rowcol，或（画出）规则", 9) == ["用", "rowcol，", "或（画", "出）规则"]
+    assert i18n.fill("规则 rowcol，或", 10) == ["规则", "rowcol，或"]
+    # a word as wide as the line: the comma has to start the next one rather than overflow
+    assert i18n.fill("abcdefgh，中文", 8) == ["abcdefgh", "，中文"]
+    assert i18n.fill("中文（abcdefgh", 8) == ["中文（", "abcdefgh"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="ab 中文，。（）“”", max_size=40), st.integers(1, 30))
+def test_fill_keeps_the_text_and_the_width(text, columns):
+    """Whatever the mix: the words in order, and a line wider than `columns` only when it is one
+    unbreakable word (an English word with the punctuation it keeps)."""
+    lines = i18n.fill(text, columns)
+    assert "".join(lines).replace(" ", "") == text.replace(" ", "")
+    for line in lines:
+        assert i18n.width(line) <= columns or len(i18n._atoms(line.strip())) == 1, (columns, lines)
 
 
 def test_english_loads_no_catalogue_and_chinese_no_heavy_module():

@@ -25,6 +25,7 @@ from countlo.classic import general
 from countlo.classic.generate import TRIES, NoSuchBoardError, band_of, draw_in_band
 from countlo.classic.generate import _coset as coset_bits
 from countlo.errors import BadSizeError, CountloError
+from countlo.i18n import _
 
 Board = general.Board
 MAX_CELLS = 1 << 16  # a press vector and a start of this many cells per board, in Python lists
@@ -46,7 +47,7 @@ class Drawn:
 def band(cells: int, k: int, difficulty: str) -> tuple[int, int]:
     """(lo, hi) fewest-press counts of a difficulty: the classic bands (§21) scaled by the most
     presses a board can need counted with multiplicity, M = (k - 1) cells."""
-    return band_of((k - 1) * cells, difficulty, "this board")
+    return band_of((k - 1) * cells, difficulty, None)
 
 
 class RulesGenerator:
@@ -54,8 +55,8 @@ class RulesGenerator:
 
     def __init__(self, board: Board, rng: random.Random, target: Sequence[int] | None = None):
         if board.cells > MAX_CELLS:
-            raise BadSizeError(f"generate under other rules makes boards of at most "
-                               f"{MAX_CELLS:,} cells; {board} has {board.cells:,}")
+            raise BadSizeError(_("generate under other rules makes boards of at most {most} cells; {board} has "
+                                 "{cells}").format(most=f"{MAX_CELLS:,}", board=board, cells=f"{board.cells:,}"))
         self.board, self.rng = board, rng
         self.k = general.states(board)
         self.n = board.cells
@@ -98,7 +99,7 @@ class RulesGenerator:
             return sum(x), 1, list(x)
         if self.k == 2:
             assert self.gens is not None
-            w, m, bits = coset_bits(_pack(x), [_pack(g) for g, _ in self.gens])
+            w, m, bits = coset_bits(_pack(x), [_pack(g) for g, _order in self.gens])
             return w, m, [bits >> j & 1 for j in range(self.n)]
         best_w, count, best = sum(x) + 1, 0, list(x)
         for y in self._coset(x):
@@ -109,21 +110,21 @@ class RulesGenerator:
                 count += 1
         return best_w, count, best
 
-    def _need_walk(self, what: str) -> None:
+    def _need_walk(self, option: str) -> None:
         if self.gens is None:
-            raise CountloError(
-                f"{what} needs the exact fewest presses of each board, found by walking all of its "
-                f"{self.solutions} solutions; at most {MAX_QUIET.get(self.k, MAX_QUIET_K)} here")
+            raise CountloError(_("{option} needs the exact fewest presses of each board, found by walking all of "
+                                 "its {solutions} solutions; at most {most} here").format(
+                option=option, solutions=self.solutions, most=MAX_QUIET.get(self.k, MAX_QUIET_K)))
 
     # --- the draws ----------------------------------------------------------------------------
     def uniform(self) -> Drawn:
         """A board drawn uniformly from the solvable ones (with its fewest presses when its
         solutions can be walked)."""
-        x = [self.rng.randrange(self.k) for _ in range(self.n)]
+        x = [self.rng.randrange(self.k) for _cell in range(self.n)]
         start = self.start_of(x)
         if self.gens is None:
             return Drawn(start, None, None)
-        w, _, best = self.lightest(x)
+        w, _count, best = self.lightest(x)
         return Drawn(start, best, w)
 
     def check(self, presses: int | None = None, difficulty: str | None = None) -> None:
@@ -131,12 +132,13 @@ class RulesGenerator:
         most = (self.k - 1) * self.n
         if presses is not None:
             if not 1 <= presses <= most:
-                raise CountloError(f"--presses {presses}: this board needs 1 to {most} presses"
-                                   + (" (counted with multiplicity)" if self.k > 2 else ""))
+                message = _("--presses {n}: this board needs 1 to {most} presses (counted with multiplicity)") \
+                    if self.k > 2 else _("--presses {n}: this board needs 1 to {most} presses")
+                raise CountloError(message.format(n=presses, most=most))
             self._need_walk("--presses")
             if (self.n + 1) * (presses + 1) > MAX_TABLE:
-                raise CountloError(f"--presses {presses} on {self.n} cells: at most "
-                                   f"{MAX_TABLE:,} (cells + 1) x (presses + 1) here")
+                raise CountloError(_("--presses {n} on {cells} cells: at most {most} (cells + 1) x (presses + 1) "
+                                     "here").format(n=presses, cells=self.n, most=f"{MAX_TABLE:,}"))
         if difficulty is not None:
             band(self.n, self.k, difficulty)
             self._need_walk("--difficulty")
@@ -144,7 +146,7 @@ class RulesGenerator:
     def _table(self, total: int) -> list[list[int]]:
         """ways[i][s]: the vectors over cells i.. with entries 0..k-1 summing to s (s <= total)."""
         if total not in self._ways:
-            ways = [[0] * (total + 1) for _ in range(self.n + 1)]
+            ways = [[0] * (total + 1) for _row in range(self.n + 1)]
             ways[self.n][0] = 1
             for i in range(self.n - 1, -1, -1):
                 below, row = ways[i + 1], ways[i]
@@ -170,20 +172,20 @@ class RulesGenerator:
     def exactly(self, total: int) -> Drawn:
         """A board drawn uniformly from those whose fewest-press count is exactly `total`."""
         self.check(presses=total)
-        for _ in range(TRIES):
+        for _try in range(TRIES):
             x = self._vector_of_total(total)
-            w, m, _ = self.lightest(x)
+            w, m, _lightest = self.lightest(x)
             if w == total and self.rng.randrange(m) == 0:  # keep with probability 1/m
                 return Drawn(self.start_of(x), x, total)
-        raise NoSuchBoardError(
-            f"no board needing exactly {total} presses found in {TRIES:,} tries; with "
-            f"{self.solutions} solutions a board there may be none")
+        raise NoSuchBoardError(_("no board needing exactly {n} presses found in {tries} tries; with {solutions} "
+                                 "solutions a board there may be none").format(
+            n=total, tries=f"{TRIES:,}", solutions=self.solutions))
 
     def in_band(self, difficulty: str) -> Drawn:
         """A board of this difficulty (see generate.draw_in_band)."""
         self.check(difficulty=difficulty)
         lo, hi = band(self.n, self.k, difficulty)
-        return draw_in_band(difficulty, lo, hi, self.rng, self.exactly, self.uniform, "board")
+        return draw_in_band(difficulty, lo, hi, self.rng, self.exactly, self.uniform, None)
 
 
 def _pack(v: Sequence[int]) -> int:

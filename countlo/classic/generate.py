@@ -20,6 +20,7 @@ from typing import Protocol, TypeVar
 from countlo.board import Shape
 from countlo.classic.solver import nullity, quiet_patterns
 from countlo.errors import BadSizeError, CountloError
+from countlo.i18n import _
 
 MAX_CELLS = 1 << 24  # 4096 x 4096: a uniform press set is one random int of that many bits
 MAX_NULLITY = 16  # --presses/--difficulty walk all 2^nullity solutions of each candidate
@@ -48,8 +49,8 @@ class Generated:
 
 def check_shape(shape: Shape) -> None:
     if shape.cells > MAX_CELLS:
-        raise BadSizeError(f"generate makes boards of at most {MAX_CELLS:,} cells (4096x4096); "
-                           f"{shape} has {shape.cells:,}")
+        raise BadSizeError(_("generate makes boards of at most {most} cells (4096x4096); {shape} has {cells}").format(
+            most=f"{MAX_CELLS:,}", shape=shape, cells=f"{shape.cells:,}"))
 
 
 def lights_of(shape: Shape, presses: Sequence[int]) -> list[int]:
@@ -70,19 +71,22 @@ def lights_of(shape: Shape, presses: Sequence[int]) -> list[int]:
 def band(shape: Shape, difficulty: str) -> tuple[int, int]:
     """(lo, hi): the fewest-press counts of a difficulty on this shape. easy: 1 to
     max(1, round(0.15 RC)); medium: from there to max(easy + 1, round(0.30 RC)); hard: above."""
-    return band_of(shape.cells, difficulty, f"a {shape} board")
+    return band_of(shape.cells, difficulty, shape)
 
 
-def band_of(most: int, difficulty: str, what: str) -> tuple[int, int]:
+def band_of(most: int, difficulty: str, shape: Shape | None) -> tuple[int, int]:
     """(lo, hi) of a difficulty when the fewest-press counts go up to `most` (docs/MATH.md §21):
-    easy 1 to max(1, round(0.15 most)), medium to max(easy + 1, round(0.30 most)), hard above."""
+    easy 1 to max(1, round(0.15 most)), medium to max(easy + 1, round(0.30 most)), hard above.
+    `shape` names the board in the refusal (None: 'this board')."""
     easy = max(1, round(EASY * most))
     medium = max(easy + 1, round(MEDIUM * most))
     lo, hi = {"easy": (1, easy), "medium": (easy + 1, medium), "hard": (medium + 1, most)}[
         difficulty]
     if lo > most:
-        raise NoSuchBoardError(f"{what} has no {difficulty} boards: the fewest presses "
-                               f"of its boards go up to at most {most}")
+        message = _("this board has no {difficulty} boards: the fewest presses of its boards go up to at most "
+                    "{most}") if shape is None else \
+            _("a {shape} board has no {difficulty} boards: the fewest presses of its boards go up to at most {most}")
+        raise NoSuchBoardError(message.format(shape=shape, difficulty=difficulty, most=most))
     return lo, min(hi, most)
 
 
@@ -95,18 +99,20 @@ D = TypeVar("D", bound=_Drawn)
 
 
 def draw_in_band(difficulty: str, lo: int, hi: int, rng: random.Random, exactly: Callable[[int], D],
-                 uniform: Callable[[], D], what: str) -> D:
+                 uniform: Callable[[], D], shape: Shape | None) -> D:
     """easy, medium: the fewest-press count drawn uniformly in [lo, hi], then a board uniformly
     among those with that count. hard: uniform over the solvable boards whose fewest-press count
-    is in the band (most random boards are hard)."""
+    is in the band (most random boards are hard). `shape` names the board in the refusal."""
     if difficulty != "hard":
         return exactly(rng.randint(lo, hi))
-    for _ in range(TRIES):
+    for _try in range(TRIES):
         g = uniform()
         assert g.fewest is not None
         if lo <= g.fewest <= hi:
             return g
-    raise NoSuchBoardError(f"no hard {what} (fewest presses {lo} or more) found in {TRIES:,} tries")
+    message = _("no hard board (fewest presses {lo} or more) found in {tries} tries") if shape is None else \
+        _("no hard {shape} board (fewest presses {lo} or more) found in {tries} tries")
+    raise NoSuchBoardError(message.format(shape=shape, lo=lo, tries=f"{TRIES:,}"))
 
 
 def _coset(x: int, basis: Sequence[int]) -> tuple[int, int, int]:
@@ -131,12 +137,11 @@ class Generator:
         self.nullity = nullity(shape)
         self.basis = quiet_patterns(shape) if self.nullity <= MAX_NULLITY else None
 
-    def _need_walk(self, what: str) -> None:
+    def _need_walk(self, option: str) -> None:
         if self.basis is None:
-            raise CountloError(
-                f"{what} needs the exact fewest presses of each board, found by walking all "
-                f"2^nullity solutions; {self.shape} has nullity {self.nullity} (at most "
-                f"{MAX_NULLITY} here)")
+            raise CountloError(_("{option} needs the exact fewest presses of each board, found by walking all "
+                                 "2^nullity solutions; {shape} has nullity {nullity} (at most {most} here)").format(
+                option=option, shape=self.shape, nullity=self.nullity, most=MAX_NULLITY))
 
     def _board(self, x: int, fewest: int | None, best: int | None) -> Generated:
         s = self.shape
@@ -151,15 +156,15 @@ class Generator:
             return self._board(x, x.bit_count(), x)
         if self.basis is None:
             return self._board(x, None, None)
-        w, _, best = _coset(x, self.basis)
+        w, _count, best = _coset(x, self.basis)
         return self._board(x, w, best)
 
     def check(self, presses: int | None = None, difficulty: str | None = None) -> None:
         """Refuse up front what `exactly(presses)` / `in_band(difficulty)` cannot do."""
         if presses is not None:
             if not 1 <= presses <= self.shape.cells:
-                raise CountloError(f"--presses {presses}: a {self.shape} board needs 1 to "
-                                       f"{self.shape.cells} presses")
+                raise CountloError(_("--presses {n}: a {shape} board needs 1 to {cells} presses").format(
+                    n=presses, shape=self.shape, cells=self.shape.cells))
             if self.nullity:
                 self._need_walk("--presses")
         if difficulty is not None:
@@ -171,21 +176,21 @@ class Generator:
         """A board drawn uniformly from those whose fewest-press count is exactly n."""
         cells = self.shape.cells
         self.check(presses=n)
-        for _ in range(TRIES):
+        for _try in range(TRIES):
             x = sum(1 << k for k in self.rng.sample(range(cells), n))
             if self.nullity == 0:
                 return self._board(x, n, x)  # one solution: its size is the fewest
             assert self.basis is not None
-            w, m, _ = _coset(x, self.basis)
+            w, m, _lightest = _coset(x, self.basis)
             if w == n and self.rng.randrange(m) == 0:  # keep with probability 1/m
                 return self._board(x, n, x)
-        raise NoSuchBoardError(
-            f"no {self.shape} board needing exactly {n} presses found in {TRIES:,} tries; "
-            f"with nullity {self.nullity} there may be none (quiet patterns make every board "
-            "clearable with fewer)")
+        raise NoSuchBoardError(_(
+            "no {shape} board needing exactly {n} presses found in {tries} tries; with nullity {nullity} there "
+            "may be none (quiet patterns make every board clearable with fewer)").format(
+                shape=self.shape, n=n, tries=f"{TRIES:,}", nullity=self.nullity))
 
     def in_band(self, difficulty: str) -> Generated:
         """A board of this difficulty (see draw_in_band)."""
         self.check(difficulty=difficulty)
         lo, hi = band(self.shape, difficulty)
-        return draw_in_band(difficulty, lo, hi, self.rng, self.exactly, self.uniform, f"{self.shape} board")
+        return draw_in_band(difficulty, lo, hi, self.rng, self.exactly, self.uniform, self.shape)

@@ -8,7 +8,7 @@ import json
 from collections.abc import Callable
 from typing import TypeVar
 
-from countlo.i18n import N_, _
+from countlo.i18n import N_, _, ngettext
 
 T = TypeVar("T")
 
@@ -61,13 +61,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def _count(text: str) -> int:
     if not text.isdigit() or not 1 <= int(text) <= 1_000_000:
-        raise argparse.ArgumentTypeError(f"expected a whole number 1..1000000, not {text!r}")
+        raise argparse.ArgumentTypeError(_("expected a whole number 1..1000000, not {text}").format(text=repr(text)))
     return int(text)
 
 
 def _seed(text: str) -> int:
     if not text.isdigit():
-        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}")
+        raise argparse.ArgumentTypeError(_("expected a whole number, not {text}").format(text=repr(text)))
     return int(text)
 
 
@@ -90,8 +90,8 @@ def run(args: argparse.Namespace) -> int:
     gen.check(args.presses, args.difficulty)
     draw, what = _draw(args, gen.exactly, gen.in_band, gen.uniform)
     if not args.json:
-        print(f"# countlo generate: {args.count} {shape} board{'s' * (args.count != 1)}, {what}, "
-              f"seed {seed}")
+        boards = ngettext("{n} {shape} board", "{n} {shape} boards", args.count).format(n=args.count, shape=shape)
+        print(_("# countlo generate: {boards}, {what}, seed {seed}").format(boards=boards, what=what, seed=seed))
     for i in range(1, args.count + 1):
         g = draw()
         if args.json:
@@ -101,9 +101,8 @@ def run(args: argparse.Namespace) -> int:
                 "fewest": g.fewest,
                 "presses": None if g.presses is None else cell_pairs(g.presses)}))
         else:
-            fewest = "" if g.fewest is None else f": fewest presses {g.fewest}"
             sep = "\n" if i > 1 else ""
-            print(f"{sep}# board {i}{fewest}")
+            print(sep + _board_line(i, g.fewest))
             sys.stdout.write(format_rows(g.lights, shape.cols, "#", "."))
     return 0
 
@@ -117,11 +116,12 @@ def run_rules(args: argparse.Namespace) -> int:
     from countlo.cli.rules_args import board_and_target
     from countlo.formats.states import format_grid
     from countlo.graph import Graph
+    from countlo.ui.rulewords import graph_text, rules_text
 
     if getattr(args, "graph", None) is not None and args.size is not None:
         from countlo.errors import BadRuleError
 
-        raise BadRuleError("--size is for grids, not --graph")
+        raise BadRuleError(_("{option} is for grids, not --graph").format(option="--size"))
     size = args.size or (None if args.to is not None else "5x5")  # --to alone: its size
     board, target = board_and_target(args, size)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 32)
@@ -129,34 +129,43 @@ def run_rules(args: argparse.Namespace) -> int:
     gen.check(args.presses, args.difficulty)
     draw, what = _draw(args, gen.exactly, gen.in_band, gen.uniform)
     k = gen.k
+    n = args.count
     if isinstance(board, Shape):
-        rules = board.rules.describe()
+        rules = rules_text(board.rules)
         if args.to is not None:
-            rules += f", target {args.to}"
-        kind = f"{board} board{'s' * (args.count != 1)} ({rules})"
+            rules += _(", ") + _("target {target}").format(target=args.to)
+        boards = ngettext("{n} {shape} board ({rules})", "{n} {shape} boards ({rules})", n).format(
+            n=n, shape=board, rules=rules)
     else:
-        kind = f"board{'s' * (args.count != 1)} on the {board.describe()}"
+        on = graph_text(board)
         if args.target == "lit" or args.to is not None:
-            kind += f", target {args.to or 'lit'}"
+            on += _(", ") + _("target {target}").format(target=args.to or "lit")
+        boards = ngettext("{n} board on the {graph}", "{n} boards on the {graph}", n).format(n=n, graph=on)
     if k > 2:
-        what += "; presses counted with multiplicity"
+        what += _("; presses counted with multiplicity")
     if not args.json:
-        print(f"# countlo generate: {args.count} {kind}, {what}, seed {seed}")
+        print(_("# countlo generate: {boards}, {what}, seed {seed}").format(boards=boards, what=what, seed=seed))
     for i in range(1, args.count + 1):
         g = draw()
         if args.json:
             print(json.dumps(_json_rules(board, g, seed, i)))
             continue
-        fewest = "" if g.fewest is None else f": fewest presses {g.fewest}"
-        print(f"{'' if i == 1 else chr(10)}# board {i}{fewest}")
+        print(("" if i == 1 else "\n") + _board_line(i, g.fewest))
         if isinstance(board, Graph):
             print(" ".join(n if v == 1 else f"{n}={v}"
-                           for n, v in zip(board.nodes, g.lights) if v) or "# (all 0)")
+                           for n, v in zip(board.nodes, g.lights) if v) or _("# (all 0)"))
         elif k == 2:
             print(format_grid(board, g.lights).replace("1", "#").replace("0", "."), end="")
         else:
             print(format_grid(board, g.lights), end="")
     return 0
+
+
+def _board_line(i: int, fewest: int | None) -> str:
+    """The comment line heading board i: '# board 2: fewest presses 5' (or '# board 2')."""
+    if fewest is None:
+        return _("# board {i}").format(i=i)
+    return _("# board {i}: fewest presses {n}").format(i=i, n=fewest)
 
 
 def _json_rules(board, g, seed: int, index: int) -> dict:
@@ -183,8 +192,8 @@ def _draw(args: argparse.Namespace, exactly: Callable[[int], T], in_band: Callab
     """The draw the options ask for (--presses, --difficulty, else uniform) and its words."""
     if args.presses is not None:
         presses: int = args.presses
-        return (lambda: exactly(presses)), f"fewest presses {presses}"
+        return (lambda: exactly(presses)), _("fewest presses {n}").format(n=presses)
     if args.difficulty is not None:
         difficulty: str = args.difficulty
         return (lambda: in_band(difficulty)), difficulty
-    return uniform, "uniform over the solvable boards"
+    return uniform, _("uniform over the solvable boards")

@@ -6,7 +6,7 @@ import argparse
 from typing import Any
 
 from countlo.errors import BoardFormatError, CountloError
-from countlo.i18n import N_, _
+from countlo.i18n import N_, _, reason
 
 MAX_SIDE = 18  # 18 columns of four characters fit 80 columns; 18 rows fit 24 lines with a prompt
 
@@ -53,9 +53,10 @@ def run(args: argparse.Namespace) -> int:
     from countlo.errors import BadSizeError, BoardFormatError
 
     if args.file is not None and (args.seed is not None or args.difficulty is not None):
-        raise CountloError("give FILE or --seed/--difficulty, not both")
+        raise CountloError(_("give FILE or --seed/--difficulty, not both"))
     if args.seed is not None and not (args.seed.isascii() and args.seed.isdigit() and len(args.seed) < 100):
-        raise CountloError(f"--seed must be a whole number, not {args.seed[:20]!r}")
+        raise CountloError(_("{option} must be a whole number, not {text}").format(option="--seed",
+                                                                                    text=repr(args.seed[:20])))
     if board_given(args):
         return _play(*_rules_game(args), args)
     if args.file is not None:
@@ -65,16 +66,15 @@ def run(args: argparse.Namespace) -> int:
             with open(args.file, encoding="utf-8") as f:
                 text = f.read()
         except (OSError, UnicodeDecodeError) as e:
-            raise BoardFormatError(f"cannot read {args.file}: "
-                                   f"{getattr(e, 'strerror', None) or e}") from None
+            raise BoardFormatError(_("cannot read {path}: {reason}").format(path=args.file, reason=reason(e))) from None
         shape, rows = parse_grid(text, args.file)
         if args.size is not None and Shape.parse(args.size) != shape:
-            raise BoardFormatError(f"{args.file} holds a {shape} board but --size says "
-                                   f"{args.size}")
+            raise BoardFormatError(_("{where} holds a {shape} board but --size says {size}").format(
+                where=args.file, shape=shape, size=args.size))
         _fits(shape, BadSizeError)
         start, label = shape.from_rows(rows), args.file
         if not start:
-            raise BoardFormatError(f"{args.file}: every light is already off")
+            raise BoardFormatError(_("{file}: every light is already off").format(file=args.file))
     else:
         from countlo.classic.generate import Generator
 
@@ -91,8 +91,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         game = Practice(shape, start)
     except Unwinnable:
-        raise UnwinnableError(f"{args.file}: this {shape} board can never be turned all dark "
-                          f"(countlo solve {args.file} shows the proof)") from None
+        raise UnwinnableError(_("{file}: this {shape} board can never be turned all dark (countlo solve {file} "
+                                "shows the proof)").format(file=args.file, shape=shape)) from None
     return _play(game, label, "dark", args)
 
 
@@ -120,7 +120,7 @@ class UnwinnableError(CountloError):
 
 def _fits(shape, error) -> None:
     if shape.rows > MAX_SIDE or shape.cols > MAX_SIDE:
-        raise error(f"practice boards are at most {MAX_SIDE}x{MAX_SIDE}; {shape} is larger")
+        raise error(_("practice boards are at most {n}x{n}; {shape} is larger").format(n=MAX_SIDE, shape=shape))
 
 
 def _rules_game(args: argparse.Namespace) -> tuple[Any, str, str]:
@@ -140,13 +140,13 @@ def _rules_game(args: argparse.Namespace) -> tuple[Any, str, str]:
         from countlo.cli.solve_rules import _values
         from countlo.formats.text import read_input
 
-        board, _ = board_and_target(args, "1x1", with_target=False)
+        board = board_and_target(args, "1x1", with_target=False)[0]
         board, start = _values(board, read_input(args.file), args.file, False)
         assert isinstance(board, Shape)  # practice takes no --graph
         if size is not None and Shape.parse(size) != Shape(board.rows, board.cols):
-            raise BoardFormatError(f"{args.file} holds a {board.rows}x{board.cols} board but "
-                                   f"--size says {size}")
-        _, target = board_and_target(args, f"{board.rows}x{board.cols}")  # the target's size too
+            raise BoardFormatError(_("{where} holds a {shape} board but --size says {size}").format(
+                where=args.file, shape=f"{board.rows}x{board.cols}", size=size))
+        target = board_and_target(args, f"{board.rows}x{board.cols}")[1]  # the target's size too
         label = args.file
     else:
         board, target = board_and_target(args, size or (None if args.to is not None else "5x5"))
@@ -163,11 +163,11 @@ def _rules_game(args: argparse.Namespace) -> tuple[Any, str, str]:
             start = g.lights
         label = f"seed {seed}" + (f", {args.difficulty}" if args.difficulty else "")
     elif start == (target or [0] * board.cells):
-        raise BoardFormatError(f"{args.file}: the start is already the target")
+        raise BoardFormatError(_("{file}: the start is already the target").format(file=args.file))
     try:
         game = RulesPractice(board, start, target)
     except Unwinnable:
-        raise UnwinnableError(f"{args.file}: this {board} board can never reach the target under "
-                              "these rules (countlo solve with the same options shows the "
-                              "proof)") from None
+        raise UnwinnableError(_("{file}: this {shape} board can never reach the target under these rules "
+                                "(countlo solve with the same options shows the proof)").format(
+                                    file=args.file, shape=board)) from None
     return game, label, goal

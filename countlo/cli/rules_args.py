@@ -80,24 +80,25 @@ def board_and_target(args: argparse.Namespace, size: str | None, with_target: bo
     states = 2
     if args.states is not None:
         if not (args.states.isascii() and args.states.isdigit()) or len(args.states) > 3:
-            raise BadRuleError(f"--states must be a whole number 2..255, not {args.states[:20]!r}")
+            raise BadRuleError(_("{option} must be a whole number 2..255, not {text}").format(
+                option="--states", text=repr(args.states[:20])))
         states = int(args.states)
     graph = getattr(args, "graph", None)
     if graph is None and size is None:
         if args.to is None:
-            raise BadSizeError("a board size is needed (--size RxC)")
-        unsized, _ = board_of(argparse.Namespace(graph=None, topology=args.topology or "plane",
-                                                 rule=args.rule, states=states, size=None))
-        sized, _ = _values(unsized, read_input(args.to), args.to, False)  # the size of the target
+            raise BadSizeError(_("a board size is needed (--size RxC)"))
+        unsized = board_of(argparse.Namespace(graph=None, topology=args.topology or "plane",
+                                              rule=args.rule, states=states, size=None))[0]
+        sized = _values(unsized, read_input(args.to), args.to, False)[0]  # the size of the target
         assert not isinstance(sized, Graph)
         size = f"{sized.rows}x{sized.cols}"
-    board, _ = board_of(argparse.Namespace(graph=graph, topology=args.topology or "plane", rule=args.rule,
-                                  states=states, size=None if graph is not None else size))
+    board = board_of(argparse.Namespace(graph=graph, topology=args.topology or "plane", rule=args.rule,
+                                        states=states, size=None if graph is not None else size))[0]
     target = None
     if not with_target:
         pass
     elif args.to is not None:
-        _, target = _values(board, read_input(args.to), args.to, True)
+        target = _values(board, read_input(args.to), args.to, True)[1]
     elif args.target == "lit":
         target = [1] * board.cells
     return board, target

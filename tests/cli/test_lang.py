@@ -37,6 +37,20 @@ def test_help_lines_fit_the_terminal_in_chinese(run_cli, monkeypatch):
         assert not too_wide, too_wide
 
 
+@pytest.mark.parametrize("columns", ["60", "80", "120"])
+def test_chinese_help_lines_keep_punctuation_with_its_words(run_cli, monkeypatch, columns):
+    """No line of any command's Chinese help starts with closing punctuation (，。）after an
+    English word) or ends with opening punctuation (（“), at any terminal width."""
+    from countlo.i18n import NO_BREAK_AFTER, NO_BREAK_BEFORE
+
+    monkeypatch.setenv("COLUMNS", columns)
+    for command in [[], *([c] for c in COMMANDS)]:
+        out = run_cli(["--lang", "zh", *command, "--help"]).stdout
+        broken = [line for line in out.splitlines() if line.strip() and (line.strip()[0] in NO_BREAK_BEFORE
+                                                                         or line.strip()[-1] in NO_BREAK_AFTER)]
+        assert not broken, (command, broken)
+
+
 # names that stay as they are in Chinese help: values the options take, commands typed at the prompt
 NAMES = {"plane", "cylinder", "torus", "moebius", "klein", "projective", "plus", "star", "ring",
          "knight", "rowcol", "sigma", "nodes", "png", "svg", "zh", "en", "Esc", "board", "help",
