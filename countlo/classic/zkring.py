@@ -41,6 +41,7 @@ Spec = NDArray[np.complex128]
 TOPOLOGIES = ("cylinder", "torus")
 WITNESS_TRIES = 64  # a random quiet pattern misses an unsolvable b with probability 1/p: 3^-64 here
 SEED = 20261124
+MAX_SIDE = 1 << 13  # rows (one chase step each) and columns (dim(e A) by Euclid takes O(C^2)) it takes
 
 
 def _is_prime(k: int) -> bool:
@@ -49,12 +50,13 @@ def _is_prime(k: int) -> bool:
 
 def applies(board: Shape) -> bool:
     """True for a prime number of states above 2 not dividing the number of columns, on the
-    cylinder or the torus, any local rule whose rows are fewer than the board's."""
+    cylinder or the torus, any local rule whose rows are fewer than the board's, both sides at
+    most MAX_SIDE (longer boards stay with zkchase)."""
     rules = board.rules
     k, offsets = rules.states, rules.rule.offsets
     if k <= 2 or not _is_prime(k) or rules.topology not in TOPOLOGIES:
         return False
-    if not offsets or board.cols % k == 0:
+    if not offsets or board.cols % k == 0 or max(board.rows, board.cols) > MAX_SIDE:
         return False
     drs = [dr for dr, _dc in offsets]
     return board.rows > max(drs) - min(drs) + 1
