@@ -166,7 +166,7 @@ def test_which_boards_it_takes():
     assert not zkring.applies(Shape(20, 25, Rules.make("klein", "x", 3)))
     assert not zkring.applies(Shape(20, 25, Rules.make("plane", "x", 3)))
     assert not zkring.applies(Shape(5, 25, Rules.make("torus", "knight", 3)))  # rows within the rule's span
-    assert not zkring.applies(Shape(6, zkring.MAX_SIDE + 1, Rules.make("torus", "x", 3)))
+    assert not zkring.applies(Shape(6, zkring.MAX_SIDE + 2, Rules.make("torus", "x", 3)))
 
 
 def test_general_hands_big_cylinders_and_tori_with_prime_k_to_the_ring_chase():
