@@ -38,9 +38,11 @@ from countlo.rules import Offset
 
 Arr = NDArray[np.int64]
 Spec = NDArray[np.complex128]
-TOPOLOGIES = ("cylinder", "torus")
+TOPOLOGIES = ("cylinder", "torus", "moebius", "klein")
+TWISTED = ("moebius", "klein")  # left and right joined with a half twist: as a cover twice as wide (§18.9)
 WITNESS_TRIES = 64  # a random quiet pattern misses an unsolvable b with probability 1/p: 3^-64 here
 SEED = 20261124
+LEAP_FROM = 32  # rows from which the symbolic chase leaps (`_leap`) instead of stepping
 MAX_SIDE = 1 << 13  # rows (one chase step each) and columns (dim(e A) by Euclid takes O(C^2)) it takes
 
 
@@ -51,13 +53,16 @@ def _is_prime(k: int) -> bool:
 def applies(board: Shape) -> bool:
     """True for a prime number of states above 2 not dividing the number of columns, on the
     cylinder or the torus, any local rule whose rows are fewer than the board's, both sides at
-    most MAX_SIDE (longer boards stay with zkchase)."""
+    most MAX_SIDE (longer boards stay with zkchase); on the Moebius band and the Klein bottle the
+    same when the rule is its own upside-down mirror."""
     rules = board.rules
     k, offsets = rules.states, rules.rule.offsets
     if k <= 2 or not _is_prime(k) or rules.topology not in TOPOLOGIES:
         return False
     if not offsets or board.cols % k == 0 or max(board.rows, board.cols) > MAX_SIDE:
         return False
+    if rules.topology in TWISTED and sorted(offsets) != sorted((-dr, dc) for dr, dc in offsets):
+        return False  # the flip must map the rule to itself for the cover's game to come down
     drs = [dr for dr, _dc in offsets]
     return board.rows > max(drs) - min(drs) + 1
 
@@ -174,6 +179,7 @@ class Piece:
     rows start it. Spectra are of the unit M_e (e < top, for the chase) and of M_top+."""
 
     q: Arr
+    qspec: Spec
     support: tuple[int, ...]
     flip: bool
     top: int
@@ -190,7 +196,10 @@ class Plan:
 
     ring: Ring
     rows: int
+    cols: int  # the board's: on a twisted board's cover, x^C is the flip's shift
     torus: bool
+    twisted: bool
+    direct: bool  # b's projection q b may enter a chase step unreduced (its exact bound fits float64)
     pieces: tuple[Piece, ...]
     mats: dict[int, Arr] = field(default_factory=dict, compare=False)
 
@@ -216,9 +225,10 @@ def plan(board: Shape, transposed: bool = False) -> Plan:
 @lru_cache(maxsize=8)
 def _plan(board: Shape, transposed: bool) -> Plan:
     rules = board.rules
-    ring = Ring(rules.states, board.cols)
+    twisted = rules.topology in TWISTED
+    ring = Ring(rules.states, board.cols * (2 if twisted else 1))
     offsets = [(-dr, -dc) if transposed else (dr, dc) for dr, dc in rules.rule.offsets]
-    polys = {e: m % ring.p for e, m in _row_polys(offsets, board.cols).items()}
+    polys = {e: m % ring.p for e, m in _row_polys(offsets, ring.n).items()}
     polys = {e: m for e, m in polys.items() if m.any()}
     idems = {e: ring.idempotent(m) for e, m in polys.items()}
     parts = [ring.one()]
@@ -228,17 +238,21 @@ def _plan(board: Shape, transposed: bool) -> Plan:
             on = ring.mul(q, idems[e])
             split += [x for x in (on, (q - on) % ring.p) if x.any()]
         parts = split
-    torus = rules.topology == "torus"
+    torus = rules.topology in ("torus", "klein")
     pieces = []
     for q in parts:
         support = tuple(e for e in sorted(polys) if ring.mul(q, idems[e]).any())
         pieces.append(_piece(ring, q, support, polys, torus))
-    return Plan(ring, board.rows, torus, tuple(pieces))
+    # A step's sum before its reduction: q b (at most n (p-1)^2 a coefficient) and the terms, times
+    # M_top^-1 (n (p-1) more); float64 carries it exactly with room for the FFT's rounding.
+    terms = sum(int(m.sum()) for m in polys.values()) * (ring.p - 1)
+    direct = ring.n * (ring.p - 1) * (ring.n * (ring.p - 1) ** 2 + terms) < 1 << 45
+    return Plan(ring, board.rows, board.cols, torus, twisted, direct, tuple(pieces))
 
 
 def _piece(ring: Ring, q: Arr, support: tuple[int, ...], polys: dict[int, Arr], torus: bool) -> Piece:
     if not support:
-        return Piece(q, support, False, 0, 0, 0, (), ring.spec(ring.one()))
+        return Piece(q, ring.spec(q), support, False, 0, 0, 0, (), ring.spec(ring.one()))
     # Upside down, press row R-1-i is row i: lights row i' = sum_e M_e P'_{i'-e}, the same M_e at -e.
     flip = not torus and support[-1] < 0
     units = {(-e if flip else e): polys[e] for e in support}
@@ -247,33 +261,51 @@ def _piece(ring: Ring, q: Arr, support: tuple[int, ...], polys: dict[int, Arr], 
     look = top - bottom if torus else top - min(bottom, 0)
     free = top - bottom if torus else top
     terms = tuple((e, ring.spec(units[e])) for e in es)
-    return Piece(q, support, flip, top, look, free, terms, ring.spec(ring.pinv(units[top])))
+    return Piece(q, ring.spec(q), support, flip, top, look, free, terms, ring.spec(ring.pinv(units[top])))
 
 
-def _chase(plan: Plan, piece: Piece, first: Arr, qb: Arr | None, keep: bool) -> tuple[Arr | None, Arr]:
+def _chase(plan: Plan, piece: Piece, first: Arr, bspec: Spec | None, keep: bool) -> tuple[Arr | None, Arr]:
     """The piece's rows from its `free` first rows (each W wide: a symbolic chase starts from the
-    identity and carries b in its last column, a concrete one from the values), and the values of
-    its constraints (free x W x C): on the torus rows R.. against rows 0.., on the cylinder the
-    last `top` equations. Rows are kept (R x W x C) only when asked; else a window of `look`."""
+    identity, a concrete one from the values), and the values of its constraints (constraints x W
+    x C): on the torus rows R.. against rows 0.., on the cylinder the last `top` equations, and on a
+    twisted board's cover the flip's. Rows are kept (R x W x C) only when asked; else a window of
+    `look`. Without b and rows, the rows where every term is on the board are leapt over by
+    powers of the recurrence's companion matrix (`_leap`)."""
     ring, rows = plan.ring, plan.rows
     width = first.shape[1]
-    if qb is not None and piece.flip:
-        qb = qb[::-1]
-    bspec = ring.spec(qb) if qb is not None else None
+    if bspec is not None and piece.flip:
+        bspec = bspec[::-1]
+
+    def projected(i: int) -> Spec:
+        """The spectrum of q b_i (b is the whole board's; its projection on the piece here)."""
+        assert bspec is not None
+        prod: Spec = piece.qspec * bspec[i]
+        return prod if plan.direct else ring.spec(ring.back(prod))
+
     spec: dict[int, Spec] = {}
+    vals: dict[int, Arr] = {}
     kept = np.zeros((rows, width, ring.n), dtype=np.int64) if keep else None
     for j in range(piece.free):
-        spec[j] = ring.spec(first[j])
-        if kept is not None and j < rows:
-            kept[j] = first[j]
+        spec[j], vals[j] = ring.spec(first[j]), first[j]
     top, last = piece.top, rows + piece.look if plan.torus else rows
     lower = piece.terms[:-1]
-    tail: dict[int, Arr] = {}
-    for j in range(piece.free, last):
+    j = piece.free
+    leap = bspec is None and not keep and rows - piece.look > LEAP_FROM
+    if leap and not piece.look:  # no terms: without b every row is 0
+        j = last
+    while j < last:
+        if leap and j == piece.look:  # rows 0..look-1 known: the window leaps to rows R-look..R-1
+            window = _leap(ring, piece, np.stack([vals[i] for i in range(piece.look)]), rows - piece.look)
+            spec.clear()
+            for n in range(piece.look):
+                vals[rows - piece.look + n] = window[n]
+                spec[rows - piece.look + n] = ring.spec(window[n])
+            j = rows
+            continue
         i = j - top
         acc = np.zeros((width, ring.n // 2 + 1), dtype=np.complex128)
         if bspec is not None:
-            acc[width - 1] = bspec[i % rows]
+            acc[width - 1] = projected(i % rows)
         for e, m in lower:
             if i + e >= 0:
                 acc -= m * spec[i + e]
@@ -282,24 +314,57 @@ def _chase(plan: Plan, piece: Piece, first: Arr, qb: Arr | None, keep: bool) -> 
         spec.pop(j - piece.look, None)
         if kept is not None and j < rows:
             kept[j] = row
-        if j >= rows:
-            tail[j - rows] = row
+        if j >= rows - piece.free or j < piece.look:
+            vals[j] = row
+        j += 1
+    for j in range(min(piece.free, rows)):
+        if kept is not None:
+            kept[j] = first[j]
     if plan.torus:
-        cons = np.stack([(tail[j] - first[j]) % ring.p for j in range(piece.free)]) if piece.free else \
+        cons = np.stack([(vals[rows + j] - first[j]) % ring.p for j in range(piece.free)]) if piece.free else \
             np.zeros((0, width, ring.n), dtype=np.int64)
     else:
         cons = np.zeros((piece.free, width, ring.n), dtype=np.int64)
         for n, i in enumerate(range(rows - top, rows)):
             acc = np.zeros((width, ring.n // 2 + 1), dtype=np.complex128)
             if bspec is not None:
-                acc[width - 1] = -bspec[i]
+                acc[width - 1] = -projected(i)
             for e, m in piece.terms:
                 if 0 <= i + e < rows:
                     acc += m * spec[i + e]
             cons[n] = ring.back(acc)
+    if plan.twisted and piece.free:  # the cover's pattern is the flip's own: P_{R-1-j} = x^C P_j, j < free
+        turned = np.stack([(vals[rows - 1 - j] - np.roll(first[j], plan.cols, axis=-1)) % ring.p
+                           for j in range(piece.free)])
+        cons = np.concatenate([cons, turned])
     if kept is not None and piece.flip:
         kept = kept[::-1]
     return kept, cons
+
+
+def _leap(ring: Ring, piece: Piece, window: Arr, steps: int) -> Arr:
+    """The window of `look` rows `steps` rows on, where every term of the recurrence is on the
+    board: each step maps the window by the companion matrix T over A (a shift, and the new row
+    sum_e c_e P_{j-top+e} with c_e = -M_top^-1 M_e), so this is T^steps window by squaring, a
+    few dozen products of look x look matrices over A instead of `steps` chase steps."""
+    look = piece.look
+    comp = np.zeros((look, look, ring.n), dtype=np.int64)
+    comp[np.arange(look - 1), np.arange(1, look), 0] = 1
+    for e, m in piece.terms[:-1]:
+        comp[look - 1, look - piece.top + e] = (-ring.back(m * piece.inverse)) % ring.p
+    out, base = window, comp
+    while steps:
+        if steps & 1:
+            out = _matmul(ring, base, out)
+        steps >>= 1
+        if steps:
+            base = _matmul(ring, base, base)
+    return out
+
+
+def _matmul(ring: Ring, a: Arr, b: Arr) -> Arr:
+    """(a b) over A for matrices of ring elements (a: l x m x n, b: m x w x n)."""
+    return ring.back(np.einsum("ikf,kjf->ijf", ring.spec(a), ring.spec(b)))
 
 
 Branch = tuple[Arr, Arr, int, bool]  # idempotent g, y on g, free columns, consistent
@@ -339,20 +404,19 @@ def _system(ring: Ring, mat: Arr, rhs: Arr, g: Arr, rng: np.random.Generator | N
     return out
 
 
-def _constraints(plan: Plan, index: int, piece: Piece, qb: Arr | None) -> tuple[Arr, Arr]:
-    """The piece's constraints K y = r over q A: K from the symbolic chase (made once, with b's
-    column beside it), r from a chase of b alone when K is already there."""
+def _constraints(plan: Plan, index: int, piece: Piece, bspec: Spec | None) -> tuple[Arr, Arr]:
+    """The piece's constraints K y = r over q A: K from the symbolic chase of the free rows'
+    identity (made once per plan: it does not depend on b), r from a chase of b alone."""
     ring, f = plan.ring, piece.free
     mat = plan.mats.get(index)
     if mat is None:
-        ident = np.zeros((f, f + 1, ring.n), dtype=np.int64)
+        ident = np.zeros((f, f, ring.n), dtype=np.int64)
         ident[np.arange(f), np.arange(f), 0] = 1
-        _rows, cons = _chase(plan, piece, ident, qb, keep=False)
-        mat = plan.mats[index] = ring.mul(piece.q, cons[:, :f])
-        return mat, (-cons[:, f]) % ring.p
-    if qb is None:
-        return mat, np.zeros((f, ring.n), dtype=np.int64)
-    _rows, cons = _chase(plan, piece, np.zeros((f, 1, ring.n), dtype=np.int64), qb, keep=False)
+        _rows, cons = _chase(plan, piece, ident, None, keep=False)
+        mat = plan.mats[index] = ring.mul(piece.q, cons)
+    if bspec is None:
+        return mat, np.zeros((mat.shape[0], ring.n), dtype=np.int64)
+    _rows, cons = _chase(plan, piece, np.zeros((f, 1, ring.n), dtype=np.int64), bspec, keep=False)
     return mat, (-cons[:, 0]) % ring.p
 
 
@@ -361,24 +425,50 @@ class Part(NamedTuple):
     nullity: int
 
 
-def _part(plan: Plan, index: int, b: Arr | None, rng: np.random.Generator | None) -> Part:
-    """A x = b on one piece (b None: 0): a solution (free values 0, or uniform with `rng`, which
-    for b = 0 is a uniform quiet pattern on the piece) and the dimension of the piece's kernel."""
-    ring, rows, piece = plan.ring, plan.rows, plan.pieces[index]
-    qb = ring.mul(piece.q, b) if b is not None else None
-    if not piece.support:  # every M_e is 0 here: each row is free and b must vanish
-        out = ring.mul(piece.q, rng.integers(0, ring.p, (rows, ring.n))) if rng is not None else \
-            np.zeros((rows, ring.n), dtype=np.int64)
-        return Part(None if qb is not None and qb.any() else out, rows * ring.dimension(piece.q))
-    mat, rhs = _constraints(plan, index, piece, qb)
+def _part(plan: Plan, index: int, bspec: Spec | None, rng: np.random.Generator | None) -> Part:
+    """A x = b on one piece (b given by its rows' spectra; None: 0): a solution (free values 0, or
+    uniform with `rng`, which for b = 0 is a uniform quiet pattern on the piece) and the dimension
+    of the piece's kernel."""
+    ring, piece = plan.ring, plan.pieces[index]
+    if not piece.support:
+        return _silent(plan, piece, bspec, rng)
+    mat, rhs = _constraints(plan, index, piece, bspec)
     branches = _system(ring, mat, rhs, piece.q, rng)
     nullity = sum(ring.dimension(g) * free for g, _y, free, _ok in branches if free)
     if not all(good for _g, _y, _f, good in branches):
         return Part(None, nullity)
     y = sum((yb for _g, yb, _f, _ok in branches), np.zeros((piece.free, ring.n), dtype=np.int64)) % ring.p
-    kept, left = _chase(plan, piece, y[:, None, :], qb, keep=True)
+    kept, left = _chase(plan, piece, y[:, None, :], bspec, keep=True)
     assert kept is not None and not left.any(), "the ring chase left a constraint unmet"
     return Part(kept[:, 0], nullity)
+
+
+def _silent(plan: Plan, piece: Piece, bspec: Spec | None, rng: np.random.Generator | None) -> Part:
+    """A piece where every M_e is 0: b must vanish there and every row is free, except that on a
+    twisted board's cover P_{R-1-r} = x^C P_r pairs the rows, and x^C = +1 or -1 (the halves
+    (1 +- x^C)/2 of q) decides whether a middle row is free or 0."""
+    ring, rows = plan.ring, plan.rows
+    solvable = bspec is None or not ring.back(piece.qspec * bspec).any()
+    if not plan.twisted:
+        out = ring.mul(piece.q, rng.integers(0, ring.p, (rows, ring.n))) if rng is not None else \
+            np.zeros((rows, ring.n), dtype=np.int64)
+        return Part(out if solvable else None, rows * ring.dimension(piece.q))
+    out = np.zeros((rows, ring.n), dtype=np.int64)
+    nullity = 0
+    half = (ring.p + 1) // 2
+    for sign in (1, -1):
+        unit = np.zeros(ring.n, dtype=np.int64)
+        unit[0], unit[plan.cols] = half, sign * half % ring.p
+        part = ring.mul(piece.q, unit)
+        if not part.any():
+            continue
+        free = rows // 2 + (rows % 2 if sign == 1 else 0)
+        nullity += free * ring.dimension(part)
+        if rng is not None:
+            vals = ring.mul(part, rng.integers(0, ring.p, (free, ring.n)))
+            out[:free] += vals
+            out[rows - rows // 2:] += (sign * vals[:rows // 2][::-1]) % ring.p
+    return Part(out % ring.p if solvable else None, nullity)
 
 
 # --- what countlo.classic.general asks ------------------------------------------------------------
@@ -394,14 +484,23 @@ def solve(board: Shape, b: Arr) -> tuple[list[int] | None, list[int] | None, tup
     """(presses, witness, orders) for A x = b (mod p), b an (R, C) array."""
     p = board.rules.states
     pl = plan(board)
-    parts = [_part(pl, i, b, None) for i in range(len(pl.pieces))]
+    cover = _cover(pl, b)
+    bspec = pl.ring.spec(cover)
+    parts = [_part(pl, i, bspec, None) for i in range(len(pl.pieces))]
     orders = (p,) * sum(part.nullity for part in parts)
     failed = [pl.pieces[i].q for i, part in enumerate(parts) if part.rows is None]
     if failed:
-        return None, _witness(board, b, failed), orders
-    presses = sum((part.rows for part in parts if part.rows is not None), np.zeros_like(b)) % p
+        return None, _witness(board, cover, failed), orders
+    lifted = sum((part.rows for part in parts if part.rows is not None), np.zeros_like(cover)) % p
+    presses = lifted[:, :board.cols]
     assert np.array_equal(zkchase.lights(board, presses), b), "the ring chase failed to reach the target"
     return presses.reshape(-1).tolist(), None, orders
+
+
+def _cover(plan: Plan, b: Arr) -> Arr:
+    """b on the board itself, or on a twisted board's cover: the torus or cylinder twice as wide,
+    whose right half is the left half upside down (the flip tau(r, c) = (R-1-r, c+C) keeps it)."""
+    return np.concatenate([b, b[::-1]], axis=1) if plan.twisted else b
 
 
 def _star(a: Arr) -> Arr:
@@ -409,7 +508,7 @@ def _star(a: Arr) -> Arr:
     return np.roll(a[::-1], 1)
 
 
-def _witness(board: Shape, b: Arr, failed: list[Arr]) -> list[int]:
+def _witness(board: Shape, b: Arr, failed: list[Arr]) -> list[int]:  # b on the cover when twisted
     """A uniformly random quiet pattern w of the transposed game on the piece q' = q* of a piece q
     where b has no solution, drawn until w.b != 0. The transposed game's pieces are the original's
     read backwards (its M_e are M_-e(x^-1)), and w.b = w.(q b) for w on q*, so only those pieces
@@ -423,8 +522,8 @@ def _witness(board: Shape, b: Arr, failed: list[Arr]) -> list[int]:
         for _ in range(WITNESS_TRIES):
             w = _part(tp, index, None, rng).rows
             assert w is not None
-            if int((w * b).sum()) % p:
-                out: list[int] = w.reshape(-1).tolist()
+            if int((w * b).sum()) % p:  # on a cover, w.b there is twice w.b on the board (both halves)
+                out: list[int] = w[:, :board.cols].reshape(-1).tolist()
                 return out
     raise AssertionError("no quiet pattern of the transposed game separates an unsolvable start")
 
