@@ -21,9 +21,10 @@ system over the ring of circulant rows (docs/MATH.md §18.2), which solves board
 circulant.MAX_CELLS; its quiet patterns keep the limit MAX_CELLS of the rest. The rowcol rule
 goes to countlo.classic.rowcol, in closed form from its line sums at any k (docs/MATH.md §18.3);
 grids with k > 2 from ROWCHASE_CELLS cells to countlo.classic.zkchase, the line chase over Z_k
-(docs/MATH.md §18.4), when it applies, except the cylinder and the torus with a prime k not
-dividing the columns, which go to countlo.classic.zkring, the chase a row at a time over the ring
-of circulant rows (docs/MATH.md §18.9); their quiet patterns stay with zkchase.
+(docs/MATH.md §18.4), when it applies, except the cylinder, the torus, the Moebius band and the
+Klein bottle with a prime k not dividing the columns (`zkring.applies`), which go to
+countlo.classic.zkring, the chase a row at a time over the ring of circulant rows (docs/MATH.md
+§18.9); their quiet patterns stay with zkchase.
 """
 
 from __future__ import annotations
@@ -336,8 +337,8 @@ def _circulant(board: Board) -> TypeGuard[Shape]:
 
 
 def _zkring(board: Board) -> Any:
-    """countlo.classic.zkring for the cylinder and the torus with a prime k > 2 not dividing the
-    columns (docs/MATH.md §18.9), from ROWCHASE_CELLS cells, else None."""
+    """countlo.classic.zkring for the grids it takes (a prime k > 2 not dividing the columns, left and
+    right joined: docs/MATH.md §18.9), from ROWCHASE_CELLS cells, else None."""
     if not isinstance(board, Shape) or board.cells < ROWCHASE_CELLS or board.rules.states == 2:
         return None
     _check_size(board)

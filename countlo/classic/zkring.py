@@ -1,20 +1,21 @@
-"""The cylinder and the torus with a prime number of states, chased a row at a time over the ring
-of circulant rows (docs/MATH.md §18.9).
+"""The cylinder, the torus, the Moebius band and the Klein bottle with a prime number of states,
+chased a row at a time over the ring of circulant rows (docs/MATH.md §18.9).
 
 A row of C presses is an element of A = F_p[x]/(x^C - 1): coefficient c is the press count of
-column c, and x shifts a row one column round (both topologies join left and right). Lights row i
-is then sum_e M_e P_{i+e}, M_e the rule's offsets on row i+e as a polynomial, so the board is a
+column c, and x shifts a row one column round (these topologies join left and right). Lights row
+i is then sum_e M_e P_{i+e}, M_e the rule's offsets on row i+e as a polynomial, so the board is a
 recurrence along the rows with coefficients in A. For p prime not dividing C, A is a product of
 fields and every a has a pseudo-inverse a+ = a^(p^D - 2) (D the order of p mod C), computed with
 a few products because x -> x^p permutes the coefficients; e = a a+ is an idempotent (1 where a is
 a unit, 0 where it vanishes). The idempotents of the M_e split A into pieces on each of which
 every M_e is a unit or 0, and on each piece the recurrence has a unit leading coefficient: the
-first rows are free, the chase gives the others, and a few rows' worth of constraints are left, a
-system over the piece solved by elimination that splits the piece again where a pivot is a zero
-divisor. Nothing is ever as big as a row times the number of free rows; a chase step is a few
-shifted adds and one product by FFT, so 1000 x 1000 with any local rule takes a few thousand
-FFTs of rows, whatever the number of free variables the line chase of countlo.classic.zkchase
-would have (thousands on the torus with the knight).
+first rows are free, the chase gives the others (leaping over the middle rows by powers of the
+companion matrix when there is no b), and a few rows' worth of constraints are left, a system
+over the piece solved by elimination that splits the piece again where a pivot is a zero
+divisor. The twisted boards are their cover twice as wide (a cylinder or a torus) on the
+patterns its flip keeps, which adds A-linear constraints. A start costs two chases a row wide,
+whatever the number of free variables the line chase of countlo.classic.zkchase would have
+(thousands on the torus with the knight).
 
 It gives what countlo.classic.general asks of it: solvability, a solution, the quiet group's
 orders and a witness (a uniformly random quiet pattern of the transposed game not orthogonal to
