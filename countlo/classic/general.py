@@ -21,8 +21,8 @@ system over the ring of circulant rows (docs/MATH.md §18.2), which solves board
 circulant.MAX_CELLS; its quiet patterns keep the limit MAX_CELLS of the rest. The rowcol rule
 goes to countlo.classic.rowcol, in closed form from its line sums at any k (docs/MATH.md §18.3);
 grids with k > 2 from ROWCHASE_CELLS cells to countlo.classic.zkchase, the line chase over Z_k
-(docs/MATH.md §18.4), when it applies, except the cylinder, the torus, the Moebius band and the
-Klein bottle with a prime k not dividing the columns (`zkring.applies`), which go to
+(docs/MATH.md §18.4), when it applies, except grids joined left to right (every topology but the
+plane) with a prime k not dividing the columns (`zkring.applies`), which go to
 countlo.classic.zkring, the chase a row at a time over the ring of circulant rows (docs/MATH.md
 §18.9); their quiet patterns stay with zkchase.
 """

@@ -1,5 +1,6 @@
-"""The cylinder, the torus, the Moebius band and the Klein bottle with a prime number of states,
-chased a row at a time over the ring of circulant rows (docs/MATH.md §18.9).
+"""Grids with a prime number of states whose left and right edges are joined (the cylinder, the
+torus, the Moebius band, the Klein bottle, the projective plane), chased a row at a time over the
+ring of circulant rows (docs/MATH.md §18.9).
 
 A row of C presses is an element of A = F_p[x]/(x^C - 1): coefficient c is the press count of
 column c, and x shifts a row one column round (these topologies join left and right). Lights row
@@ -12,10 +13,11 @@ every M_e is a unit or 0, and on each piece the recurrence has a unit leading co
 first rows are free, the chase gives the others (leaping over the middle rows by powers of the
 companion matrix when there is no b), and a few rows' worth of constraints are left, a system
 over the piece solved by elimination that splits the piece again where a pivot is a zero
-divisor. The twisted boards are their cover twice as wide (a cylinder or a torus) on the
-patterns its flip keeps, which adds A-linear constraints. A start costs two chases a row wide,
-whatever the number of free variables the line chase of countlo.classic.zkchase would have
-(thousands on the torus with the knight).
+divisor. The twisted boards are a cover (countlo.classic.zkcover) on the patterns its flips keep:
+the flip of the rows adds A-linear constraints, the projective plane's flip of the columns is
+imposed by averaging and counted apart. A start costs two chases a row wide for all the pieces
+together, whatever the number of free variables the line chase of countlo.classic.zkchase would
+have (thousands on the torus with the knight).
 
 It gives what countlo.classic.general asks of it: solvability, a solution, the quiet group's
 orders and a witness (a uniformly random quiet pattern of the transposed game not orthogonal to
@@ -28,19 +30,18 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
 
 from countlo.board import Shape
-from countlo.classic import zkchase
+from countlo.classic import zkchase, zkcover
 from countlo.rules import Offset
 
 Arr = NDArray[np.int64]
 Spec = NDArray[np.complex128]
-TOPOLOGIES = ("cylinder", "torus", "moebius", "klein")
-TWISTED = ("moebius", "klein")  # left and right joined with a half twist: as a cover twice as wide (§18.9)
+TOPOLOGIES = ("cylinder", "torus", "moebius", "klein", "projective")
 WITNESS_TRIES = 64  # a random quiet pattern misses an unsolvable b with probability 1/p: 3^-64 here
 SEED = 20261124
 LEAP_FROM = 32  # rows from which the symbolic chase leaps (`_leap`) instead of stepping
@@ -54,16 +55,17 @@ def _is_prime(k: int) -> bool:
 def applies(board: Shape) -> bool:
     """True for a prime number of states above 2 not dividing the number of columns, on the
     cylinder or the torus, any local rule whose rows are fewer than the board's, both sides at
-    most MAX_SIDE (longer boards stay with zkchase); on the Moebius band and the Klein bottle the
-    same when the rule is its own upside-down mirror."""
+    most MAX_SIDE (longer boards stay with zkchase); on the Moebius band, the Klein bottle and the
+    projective plane (of an even number of rows) the same when the rule is its own mirror
+    upside down (and left to right on the projective plane)."""
     rules = board.rules
     k, offsets = rules.states, rules.rule.offsets
     if k <= 2 or not _is_prime(k) or rules.topology not in TOPOLOGIES:
         return False
     if not offsets or board.cols % k == 0 or max(board.rows, board.cols) > MAX_SIDE:
         return False
-    if rules.topology in TWISTED and sorted(offsets) != sorted((-dr, dc) for dr, dc in offsets):
-        return False  # the flip must map the rule to itself for the cover's game to come down
+    if not zkcover.mirrored(board):
+        return False
     drs = [dr for dr, _dc in offsets]
     return board.rows > max(drs) - min(drs) + 1
 
@@ -203,6 +205,7 @@ class Plan:
     direct: bool  # b's projection q b may enter a chase step unreduced (its exact bound fits float64)
     pieces: tuple[Piece, ...]
     mats: dict[int, Arr] = field(default_factory=dict, compare=False)
+    coefs: dict[int, Any] = field(default_factory=dict, compare=False)
 
 
 def _row_polys(offsets: Sequence[Offset], cols: int) -> dict[int, Arr]:
@@ -226,7 +229,7 @@ def plan(board: Shape, transposed: bool = False) -> Plan:
 @lru_cache(maxsize=8)
 def _plan(board: Shape, transposed: bool) -> Plan:
     rules = board.rules
-    twisted = rules.topology in TWISTED
+    twisted = rules.topology in zkcover.TWISTED
     ring = Ring(rules.states, board.cols * (2 if twisted else 1))
     offsets = [(-dr, -dc) if transposed else (dr, dc) for dr, dc in rules.rule.offsets]
     polys = {e: m % ring.p for e, m in _row_polys(offsets, ring.n).items()}
@@ -239,7 +242,7 @@ def _plan(board: Shape, transposed: bool) -> Plan:
             on = ring.mul(q, idems[e])
             split += [x for x in (on, (q - on) % ring.p) if x.any()]
         parts = split
-    torus = rules.topology in ("torus", "klein")
+    torus = rules.topology in ("torus", "klein", "projective")
     pieces = []
     for q in parts:
         support = tuple(e for e in sorted(polys) if ring.mul(q, idems[e]).any())
@@ -248,7 +251,7 @@ def _plan(board: Shape, transposed: bool) -> Plan:
     # M_top^-1 (n (p-1) more); float64 carries it exactly with room for the FFT's rounding.
     terms = sum(int(m.sum()) for m in polys.values()) * (ring.p - 1)
     direct = ring.n * (ring.p - 1) * (ring.n * (ring.p - 1) ** 2 + terms) < 1 << 45
-    return Plan(ring, board.rows, board.cols, torus, twisted, direct, tuple(pieces))
+    return Plan(ring, zkcover.rows(board), board.cols, torus, twisted, direct, tuple(pieces))
 
 
 def _piece(ring: Ring, q: Arr, support: tuple[int, ...], polys: dict[int, Arr], torus: bool) -> Piece:
@@ -386,8 +389,8 @@ def _system(ring: Ring, mat: Arr, rhs: Arr, g: Arr, rng: np.random.Generator | N
         a = ring.mul(rest, mat[i, 0])
         if not a.any():
             continue
-        h = ring.idempotent(a)
         inv = ring.pinv(a)
+        h = ring.mul(a, inv)
         others = [r for r in range(nrows) if r != i]
         factor = ring.mul(mat[others, 0], inv)
         sub = (mat[others, 1:] - ring.mul(factor[:, None, :], mat[i, 1:][None])) % p
@@ -405,25 +408,108 @@ def _system(ring: Ring, mat: Arr, rhs: Arr, g: Arr, rng: np.random.Generator | N
     return out
 
 
-def _constraints(plan: Plan, index: int, piece: Piece, bspec: Spec | None) -> tuple[Arr, Arr]:
-    """The piece's constraints K y = r over q A: K from the symbolic chase of the free rows'
-    identity (made once per plan: it does not depend on b), r from a chase of b alone."""
-    ring, f = plan.ring, piece.free
+def _matrix(plan: Plan, index: int) -> Arr:
+    """The piece's constraint matrix K over q A, from the symbolic chase of the free rows' identity
+    (made once per plan: it does not depend on b)."""
     mat = plan.mats.get(index)
     if mat is None:
-        ident = np.zeros((f, f, ring.n), dtype=np.int64)
-        ident[np.arange(f), np.arange(f), 0] = 1
+        ring, piece = plan.ring, plan.pieces[index]
+        ident = np.zeros((piece.free, piece.free, ring.n), dtype=np.int64)
+        ident[np.arange(piece.free), np.arange(piece.free), 0] = 1
         _rows, cons = _chase(plan, piece, ident, None, keep=False)
         mat = plan.mats[index] = ring.mul(piece.q, cons)
+    return mat
+
+
+def _constraints(plan: Plan, index: int, piece: Piece, bspec: Spec | None) -> tuple[Arr, Arr]:
+    """The piece's constraints K y = r over q A: K from `_matrix`, r from a chase of b alone."""
+    ring, f = plan.ring, piece.free
+    mat = _matrix(plan, index)
     if bspec is None:
         return mat, np.zeros((mat.shape[0], ring.n), dtype=np.int64)
     _rows, cons = _chase(plan, piece, np.zeros((f, 1, ring.n), dtype=np.int64), bspec, keep=False)
     return mat, (-cons[:, 0]) % ring.p
 
 
+def _coefficients(plan: Plan, index: int) -> tuple[Spec, tuple[tuple[int, Spec], ...], tuple[tuple[int, Spec], ...]]:
+    """For `_joint`, the spectra of the piece's step with q folded in, each reduced: q M_top^-1 (b's
+    coefficient), -q M_top^-1 M_e for e < top (the terms'), and q M_e for every e (the
+    cylinder's last equations)."""
+    got = plan.coefs.get(index)
+    if got is None:
+        ring, piece = plan.ring, plan.pieces[index]
+        d = ring.spec(ring.back(piece.qspec * piece.inverse))
+        steps = tuple((e, ring.spec((-ring.back(d * m)) % ring.p)) for e, m in piece.terms[:-1])
+        ends = tuple((e, ring.spec(ring.back(piece.qspec * m))) for e, m in piece.terms)
+        got = plan.coefs[index] = (d, steps, ends)
+    return got
+
+
+def _joint(plan: Plan, indices: Sequence[int], bspec: Spec | None, ys: dict[int, Arr] | None, keep: bool
+           ) -> tuple[Arr | None, dict[int, Arr]]:
+    """One chase a row wide for several pieces (not upside down) at once: they are orthogonal, so
+    a row is the sum of its parts, and the part of piece q comes from q's own recurrence with q
+    folded into its coefficients, which read only q's part of the rows before (docs/MATH.md
+    §18.9). So a row costs one inverse and one forward FFT for all of them. Free rows are 0, or
+    `ys`; returns the rows (kept when asked) and each piece's constraint values, as `_chase`."""
+    ring, rows, p = plan.ring, plan.rows, plan.ring.p
+    pieces = [(i, plan.pieces[i], _coefficients(plan, i)) for i in indices]
+    look = max(piece.look for _i, piece, _c in pieces)
+    lasts = [rows + piece.look if plan.torus else rows for _i, piece, _c in pieces]
+    kept = np.zeros((rows, ring.n), dtype=np.int64) if keep else None
+    tail = rows - max(piece.free for _i, piece, _c in pieces)
+    spec: dict[int, Spec] = {}
+    vals: dict[int, Arr] = {}
+    for j in range(max(lasts)):
+        acc = np.zeros(ring.n // 2 + 1, dtype=np.complex128)
+        given: Arr | None = None
+        for (index, piece, (d, steps, _ends)), last in zip(pieces, lasts):
+            if j >= last:
+                continue
+            if j < piece.free:
+                if ys is not None:
+                    given = ys[index][j] if given is None else given + ys[index][j]
+                continue
+            i = j - piece.top
+            if bspec is not None:
+                acc += d * bspec[i % rows]
+            for e, c in steps:
+                if i + e >= 0:
+                    acc += c * spec[i + e]
+        row = ring.back(acc)
+        if given is not None:
+            row = (row + given) % p
+        spec[j] = ring.spec(row)
+        spec.pop(j - look, None)
+        if kept is not None and j < rows:
+            kept[j] = row
+        if j >= tail:
+            vals[j] = row
+    cons: dict[int, Arr] = {}
+    for index, piece, (_d, _steps, ends) in pieces:
+        y = ys[index] if ys is not None else np.zeros((piece.free, ring.n), dtype=np.int64)
+        if plan.torus:
+            out = [(ring.mul(piece.q, vals[rows + k]) - y[k]) % p for k in range(piece.free)]
+        else:
+            out = []
+            for i in range(rows - piece.top, rows):
+                acc = -(piece.qspec * bspec[i]) if bspec is not None else np.zeros(ring.n // 2 + 1, np.complex128)
+                for e, m in ends:
+                    if 0 <= i + e < rows:
+                        acc = acc + m * spec[i + e]
+                out.append(ring.back(acc))
+        if plan.twisted:
+            out += [(ring.mul(piece.q, vals[rows - 1 - k]) - np.roll(y[k], plan.cols)) % p for k in range(piece.free)]
+        cons[index] = np.stack(out) if out else np.zeros((0, ring.n), dtype=np.int64)
+    return kept, cons
+
+
 class Part(NamedTuple):
-    rows: Arr | None  # R x C on the piece, None when b has no solution there
+    rows: Arr | None  # R x C on the piece, None when b has no solution there (SUMMED: in `_joint`'s rows)
     nullity: int
+
+
+SUMMED = np.zeros((0, 0), dtype=np.int64)
 
 
 def _part(plan: Plan, index: int, bspec: Spec | None, rng: np.random.Generator | None) -> Part:
@@ -442,6 +528,31 @@ def _part(plan: Plan, index: int, bspec: Spec | None, rng: np.random.Generator |
     kept, left = _chase(plan, piece, y[:, None, :], bspec, keep=True)
     assert kept is not None and not left.any(), "the ring chase left a constraint unmet"
     return Part(kept[:, 0], nullity)
+
+
+def _parts_together(plan: Plan, indices: list[int], bspec: Spec) -> tuple[dict[int, Part], Arr | None]:
+    """`_part` for these pieces with their two chases (b's, the presses') done jointly: each
+    piece's Part without its rows (None where b has no solution), and all their rows summed
+    (None unless b has a solution on every one of them)."""
+    if not indices:
+        return {}, None
+    ring = plan.ring
+    _none, cons = _joint(plan, indices, bspec, None, keep=False)
+    ys: dict[int, Arr] = {}
+    parts: dict[int, Part] = {}
+    for i in indices:
+        piece = plan.pieces[i]
+        branches = _system(ring, _matrix(plan, i), (-cons[i]) % ring.p, piece.q, None)
+        nullity = sum(ring.dimension(g) * free for g, _y, free, _ok in branches if free)
+        solved = all(good for _g, _y, _f, good in branches)
+        parts[i] = Part(SUMMED if solved else None, nullity)
+        if solved:
+            ys[i] = sum((yb for _g, yb, _f, _ok in branches), np.zeros((piece.free, ring.n), dtype=np.int64)) % ring.p
+    if len(ys) < len(indices):
+        return parts, None
+    kept, left = _joint(plan, indices, bspec, ys, keep=True)
+    assert kept is not None and not any(v.any() for v in left.values()), "the ring chase left a constraint unmet"
+    return parts, kept
 
 
 def _silent(plan: Plan, piece: Piece, bspec: Spec | None, rng: np.random.Generator | None) -> Part:
@@ -485,23 +596,30 @@ def solve(board: Shape, b: Arr) -> tuple[list[int] | None, list[int] | None, tup
     """(presses, witness, orders) for A x = b (mod p), b an (R, C) array."""
     p = board.rules.states
     pl = plan(board)
-    cover = _cover(pl, b)
+    cover = zkcover.lift(board, b)
     bspec = pl.ring.spec(cover)
-    parts = [_part(pl, i, bspec, None) for i in range(len(pl.pieces))]
-    orders = (p,) * sum(part.nullity for part in parts)
-    failed = [pl.pieces[i].q for i, part in enumerate(parts) if part.rows is None]
+    together = [i for i, piece in enumerate(pl.pieces) if piece.support and not piece.flip]
+    parts = {i: _part(pl, i, bspec, None) for i in range(len(pl.pieces)) if i not in together}
+    joint, summed = _parts_together(pl, together, bspec)
+    parts.update(joint)
+    orders = (p,) * _nullity(board, sum(part.nullity for part in parts.values()))
+    failed = [pl.pieces[i].q for i, part in sorted(parts.items()) if part.rows is None]
     if failed:
-        return None, _witness(board, cover, failed), orders
-    lifted = sum((part.rows for part in parts if part.rows is not None), np.zeros_like(cover)) % p
-    presses = lifted[:, :board.cols]
-    assert np.array_equal(zkchase.lights(board, presses), b), "the ring chase failed to reach the target"
+        return None, _witness(board, b, failed), orders
+    lifted = summed if summed is not None else np.zeros_like(cover)
+    for part in parts.values():
+        if part.rows is not None and part.rows is not SUMMED:
+            lifted = lifted + part.rows
+    lifted %= p
+    presses = zkcover.descend(board, lifted, p)
+    assert np.array_equal(zkcover.lights(board, lifted, presses), b), "the ring chase failed to reach the target"
     return presses.reshape(-1).tolist(), None, orders
 
 
-def _cover(plan: Plan, b: Arr) -> Arr:
-    """b on the board itself, or on a twisted board's cover: the torus or cylinder twice as wide,
-    whose right half is the left half upside down (the flip tau(r, c) = (R-1-r, c+C) keeps it)."""
-    return np.concatenate([b, b[::-1]], axis=1) if plan.twisted else b
+def _nullity(board: Shape, cover: int) -> int:
+    """The board's nullity from its cover's on the patterns tau_h keeps (the same but on the
+    projective plane, whose tau_v it does not impose)."""
+    return zkcover.projective_nullity(board, cover) if board.rules.topology == "projective" else cover
 
 
 def _star(a: Arr) -> Arr:
@@ -509,7 +627,7 @@ def _star(a: Arr) -> Arr:
     return np.roll(a[::-1], 1)
 
 
-def _witness(board: Shape, b: Arr, failed: list[Arr]) -> list[int]:  # b on the cover when twisted
+def _witness(board: Shape, b: Arr, failed: list[Arr]) -> list[int]:
     """A uniformly random quiet pattern w of the transposed game on the piece q' = q* of a piece q
     where b has no solution, drawn until w.b != 0. The transposed game's pieces are the original's
     read backwards (its M_e are M_-e(x^-1)), and w.b = w.(q b) for w on q*, so only those pieces
@@ -523,13 +641,14 @@ def _witness(board: Shape, b: Arr, failed: list[Arr]) -> list[int]:  # b on the 
         for _ in range(WITNESS_TRIES):
             w = _part(tp, index, None, rng).rows
             assert w is not None
-            if int((w * b).sum()) % p:  # on a cover, w.b there is twice w.b on the board (both halves)
-                out: list[int] = w[:, :board.cols].reshape(-1).tolist()
+            down = zkcover.descend(board, w, p)  # w.b on the cover is w.b on the board times its sheets
+            if int((down * b).sum()) % p:
+                out: list[int] = down.reshape(-1).tolist()
                 return out
     raise AssertionError("no quiet pattern of the transposed game separates an unsolvable start")
 
 
 def orders(board: Shape) -> tuple[int, ...]:
     pl = plan(board)
-    return (board.rules.states,) * sum(_part(pl, i, None, None).nullity for i in range(len(pl.pieces)))
+    return (board.rules.states,) * _nullity(board, sum(_part(pl, i, None, None).nullity for i in range(len(pl.pieces))))
 

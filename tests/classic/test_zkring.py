@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from countlo.board import Shape
-from countlo.classic import general, zkring
+from countlo.classic import general, zkcover, zkring
 from countlo.rules import NAMED, Rule, Rules
 
 RINGS = [(p, n) for p in (3, 5, 7) for n in (1, 2, 4, 5, 7, 8, 10, 16) if n % p]
@@ -87,6 +87,8 @@ SMALL = [
     (4, 1, 7, "cylinder", "x"), (6, 2, 3, "cylinder", "knight"),  # 3^12 images
     (4, 2, 3, "klein", "plus"), (5, 2, 3, "moebius", "x"), (4, 2, 3, "moebius", "star"),
     (6, 1, 5, "klein", "knight"), (5, 2, 3, "klein", "ring"),
+    (4, 2, 3, "projective", "plus"), (4, 2, 3, "projective", "x"), (4, 2, 5, "projective", "star"),
+    (6, 1, 5, "projective", "knight"), (4, 2, 3, "projective", "ring"),
 ]
 
 
@@ -111,6 +113,7 @@ def test_the_answers_are_the_general_chase_on_medium_boards():
         for rule in NAMED:
             for k in (3, 5, 7):
                 rows, cols = rng.randint(6, 12), rng.choice([c for c in range(4, 12) if c % k])
+                rows += rows % 2 if topology == "projective" else 0
                 board = Shape(rows, cols, Rules.make(topology, rule, k))
                 assert zkring.applies(board)
                 general._plan.cache_clear()
@@ -128,14 +131,18 @@ def test_the_answers_are_the_general_chase_on_medium_boards():
 @st.composite
 def masked(draw):
     """Any small drawn rule (one-sided ones too: the cylinder then chases upside down; on the
-    twisted boards made its own upside-down mirror, which they need)."""
+    twisted boards made its own upside-down mirror, and left to right too on the projective plane,
+    which they need)."""
     offsets = draw(st.sets(st.tuples(st.integers(-2, 2), st.integers(-2, 2)), min_size=1, max_size=6))
     k = draw(st.sampled_from([3, 5, 7, 11]))
     rows = draw(st.integers(6, 9))
     cols = draw(st.integers(1, 8).filter(lambda c: c % k))
     topology = draw(st.sampled_from(zkring.TOPOLOGIES))
-    if topology in zkring.TWISTED:
+    if topology in zkcover.TWISTED:
         offsets |= {(-dr, dc) for dr, dc in offsets}
+    if topology == "projective":  # its own mirror both ways, on an even number of rows
+        offsets |= {(dr, -dc) for dr, dc in offsets}
+        rows += rows % 2
     return Shape(rows, cols, Rules(topology, Rule("mask", tuple(sorted(offsets))), k))
 
 
@@ -161,7 +168,7 @@ def test_tall_boards_leap_over_their_middle_rows():
     for topology in zkring.TOPOLOGIES:
         for rule in NAMED:
             k = rng.choice([3, 5])
-            board = Shape(rng.randint(40, 60), rng.choice([c for c in range(2, 6) if c % k]),
+            board = Shape(2 * rng.randint(20, 30), rng.choice([c for c in range(2, 6) if c % k]),
                           Rules.make(topology, rule, k))
             assert board.rows - max(p.look for p in zkring.plan(board).pieces) > zkring.LEAP_FROM
             general._plan.cache_clear()
@@ -191,7 +198,9 @@ def test_which_boards_it_takes():
     assert zkring.applies(Shape(20, 25, Rules.make("klein", "knight", 3)))
     assert zkring.applies(Shape(20, 25, Rules.make("moebius", "ring", 7)))
     assert not zkring.applies(Shape(20, 25, Rules("klein", Rule("mask", ((0, 0), (1, 0))), 3)))  # not its mirror
-    assert not zkring.applies(Shape(20, 25, Rules.make("projective", "x", 3)))
+    assert zkring.applies(Shape(20, 25, Rules.make("projective", "x", 3)))
+    assert not zkring.applies(Shape(21, 25, Rules.make("projective", "x", 3)))  # an odd number of rows
+    assert not zkring.applies(Shape(20, 25, Rules("projective", Rule("mask", ((0, 0), (1, 0), (-1, 0), (0, 1))), 3)))
     assert not zkring.applies(Shape(20, 25, Rules.make("plane", "x", 3)))
     assert not zkring.applies(Shape(5, 25, Rules.make("torus", "knight", 3)))  # rows within the rule's span
     assert not zkring.applies(Shape(6, zkring.MAX_SIDE + 2, Rules.make("torus", "x", 3)))
