@@ -1,5 +1,5 @@
 """Brute-force references for small boards (every start listed): posterior, solver, diagnose;
-and the Smith-form check of the dense eliminations over Z_k.
+the Smith-form check of the dense eliminations over Z_k; and the check of a grid solver's answer.
 
 Used by the tests to cross-check the engines, the guide and the strategies on small boards.
 """
@@ -31,6 +31,38 @@ def gf2_rank(rows: list[int] | list[list[int]]) -> int:
                 break
             v ^= basis[top]
     return len(basis)
+
+
+def answer_is_right(solve_start, board: Shape, start: list[int], solvable: bool | None = None) -> bool:
+    """A Z_k grid solver's answer for this start (solve_start -> presses, witness, orders) is right:
+    presses that clear it, or a witness w with w A = 0 and w.b != 0 (b = -start); and it agrees with
+    `solvable` when given. Returns whether it was solvable."""
+    k, n = board.rules.states, board.cells
+    presses, witness, _orders = solve_start(board, start)
+    if solvable is not None:
+        assert (presses is not None) == solvable
+    if presses is not None:
+        assert general.apply(board, start, presses) == [0] * n
+        return True
+    assert witness is not None
+    assert all(sum(witness[i] * c for i, c in col.items()) % k == 0 for col in general.columns(board))
+    assert sum(w * v for w, v in zip(witness, start)) % k
+    return False
+
+
+def against_the_general_chase(solve_start, board: Shape, rng: random.Random, starts: int = 3) -> set[bool]:
+    """`starts` random starts, the second reachable (the lights of random presses), each answered
+    by the solver and checked against the chase one equation at a time; the solvabilities seen."""
+    k, n = board.rules.states, board.cells
+    seen = set()
+    for t in range(starts):
+        start = [rng.randrange(k) for _ in range(n)]
+        if t == 1:
+            x = [rng.randrange(k) for _ in range(n)]
+            start = [(-v) % k for v in general.apply(board, [0] * n, x)]
+        ref = general._solve_by_plan(board, [(-v) % k for v in start])
+        seen.add(answer_is_right(solve_start, board, start, ref.solvable))
+    return seen
 
 
 def reachable(board: Shape) -> dict[tuple[int, ...], int]:

@@ -10,12 +10,12 @@ import random
 
 import numpy as np
 import pytest
-from brute import reachable
+from brute import against_the_general_chase, answer_is_right, reachable
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from countlo.board import Shape
-from countlo.classic import general, zkcover, zkring
+from countlo.classic import general, rowring, zkcover, zkring
 from countlo.rules import NAMED, Rule, Rules
 
 RINGS = [(p, n) for p in (3, 5, 7) for n in (1, 2, 4, 5, 7, 8, 10, 16) if n % p]
@@ -39,7 +39,7 @@ def rank_mod(rows: list[list[int]], p: int) -> int:
     return rank
 
 
-def elements(ring: zkring.Ring, rng: np.random.Generator) -> list[np.ndarray]:
+def elements(ring: rowring.Ring, rng: np.random.Generator) -> list[np.ndarray]:
     """Zero, one, random elements and zero divisors (multiples of 1 - x, which vanishes at x = 1)."""
     out = [np.zeros(ring.n, dtype=np.int64), ring.one()]
     for _ in range(4):
@@ -53,7 +53,7 @@ def elements(ring: zkring.Ring, rng: np.random.Generator) -> list[np.ndarray]:
 
 @pytest.mark.parametrize("p, n", RINGS)
 def test_the_pseudo_inverse_and_its_idempotent(p, n):
-    ring = zkring.Ring(p, n)
+    ring = rowring.Ring(p, n)
     for a in elements(ring, np.random.default_rng(p * 100 + n)):
         b = ring.pinv(a)
         assert np.array_equal(ring.mul(ring.mul(a, b), a), a % p)
@@ -66,18 +66,7 @@ def test_the_pseudo_inverse_and_its_idempotent(p, n):
 
 
 def check_answer(board: Shape, start: list[int], solvable: bool | None = None) -> bool:
-    """zkring's answer is right: presses that work, or a witness w with w A = 0 and w.b != 0."""
-    k, n = board.rules.states, board.cells
-    presses, witness, _orders = zkring.solve_start(board, start)
-    if solvable is not None:
-        assert (presses is not None) == solvable
-    if presses is not None:
-        assert general.apply(board, start, presses) == [0] * n
-        return True
-    assert witness is not None
-    assert all(sum(witness[i] * c for i, c in col.items()) % k == 0 for col in general.columns(board))
-    assert sum(w * v for w, v in zip(witness, start)) % k  # b = -start
-    return False
+    return answer_is_right(zkring.solve_start, board, start, solvable)
 
 
 SMALL = [
@@ -118,13 +107,7 @@ def test_the_answers_are_the_general_chase_on_medium_boards():
                 assert zkring.applies(board)
                 general._plan.cache_clear()
                 assert zkring.orders(board) == tuple(general._plan(board).kernel.orders)
-                for t in range(3):
-                    start = [rng.randrange(k) for _ in range(board.cells)]
-                    if t == 1:  # reachable: the lights of random presses
-                        x = [rng.randrange(k) for _ in range(board.cells)]
-                        start = [(-v) % k for v in general.apply(board, [0] * board.cells, x)]
-                    ref = general._solve_by_plan(board, [(-v) % k for v in start])
-                    seen.add(check_answer(board, start, ref.solvable))
+                seen |= against_the_general_chase(zkring.solve_start, board, rng)
     assert seen == {True, False}
 
 
@@ -150,16 +133,9 @@ def masked(draw):
 @given(masked(), st.randoms(use_true_random=False))
 def test_drawn_rules_against_the_general_chase(board, rnd):
     assert zkring.applies(board)
-    k, n = board.rules.states, board.cells
     general._plan.cache_clear()
     assert zkring.orders(board) == tuple(general._plan(board).kernel.orders)
-    for t in range(3):
-        start = [rnd.randrange(k) for _ in range(n)]
-        if t == 1:
-            x = [rnd.randrange(k) for _ in range(n)]
-            start = [(-v) % k for v in general.apply(board, [0] * n, x)]
-        ref = general._solve_by_plan(board, [(-v) % k for v in start])
-        check_answer(board, start, ref.solvable)
+    against_the_general_chase(zkring.solve_start, board, rnd)
 
 
 def test_tall_boards_leap_over_their_middle_rows():
@@ -173,12 +149,7 @@ def test_tall_boards_leap_over_their_middle_rows():
             assert board.rows - max(p.look for p in zkring.plan(board).pieces) > zkring.LEAP_FROM
             general._plan.cache_clear()
             assert zkring.orders(board) == tuple(general._plan(board).kernel.orders)
-            for t in range(2):
-                start = [rng.randrange(k) for _ in range(board.cells)]
-                if t == 1:
-                    x = [rng.randrange(k) for _ in range(board.cells)]
-                    start = [(-v) % k for v in general.apply(board, [0] * board.cells, x)]
-                check_answer(board, start, general._solve_by_plan(board, [(-v) % k for v in start]).solvable)
+            against_the_general_chase(zkring.solve_start, board, rng, starts=2)
 
 
 def test_one_sided_rules_on_the_cylinder_are_chased_upside_down():
