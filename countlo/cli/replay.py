@@ -92,8 +92,9 @@ def _under_rules(record, args, source: str):
     if rules == record.shape.rules:
         return record
     if not record.shape.rules.classic or record.shape.rules.target != "dark":
+        targets = record.shape.rules.target != rules.target  # else 'target lit, not ...' hides the difference
         raise BadRuleError(_("{source} is played under {rules}, not {other}").format(
-            source=source, rules=rules_text(record.shape.rules), other=rules_text(rules)))
+            source=source, rules=rules_text(record.shape.rules, targets), other=rules_text(rules, targets)))
     return Record(record.shape.with_rules(rules), record.start, record.steps)
 
 

@@ -18,13 +18,14 @@ TOPOLOGIES = {"plane": N_("plane"), "cylinder": N_("cylinder"), "torus": N_("tor
               "moebius": N_("moebius"), "klein": N_("klein"), "projective": N_("projective")}
 
 
-def rules_text(rules: Rules) -> str:
-    """'torus, x rule, 3 states, target lit' (Rules.describe) in the language spoken."""
+def rules_text(rules: Rules, target: bool = False) -> str:
+    """'torus, x rule, 3 states, target lit' (Rules.describe) in the language spoken; `target`
+    names the target even when it is the default dark one (to tell two rule sets apart)."""
     parts = [_(TOPOLOGIES.get(rules.topology, rules.topology)),
              _("{name} rule").format(name=rules.rule.name)]
     if rules.states != 2:
         parts.append(ngettext("{n} state", "{n} states", rules.states).format(n=rules.states))
-    if rules.target != "dark":
+    if rules.target != "dark" or target:
         parts.append(_("target {target}").format(target=rules.target))
     return _(", ").join(parts)
 

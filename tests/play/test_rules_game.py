@@ -151,6 +151,20 @@ def test_transcripts_carry_the_rules_and_replay_rebuilds_the_game(tmp_path, caps
     assert "is played under torus, mask rule, target lit" in capsys.readouterr().err
 
 
+def test_a_refused_replay_names_the_target_the_options_ask_for(tmp_path, capsys):
+    """Leaving out --target asks for the dark target: the refusal must say so, or it reads
+    'played under torus, x rule, target lit, not torus, x rule'."""
+    shape = Shape(4, 4, Rules.make("torus", "x", 2, "lit"))
+    oracle = SimulatedOracle(shape, 1)
+    lines = Header.new(shape, "adaptive", 1, "exact").lines() + ["", f"start {oracle.start()}"]
+    f = tmp_path / "t.txt"
+    f.write_text("\n".join(lines) + "\n")
+    assert main(["replay", str(f), "--topology", "torus", "--rule", "x"]) == 2
+    err = capsys.readouterr().err
+    assert "is played under torus, x rule, target lit, not torus, x rule, target dark" in err
+    assert len(err.strip().splitlines()) == 1
+
+
 def test_version_one_transcripts_read_as_the_classic_game_and_take_rule_options(tmp_path, capsys):
     shape = Shape(3, 3, Rules.make("torus"))
     oracle = SimulatedOracle(shape, 1)
