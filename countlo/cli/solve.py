@@ -144,6 +144,10 @@ def run(args: argparse.Namespace) -> int:
         raise CountloError(_("--time-limit only applies with --min or --most"))
     if args.to is not None and args.target is not None:
         raise CountloError(_("give one target, not --to and --target"))
+    start_stdin = args.file == "-" or (args.file is None and args.lit is None and not args.all_on
+                                        and not args.most)  # no start given: the classic path reads stdin
+    if [start_stdin, args.to == "-", args.graph == "-"].count(True) > 1:  # the second would read nothing
+        raise CountloError(_("standard input ('-') can feed only one of FILE, --to and --graph"))
     if args.image is not None:
         from countlo.formats.image import check_path
 

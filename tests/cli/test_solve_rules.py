@@ -64,6 +64,21 @@ def test_k_state_grid_from_stdin_and_target_file(run_cli, tmp_path):
     assert general.apply(shape, start, values_of(out["presses"], shape)) == goal
 
 
+@pytest.mark.parametrize("argv", [
+    ["solve", "--graph", "-", "-"],
+    ["solve", "--graph", "-", "--all-on", "--to", "-"],
+    ["solve", "-", "--to", "-"],
+    ["solve", "-", "--to", "-", "--states", "3"],
+])
+def test_standard_input_feeds_one_file_only(run_cli, argv):
+    """'-' twice used to read the graph (or start) from stdin and then an empty stdin for the
+    other: a start of all dark solved silently, or 'no board rows found'."""
+    res = run_cli(argv, input="a b\n")
+    assert res.returncode == 2 and res.stdout == ""
+    assert res.stderr.strip() == ("countlo solve: standard input ('-') can feed only one of FILE, --to "
+                                  "and --graph")
+
+
 def test_composite_states_unsolvable_proof(run_cli):
     res = run_cli(["solve", "--lit", "1", "--size", "4x4", "--states", "4"])
     assert res.returncode == 1
