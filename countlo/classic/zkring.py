@@ -74,9 +74,10 @@ def applies(board: Shape) -> bool:
 @dataclass(frozen=True)
 class Piece:
     """An idempotent q of A on which each row polynomial M_e is a unit (e in `support`) or 0,
-    read upside down (`flip`) on the cylinder when its top row would be below the clicked one.
-    The recurrence gives row j from the `look` rows before it through equation j - top; `free`
-    rows start it. Spectra are of the unit M_e (e < top, for the chase) and of M_top+."""
+    read upside down (`flip`) on the cylinder when every nonzero M_e is on one side below. The
+    recurrence gives row j from the `look` rows before it through equation j - top; `free` rows
+    start it. `terms` are the spectra of the M_e of the support (top last) in the piece's
+    reading, `inverse` that of M_top^-1 (its pseudo-inverse, the inverse on q)."""
 
     q: Arr
     qspec: Spec
@@ -91,8 +92,8 @@ class Piece:
 
 @dataclass(frozen=True)
 class Plan:
-    """The pieces of one game, and each piece's constraint matrix once a chase has made it (it does
-    not depend on b: the symbolic chase carries b's column beside the identity's)."""
+    """The pieces of one game on its cover (the board itself unless twisted), and per piece, once
+    made, its constraint matrix (which does not depend on b) and `_joint`'s coefficients."""
 
     ring: Ring
     rows: int
@@ -106,8 +107,8 @@ class Plan:
 
 
 def _row_polys(offsets: Sequence[Offset], cols: int) -> dict[int, Arr]:
-    """M_e: a click's effect on the row e below the lit one... read as lights row i = sum_e M_e P_{i+e}:
-    the offset (dr, dc) takes press row i - dr to lights row i, so e = -dr and M_e gets x^dc."""
+    """The row polynomials M_e with lights row i = sum_e M_e P_{i+e}: the offset (dr, dc) takes
+    press row i - dr to lights row i shifted by dc, so e = -dr and M_e gets x^dc."""
     out: dict[int, Arr] = {}
     for dr, dc in offsets:
         poly = out.setdefault(-dr, np.zeros(cols, dtype=np.int64))
