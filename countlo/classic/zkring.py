@@ -46,6 +46,13 @@ LEAP_FROM = 32  # rows from which the symbolic chase leaps (`_leap`) instead of 
 MAX_SIDE = 1 << 13  # rows (one chase step each) and columns (dim(e A) by Euclid takes O(C^2)) it takes
 
 
+def _turned(board: Shape) -> bool:
+    """A torus whose columns k divides but whose rows it does not: solved turned over its diagonal
+    (the rows become the ring)."""
+    k = board.rules.states
+    return board.rules.topology == "torus" and board.cols % k == 0 and board.rows % k != 0
+
+
 def _is_prime(k: int) -> bool:
     return k >= 2 and all(k % d for d in range(2, math.isqrt(k) + 1))
 
@@ -53,13 +60,16 @@ def _is_prime(k: int) -> bool:
 def applies(board: Shape) -> bool:
     """True for a prime number of states above 2 not dividing the number of columns, on the
     cylinder or the torus, any local rule whose rows are fewer than the board's, both sides at
-    most MAX_SIDE (longer boards stay with zkchase); on the Moebius band, the Klein bottle and the
+    most MAX_SIDE (longer boards stay with zkchase; a torus whose rows k does not divide is turned
+    over its diagonal when it divides the columns); on the Moebius band, the Klein bottle and the
     projective plane (of an even number of rows) the same when the rule is its own mirror
     upside down (and left to right on the projective plane)."""
     rules = board.rules
     k, offsets = rules.states, rules.rule.offsets
     if k <= 2 or not _is_prime(k) or rules.topology not in TOPOLOGIES:
         return False
+    if _turned(board):
+        return applies(board.transposed())
     if not offsets or board.cols % k == 0 or max(board.rows, board.cols) > MAX_SIDE:
         return False
     if not zkcover.mirrored(board):
@@ -74,9 +84,10 @@ def applies(board: Shape) -> bool:
 @dataclass(frozen=True)
 class Piece:
     """An idempotent q of A on which each row polynomial M_e is a unit (e in `support`) or 0,
-    read upside down (`flip`) on the cylinder when its top row would be below the clicked one.
-    The recurrence gives row j from the `look` rows before it through equation j - top; `free`
-    rows start it. Spectra are of the unit M_e (e < top, for the chase) and of M_top+."""
+    read upside down (`flip`) on the cylinder when every nonzero M_e is on one side below. The
+    recurrence gives row j from the `look` rows before it through equation j - top; `free` rows
+    start it. `terms` are the spectra of the M_e of the support (top last) in the piece's
+    reading, `inverse` that of M_top^-1 (its pseudo-inverse, the inverse on q)."""
 
     q: Arr
     qspec: Spec
@@ -91,8 +102,8 @@ class Piece:
 
 @dataclass(frozen=True)
 class Plan:
-    """The pieces of one game, and each piece's constraint matrix once a chase has made it (it does
-    not depend on b: the symbolic chase carries b's column beside the identity's)."""
+    """The pieces of one game on its cover (the board itself unless twisted), and per piece, once
+    made, its constraint matrix (which does not depend on b) and `_joint`'s coefficients."""
 
     ring: Ring
     rows: int
@@ -106,8 +117,8 @@ class Plan:
 
 
 def _row_polys(offsets: Sequence[Offset], cols: int) -> dict[int, Arr]:
-    """M_e: a click's effect on the row e below the lit one... read as lights row i = sum_e M_e P_{i+e}:
-    the offset (dr, dc) takes press row i - dr to lights row i, so e = -dr and M_e gets x^dc."""
+    """The row polynomials M_e with lights row i = sum_e M_e P_{i+e}: the offset (dr, dc) takes
+    press row i - dr to lights row i shifted by dc, so e = -dr and M_e gets x^dc."""
     out: dict[int, Arr] = {}
     for dr, dc in offsets:
         poly = out.setdefault(-dr, np.zeros(cols, dtype=np.int64))
@@ -491,6 +502,11 @@ def solve_start(board: Shape, start: Sequence[int], target: Sequence[int] | None
 
 def solve(board: Shape, b: Arr) -> tuple[list[int] | None, list[int] | None, tuple[int, ...]]:
     """(presses, witness, orders) for A x = b (mod p), b an (R, C) array."""
+    if _turned(board):  # the answer for the turned board, its vectors turned back
+        turned = solve(board.transposed(), b.T)
+        back = [None if v is None else np.asarray(v).reshape(board.cols, board.rows).T.reshape(-1).tolist()
+                for v in turned[:2]]
+        return back[0], back[1], turned[2]
     p = board.rules.states
     pl = plan(board)
     cover = zkcover.lift(board, b)
@@ -546,6 +562,8 @@ def _witness(board: Shape, b: Arr, failed: list[Arr]) -> list[int]:
 
 
 def orders(board: Shape) -> tuple[int, ...]:
+    if _turned(board):
+        return orders(board.transposed())
     pl = plan(board)
     return (board.rules.states,) * _nullity(board, sum(_part(pl, i, None, None).nullity for i in range(len(pl.pieces))))
 

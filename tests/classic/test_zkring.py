@@ -152,19 +152,32 @@ def test_tall_boards_leap_over_their_middle_rows():
             against_the_general_chase(zkring.solve_start, board, rng, starts=2)
 
 
-def test_one_sided_rules_on_the_cylinder_are_chased_upside_down():
-    board = Shape(7, 5, Rules("cylinder", Rule("mask", ((1, -1), (1, 0), (2, 1))), 3))
+@pytest.mark.parametrize("rule", ["knight", Rule("mask", ((0, 0), (1, 2), (-1, 0)))])
+def test_a_torus_whose_columns_k_divides_is_solved_turned(rule):
+    board = Shape(10, 9, Rules("torus", Rule.named(rule) if isinstance(rule, str) else rule, 3))
+    assert zkring.applies(board) and board.cols % 3 == 0
+    general._plan.cache_clear()
+    assert zkring.orders(board) == tuple(general._plan(board).kernel.orders)
+    assert {True, False} <= set().union(*(against_the_general_chase(zkring.solve_start, board, random.Random(s))
+                                          for s in range(6)))
+
+
+@pytest.mark.parametrize("rows", [7, 50])  # 50: its symbolic chase leaps too, upside down
+def test_one_sided_rules_on_the_cylinder_are_chased_upside_down(rows):
+    board = Shape(rows, 5, Rules("cylinder", Rule("mask", ((1, -1), (1, 0), (2, 1))), 3))
     assert any(piece.flip for piece in zkring.plan(board).pieces)
+    general._plan.cache_clear()
+    assert zkring.orders(board) == tuple(general._plan(board).kernel.orders)
     for seed in range(4):
-        rng = random.Random(seed)
-        start = [rng.randrange(3) for _ in range(board.cells)]
-        check_answer(board, start, general._solve_by_plan(board, [(-v) % 3 for v in start]).solvable)
+        assert against_the_general_chase(zkring.solve_start, board, random.Random(seed), starts=2)
 
 
 def test_which_boards_it_takes():
     assert zkring.applies(Shape(20, 25, Rules.make("torus", "knight", 3)))
     assert zkring.applies(Shape(20, 25, Rules.make("cylinder", "x", 7)))
-    assert not zkring.applies(Shape(20, 24, Rules.make("torus", "x", 3)))  # 3 divides the columns
+    assert not zkring.applies(Shape(21, 24, Rules.make("torus", "x", 3)))  # 3 divides both sides
+    assert not zkring.applies(Shape(20, 24, Rules.make("cylinder", "x", 3)))  # 3 divides the columns
+    assert zkring.applies(Shape(20, 24, Rules.make("torus", "x", 3)))  # turned: its 20 rows make the ring
     assert not zkring.applies(Shape(20, 25, Rules.make("torus", "x", 4)))  # not prime
     assert zkring.applies(Shape(20, 25, Rules.make("klein", "knight", 3)))
     assert zkring.applies(Shape(20, 25, Rules.make("moebius", "ring", 7)))
