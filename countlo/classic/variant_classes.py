@@ -3,7 +3,9 @@
 A symmetry here is a permutation g of the cells with hits(g j) = g(hits(j)) for every cell j:
 clicking then moving equals moving then clicking, so g maps the solutions taking start to target
 onto the solutions taking g(start) to g(target). The group used is every rotation or reflection
-of the grid, composed with every translation on a torus or cylinder (columns only), that commutes
+of the grid, composed with every translation on a torus or cylinder (columns only) and every glide
+on a Moebius band or Klein bottle (one column right per step, a cell crossing the twisted join
+turned upside down: the join is made so that this maps neighbours to neighbours), that commutes
 with the rules and fixes both start and target; a graph uses the identity only (its
 automorphisms are not searched).
 """
@@ -40,6 +42,16 @@ def _dihedral(rows: int, cols: int) -> list[tuple[str, Perm]]:
     return out
 
 
+def _moved(q: int, dr: int, dc: int, rows: int, cols: int, glide: bool) -> int:
+    """Cell q moved dr rows down and dc columns right (0 <= dc < cols); with `glide`, a cell
+    crossing the right edge lands upside down, as the twisted join places it."""
+    r, c = divmod(q, cols)
+    r, c = (r + dr) % rows, c + dc
+    if c >= cols:
+        r, c = (rows - 1 - r if glide else r), c - cols
+    return r * cols + c
+
+
 def symmetries(board: Shape) -> list[tuple[str, Perm]]:
     """(name, permutation) of every rotation/reflection (times translation where the topology
     has them) that commutes with the rules."""
@@ -51,17 +63,18 @@ def symmetries(board: Shape) -> list[tuple[str, Perm]]:
     if top == "torus":
         shifts = [(dr, dc) for dr in range(board.rows) for dc in range(board.cols)]
     elif top in ("cylinder", "moebius", "klein"):
-        shifts = [(0, dc) for dc in range(board.cols)] if top == "cylinder" else shifts
+        shifts = [(0, dc) for dc in range(board.cols)]
+    glide = top in ("moebius", "klein")  # the twisted left-right join turns a crossing cell upside down
     cols = general.columns(board)
     out = []
     for name, perm in _dihedral(board.rows, board.cols):
         for dr, dc in shifts:
             p = perm
             if (dr, dc) != (0, 0):
-                p = tuple(((q // board.cols + dr) % board.rows) * board.cols
-                          + (q % board.cols + dc) % board.cols for q in perm)
+                p = tuple(_moved(q, dr, dc, board.rows, board.cols, glide) for q in perm)
             if all({p[i]: t for i, t in cols[j].items()} == cols[p[j]] for j in range(len(p))):
-                label = name if (dr, dc) == (0, 0) else f"{name} + shift {dr} down {dc} right"
+                label = name if (dr, dc) == (0, 0) else (
+                    f"{name} + glide {dc} right" if glide else f"{name} + shift {dr} down {dc} right")
                 out.append((label, p))
     return out
 

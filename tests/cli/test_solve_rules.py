@@ -120,6 +120,36 @@ def test_all_and_classes_on_the_torus(run_cli):
     assert len({json.dumps(x) for x in json.loads(res.stdout)["all"]}) == 16
 
 
+@pytest.mark.parametrize("topology", ["moebius", "klein"])
+def test_classes_on_the_twisted_joins_use_their_glides(run_cli, topology):
+    """Moving every cell one column right, turned upside down when it crosses the twisted join,
+    is a symmetry of the Moebius band and the Klein bottle: it maps clicks to clicks, so
+    --classes must count it (4 rotations/reflections x 6 glides on a 3x6 board)."""
+    rows, cols, n = 3, 6, 18
+    shape = Shape(rows, cols, Rules.make(topology))
+    glide = tuple((r if c < cols - 1 else rows - 1 - r) * cols + (c + 1) % cols
+                  for r in range(rows) for c in range(cols))
+    hits = general.columns(shape)
+    assert all({glide[i]: t for i, t in hits[j].items()} == hits[glide[j]] for j in range(n))
+    mirror = tuple(r * cols + cols - 1 - c for r in range(rows) for c in range(cols))
+    group = {tuple(range(n))}
+    while True:  # the group the glide and the left-right mirror generate
+        more = {tuple(g[p[i]] for i in range(n)) for g in group for p in (glide, mirror)} | group
+        if more == group:
+            break
+        group = more
+    assert len(group) == 24
+    res = run_cli(["solve", "--all-on", "--size", "3x6", "--topology", topology, "--classes", "--json"])
+    out = json.loads(res.stdout)
+    assert len(out["symmetries"]) == 24
+    res = run_cli(["solve", "--all-on", "--size", "3x6", "--topology", topology, "--all", "--json"])
+    sols = [tuple(values_of(x, shape)) for x in json.loads(res.stdout)["all"]]
+    assert len(sols) > 8
+    orbits = {frozenset(tuple(x[g.index(i)] for i in range(n)) for g in group) for x in sols}
+    assert len(out["classes"]) == len(orbits) < len(sols)
+    assert sorted(c["size"] for c in out["classes"]) == sorted(len(o) for o in orbits)
+
+
 def test_rule_drawn_in_a_file(run_cli, tmp_path):
     rule = tmp_path / "rule.txt"
     rule.write_text("; the centre and the cell to its right\nO#\n")
