@@ -10,6 +10,7 @@ import argparse
 import json
 import math
 import os
+import sys
 from collections.abc import Sequence
 from typing import Any
 
@@ -88,9 +89,9 @@ def run(args: argparse.Namespace) -> int:
                 option="--lit" if args.lit is not None else "--all-on"))
         start = _lit(args.lit, board) if args.lit is not None else [1] * board.cells
     else:
-        if args.file is None:
+        if args.file is None and sys.stdin.isatty():  # piped, it is the start (as on the classic path)
             raise CountloError(_("no start given: pass FILE, '-' for stdin, --lit or --all-on"))
-        where = "stdin" if args.file == "-" else args.file
+        where = "stdin" if args.file in (None, "-") else args.file
         board, start = _values(board, read_input(args.file), where, args.size is not None)
     _check_size(board, args)
     target: list[int] | None = None

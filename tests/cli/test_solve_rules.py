@@ -79,6 +79,16 @@ def test_standard_input_feeds_one_file_only(run_cli, argv):
                                   "and --graph")
 
 
+def test_piped_start_without_a_file_name_under_other_rules(run_cli):
+    """`countlo solve < board.txt` reads the piped start under the classic rules; it did not
+    once any rule option was given ('no start given')."""
+    shape = Shape(1, 3, Rules.make("plane", "plus", 3))
+    res = run_cli(["solve", "--states", "3", "--json"], input="120\n")
+    assert res.returncode == 0, res.stderr
+    out = json.loads(res.stdout)
+    assert general.apply(shape, [1, 2, 0], values_of(out["presses"], shape)) == [0, 0, 0]
+
+
 def test_composite_states_unsolvable_proof(run_cli):
     res = run_cli(["solve", "--lit", "1", "--size", "4x4", "--states", "4"])
     assert res.returncode == 1
