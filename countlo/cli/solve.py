@@ -163,7 +163,7 @@ def run(args: argparse.Namespace) -> int:
     if size is not None:
         _check_limits(size, args)  # before any board is built
     if args.most:
-        if sources or args.to is not None:
+        if sources or args.to is not None or args.target == "lit":
             raise CountloError(_("--most is about every start of one size: give only --size RxC"))
         if size is None:
             raise BadSizeError(_("{option} needs --size RxC").format(option="--most"))

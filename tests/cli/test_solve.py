@@ -268,6 +268,10 @@ def test_most_wants_only_a_size(run_cli):
     assert res.returncode == 2 and "give only --size RxC" in res.stderr
     res = run_cli(["solve", "--most"])
     assert res.returncode == 2 and "--most needs --size RxC" in res.stderr
+    # a lit target is refused as under other rules (it printed the hardest start for the dark one)
+    for rules in ([], ["--topology", "torus"]):
+        res = run_cli(["solve", "--size", "3x3", "--most", "--target", "lit", *rules])
+        assert res.returncode == 2 and res.stdout == "" and "give only --size RxC" in res.stderr
 
 
 def test_min_status_line_only_on_a_terminal(run_cli, tmp_path):
