@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import sys
+from dataclasses import replace
 
 from countlo.errors import TranscriptError
 from countlo.hidden.result import engine_names
@@ -44,7 +45,8 @@ def add_arguments(parser) -> None:
 def run(args) -> int:
     from countlo.board import Shape
     from countlo.formats import hand as formats
-    from countlo.formats.transcript import ImpossibleCountsError
+    from countlo.formats.transcript import ImpossibleCountsError, Tape, TapeStep, count_problems
+    from countlo.hidden.record import Record
     from countlo.play import review as explain
 
     if args.image is not None:
@@ -56,46 +58,68 @@ def run(args) -> int:
     if given(args):  # a bad rule option is bad input whatever the file holds, even impossible counts
         rules_of(args)
     shape = Shape.parse(args.size) if args.size is not None else None
+    fmt = args.format
     try:
-        if args.file == "-":
-            t = formats.parse(sys.stdin.read(), "<stdin>", args.format, shape)
-        else:
-            t = formats.load(args.file, args.format, shape)
+        source = "<stdin>" if args.file == "-" else args.file
+        text = sys.stdin.read() if args.file == "-" else formats.read_text(args.file)
+        fmt = fmt or formats.detect(text, source)
+        t = formats.parse(text, source, fmt, shape)
     except ImpossibleCountsError as e:
-        tape = e.tape
-        check_size(tape.shape, "auto")
+        # counts checked under the file's rules; the rule options may name others (a version-1
+        # transcript or a hand format), under which they can fit
+        tape = replace(e.tape, shape=_under_rules(e.tape.shape, args, e.source))
+        problems = count_problems(tape) if tape.shape != e.tape.shape else e.problems
         start, steps = tape.parsed()  # impossible counts are raised only when every line parsed
-        r = explain.replay_impossible(tape.shape, [s.cell for s in steps],
-                                      [start] + [s.count for s in steps], tape.count_lines)
-        return _report(r, args, e.problems[0])
+        if not problems:
+            check_size(tape.shape, args.engine)
+            record = Record(tape.shape, start, steps)
+            return _report(explain.replay(record, tape.count_lines, args.engine), args, None, fmt or "countlo")
+        return _impossible(tape, problems[0], args)
     except TranscriptError as e:
         return _malformed(e, args)
     if t.record is None:
         last = max([1] + [ev.line for ev in t.events])
         return _malformed(TranscriptError([(last, _("no 'start COUNT' line: nothing to replay"))],
                                           t.source), args)
-    check_size(t.shape, args.engine)
-    record = _under_rules(t.record, args, t.source)
+    shape = _under_rules(t.shape, args, t.source)
+    if shape != t.shape:  # counts that fit the file's rules may not fit the options' ones
+        tape = Tape(shape, t.record.start, tuple(TapeStep(s.cell, s.count) for s in t.record.steps),
+                    t.count_lines[0], tuple(t.line_of_step), tuple(t.count_lines))
+        problems = count_problems(tape)
+        if problems:
+            return _impossible(tape, problems[0], args)
+    check_size(shape, args.engine)
+    record = Record(shape, t.record.start, t.record.steps)
     return _report(explain.replay(record, t.count_lines, args.engine), args, None, t.format)
 
 
-def _under_rules(record, args, source: str):
-    """The record under the rule options: they name the rules of a file that does not (a
+def _impossible(tape, problem, args) -> int:
+    """The contradiction report: the first count no board shows, and the likely typo."""
+    from countlo.play import review as explain
+
+    check_size(tape.shape, "auto")
+    start, steps = tape.parsed()
+    r = explain.replay_impossible(tape.shape, [s.cell for s in steps],
+                                  [start] + [s.count for s in steps], tape.count_lines)
+    return _report(r, args, problem)
+
+
+def _under_rules(shape, args, source: str):
+    """The file's board under the rule options: they name the rules of a file that does not (a
     version-1 transcript or a hand format); a file naming other rules is refused."""
     from countlo.cli.rules_args import given, rules_of
     from countlo.errors import BadRuleError
-    from countlo.hidden.record import Record
 
     if not given(args):
-        return record
+        return shape
     rules = rules_of(args)
-    if rules == record.shape.rules:
-        return record
-    if not record.shape.rules.classic or record.shape.rules.target != "dark":
-        targets = record.shape.rules.target != rules.target  # else 'target lit, not ...' hides the difference
+    if rules == shape.rules:
+        return shape
+    if not shape.rules.classic or shape.rules.target != "dark":
+        targets = shape.rules.target != rules.target  # else 'target lit, not ...' hides the difference
         raise BadRuleError(_("{source} is played under {rules}, not {other}").format(
-            source=source, rules=rules_text(record.shape.rules, targets), other=rules_text(rules, targets)))
-    return Record(record.shape.with_rules(rules), record.start, record.steps)
+            source=source, rules=rules_text(shape.rules, targets), other=rules_text(rules, targets)))
+    return shape.with_rules(rules)
 
 
 LINEAR_CELLS = 1 << 14

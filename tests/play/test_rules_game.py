@@ -181,6 +181,41 @@ def test_version_one_transcripts_read_as_the_classic_game_and_take_rule_options(
     assert out["possible"] == BrutePosterior(Record(shape, rec.start, rec.steps)).count
 
 
+def test_rule_options_apply_before_the_counts_are_checked(tmp_path, capsys):
+    """A version-1 transcript of a torus game can hold counts the plane cannot show (an edge
+    click there changes the count by an even number): `--topology torus` must replay it as the
+    torus game, not report the plane's contradiction."""
+    from countlo.hidden.record import Record, Step
+
+    shape = Shape(4, 4, Rules.make("torus"))
+    oracle = SimulatedOracle(shape, 5)
+    lines = ["# countlo transcript 1", "# size: 4x4", "", f"start {oracle.start()}"]
+    for k in (1, 2, 4, 8, 0, 5):
+        lines.append(f"{shape.name(k)} {oracle.click(k)}")
+    f = tmp_path / "v1.txt"
+    f.write_text("\n".join(lines) + "\n")
+    assert main(["replay", str(f)]) == 1  # on the plane the counts are contradictory
+    capsys.readouterr()
+    assert main(["replay", str(f), "--topology", "torus", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    start = int(lines[3].split()[1])
+    steps = [(shape.parse_cell(ln.split()[0]), int(ln.split()[1])) for ln in lines[4:]]
+    assert out["possible"] == BrutePosterior(Record(shape, start, tuple(Step(c, n) for c, n in steps))).count
+    # counts the plane shows but the torus cannot: the contradiction report with its typo, exit 1
+    plane = Shape(4, 4)
+    oracle = SimulatedOracle(plane, 5)
+    lines = ["# countlo transcript 1", "# size: 4x4", "", f"start {oracle.start()}"]
+    for k in (1, 2, 4, 8):
+        lines.append(f"{plane.name(k)} {oracle.click(k)}")
+    f.write_text("\n".join(lines) + "\n")
+    assert main(["replay", str(f)]) == 0
+    capsys.readouterr()
+    assert main(["replay", str(f), "--topology", "torus"]) == 1
+    res = capsys.readouterr()
+    assert res.err == "" and "Contradictory: no 4x4 board shows these counts." in res.out
+    assert "4x4 board (torus, plus rule)" in res.out
+
+
 @pytest.mark.parametrize("args, needle", [
     (["simulate", "--states", "3"], "the hidden game needs two states"),
     (["simulate", "--rule", "hexagon"], "unknown click rule 'hexagon'"),
