@@ -2,7 +2,8 @@
 
 k-state grid: one line per row. With k <= 10 each cell is one digit 0..k-1 (spaces between
 cells optional; for k = 2 the classic characters 1 # * O and 0 . - work too); with k > 10 cells
-are numbers separated by spaces. Blank lines are skipped; a line starting with '#' that is not a
+are numbers separated by spaces. For every k, '.' and '-' are 0, as `panels` prints it, so a
+printed grid reads back. Blank lines are skipped; a line starting with '#' that is not a
 row is a comment.
 
 Graph file: one item per line, '#' starts a comment. `nodes: a b c` (optional, at most once, before
@@ -25,6 +26,7 @@ from countlo.graph import Graph
 from countlo.i18n import _
 
 _CLASSIC = str.maketrans({**{ch: "1" for ch in "1#*O"}, **{ch: "0" for ch in "0.-"}})
+_DARK = str.maketrans({ch: "0" for ch in ".-"})
 _NAME = re.compile(r"^[^\s,=#]+$")
 
 
@@ -63,11 +65,10 @@ def parse_grid(text: str, states: int, source: str = "input") -> tuple[int, int,
 
 def _cells(body: str, states: int) -> list[int] | None:
     if states > 10:
-        parts = body.split()
-        return [int(p) for p in parts] if all(p.isdigit() for p in parts) else None
+        parts = ["0" if p in (".", "-") else p for p in body.split()]
+        return [int(p) for p in parts] if all(p.isdigit() and p.isascii() for p in parts) else None
     text = body.replace(" ", "").replace("\t", "")
-    if states == 2:
-        text = text.translate(_CLASSIC)
+    text = text.translate(_CLASSIC if states == 2 else _DARK)
     return [int(ch) for ch in text] if text.isdigit() and text.isascii() else None
 
 

@@ -89,6 +89,23 @@ def test_piped_start_without_a_file_name_under_other_rules(run_cli):
     assert general.apply(shape, [1, 2, 0], values_of(out["presses"], shape)) == [0, 0, 0]
 
 
+@pytest.mark.parametrize("k, text, start", [
+    (3, ". 2 .\n1 . -\n", [0, 2, 0, 1, 0, 0]),
+    (13, "10 . 12\n- 1 .\n", [10, 0, 12, 0, 1, 0]),
+])
+def test_k_state_grids_read_the_dots_they_print(run_cli, k, text, start):
+    """The grids solve prints show 0 as '.': such a grid, copied into a file, must read back
+    (it was 'not a row of states')."""
+    shape = Shape(2, 3, Rules.make("plane", "plus", k))
+    res = run_cli(["solve", "-", "--states", str(k), "--json"], input=text)
+    assert res.returncode in (0, 1), res.stderr
+    out = json.loads(res.stdout)
+    if out["solvable"]:
+        assert general.apply(shape, start, values_of(out["presses"], shape)) == [0] * 6
+    else:
+        assert general.solve(shape, start).presses is None
+
+
 def test_composite_states_unsolvable_proof(run_cli):
     res = run_cli(["solve", "--lit", "1", "--size", "4x4", "--states", "4"])
     assert res.returncode == 1
