@@ -358,9 +358,20 @@ class _Answer:
                 print(f"{i:>4}. " + ngettext("{n} press", "{n} presses", sum(x)).format(n=sum(x)) + names)
         if "classes" in extra:
             classes, group = len(extra["classes"]), len(extra["group"])
-            print(ngettext("{n} class under the {g} symmetries of the rules fixing start and target:",
-                           "{n} classes under the {g} symmetries of the rules fixing start and target:",
-                           classes).format(n=classes, g=group))
+            if not self.grid:  # variant_classes groups a graph by the identity only
+                print(ngettext("{n} class, one per solution: graph automorphisms are not searched, so only "
+                               "the identity groups them.",
+                               "{n} classes, one per solution: graph automorphisms are not searched, so "
+                               "only the identity groups them.", classes).format(n=classes))
+            elif group == 1:
+                print(ngettext("{n} class, one per solution: no symmetry of the rules but the identity "
+                               "fixes start and target.",
+                               "{n} classes, one per solution: no symmetry of the rules but the identity "
+                               "fixes start and target.", classes).format(n=classes))
+            else:
+                print(ngettext("{n} class under the {g} symmetries of the rules fixing start and target:",
+                               "{n} classes under the {g} symmetries of the rules fixing start and target:",
+                               classes).format(n=classes, g=group))
             for i, (rep, size) in enumerate(extra["classes"], 1):
                 names = "" if self.big else f": {self.listing(rep)}"
                 print(f"{i:>4}. " + ngettext("class of {size}, {n} press", "class of {size}, {n} presses",

@@ -177,6 +177,21 @@ def test_classes_on_the_twisted_joins_use_their_glides(run_cli, topology):
     assert sorted(c["size"] for c in out["classes"]) == sorted(len(o) for o in orbits)
 
 
+def test_classes_under_the_identity_alone_say_so(run_cli, tmp_path):
+    """It printed '16 classes under the 1 symmetries of the rules ...' for a graph."""
+    res = run_cli(["solve", "--graph", "examples/petersen.txt", "--all-on", "--rule", "sigma", "--classes"])
+    assert res.returncode == 0, res.stderr
+    assert ("16 classes, one per solution: graph automorphisms are not searched, so only the "
+            "identity groups them." in res.stdout)
+    rule = tmp_path / "lopsided.txt"
+    rule.write_text("O#\n#.\n")  # no rotation or reflection maps this rule to itself
+    res = run_cli(["solve", "--all-on", "--size", "2x3", "--rule", str(rule), "--classes"])
+    assert res.returncode == 0, res.stderr
+    assert "1 class, one per solution: no symmetry of the rules but the identity fixes start and target." \
+        in res.stdout
+    assert "symmetries" not in res.stdout
+
+
 def test_rule_drawn_in_a_file(run_cli, tmp_path):
     rule = tmp_path / "rule.txt"
     rule.write_text("; the centre and the cell to its right\nO#\n")
