@@ -178,6 +178,9 @@ def as_json(r, nested: bool = True) -> dict:
     return {
         "rows": shape.rows,
         "cols": shape.cols,
+        "topology": shape.rules.topology,
+        "rule": shape.rules.rule.name,
+        "target": shape.rules.target,
         "status": r.status,
         "start": grid(r.start),
         "determined_after": r.determined_after,

@@ -181,6 +181,21 @@ def test_version_one_transcripts_read_as_the_classic_game_and_take_rule_options(
     assert out["possible"] == BrutePosterior(Record(shape, rec.start, rec.steps)).count
 
 
+def test_replay_json_names_the_rules(tmp_path, capsys):
+    """Without them a torus game's JSON read exactly like a plane one's (solve --json names them)."""
+    shape = Shape(4, 4, Rules.make("torus", "x", 2, "lit"))
+    oracle = SimulatedOracle(shape, 2)
+    lines = Header.new(shape, "adaptive", 2, "exact").lines() + ["", f"start {oracle.start()}"]
+    f = tmp_path / "t.txt"
+    f.write_text("\n".join(lines) + "\n")
+    assert main(["replay", str(f), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert (out["topology"], out["rule"], out["target"]) == ("torus", "x", "lit")
+    assert main(["replay", "transcripts/rows-6x6.txt", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert (out["topology"], out["rule"], out["target"]) == ("plane", "plus", "dark")
+
+
 def test_rule_options_apply_before_the_counts_are_checked(tmp_path, capsys):
     """A version-1 transcript of a torus game can hold counts the plane cannot show (an edge
     click there changes the count by an even number): `--topology torus` must replay it as the
