@@ -17,7 +17,7 @@ from countlo.errors import BadCountError, CountloError, EngineLimitError
 from countlo.formats.transcript import Writer
 from countlo.hidden.record import Record, possible_after
 from countlo.i18n import _, speaking
-from countlo.play.advice import Advice, Finish
+from countlo.play.advice import Advice, Finish, Unclearable
 from countlo.play.guide import Guide, Progress
 from countlo.play.oracle import SimulatedOracle
 from countlo.play.outlook import Outlook
@@ -161,6 +161,9 @@ class Session:
                                  _("nothing to undo yet (fix 0 N changes the starting count)"))
             return entry
         if phase in ("done", "stuck"):
+            if isinstance(self.advice(), Unclearable):  # the counts fit; no click can clear them
+                raise EntryError(_("these lights cannot be cleared whatever is clicked: undo, fix a count, "
+                                   "or quit"))
             raise EntryError(_("no click fits the counts so far: undo, fix a count, or quit")
                              if phase == "stuck" else _("the game is solved"))
         if self.mode.simulated:
