@@ -305,7 +305,10 @@ def _outcome(r) -> list[str]:
         else:
             out.append(_("(--engine exact gives each cell's chance of having started lit; slow on "
                          "wide boards)"))
-        out.append(_("Click more cells to pin it down (the finishing plan needs the board)."))
+        if r.clearable is False:  # every board left meets a quiet pattern oddly: no click helps
+            out.append(_("None of them can be cleared, whatever is clicked: clicking more cannot help."))
+        else:
+            out.append(_("Click more cells to pin it down (the finishing plan needs the board)."))
         return out
     if r.determined_after == 0:
         out.append(_("The hidden start was known from the starting count alone."))

@@ -192,6 +192,27 @@ def test_an_unclearable_game_does_not_say_no_click_fits(run_cli, tmp_path):
     assert "! these lights cannot be cleared whatever is clicked: undo, fix a count, or quit" in res.stdout
 
 
+def test_replay_of_an_unclearable_ambiguous_game_says_clicking_cannot_help(run_cli, tmp_path):
+    """play says none of the boards left can be cleared; replay of the same transcript said
+    'Click more cells to pin it down', which cannot help (clicks keep that parity)."""
+    t = tmp_path / "t.txt"
+    run_cli(["play", "--sim", "--seed", "2", "--plain", "--size", "2x2", "--rule", "x", "--transcript", str(t)],
+            input="\n")
+    res = run_cli(["replay", str(t)])
+    assert res.returncode == 0, res.stderr
+    assert "Not determined yet: 4 boards fit these counts." in res.stdout
+    assert "Click more cells" not in res.stdout
+    assert "None of them can be cleared, whatever is clicked: clicking more cannot help." in res.stdout
+    out = json.loads(run_cli(["replay", str(t), "--json"]).stdout)
+    assert out["status"] == "ambiguous" and out["clearable"] is False
+    shape = Shape(2, 2, Rules.make("plane", "x"))
+    q = sum(1 << (r * 2 + c) for r, row in enumerate(out["quiet_pattern"]) for c, v in enumerate(row) if v)
+    assert all((q & m).bit_count() % 2 == 0 for m in (shape.press(0, k) for k in range(4)))
+    from countlo.formats.transcript import read
+    rec = read(t.read_text()).record
+    assert all((q & b).bit_count() % 2 == 1 for b in BrutePosterior(rec).starts)
+
+
 def test_replay_json_names_the_rules(tmp_path, capsys):
     """Without them a torus game's JSON read exactly like a plane one's (solve --json names them)."""
     shape = Shape(4, 4, Rules.make("torus", "x", 2, "lit"))
