@@ -485,10 +485,15 @@ class _Report:
                 print(f"{i:>4}. " + ngettext("{n} press", "{n} presses", k).format(n=k) + names)
         if "classes" in extra:
             classes, group = len(extra["classes"]), len(extra["group"])
-            print(ngettext("{n} class under the {g} symmetries fixing the start ({names}):",
-                           "{n} classes under the {g} symmetries fixing the start ({names}):",
-                           classes).format(n=classes, g=group,
-                                           names=_(", ").join(_(SYMMETRIES.get(n, n)) for n in extra["group"])))
+            if group == 1:
+                print(ngettext("{n} class, one per solution: no symmetry but the identity fixes the start.",
+                               "{n} classes, one per solution: no symmetry but the identity fixes the start.",
+                               classes).format(n=classes))
+            else:
+                print(ngettext("{n} class under the {g} symmetries fixing the start ({names}):",
+                               "{n} classes under the {g} symmetries fixing the start ({names}):",
+                               classes).format(n=classes, g=group,
+                                               names=_(", ").join(_(SYMMETRIES.get(n, n)) for n in extra["group"])))
             for i, (rep, size) in enumerate(extra["classes"], 1):
                 names = "" if self.big else f": {self._names(rep)}"
                 k = sum(r.bit_count() for r in rep)

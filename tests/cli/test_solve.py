@@ -91,6 +91,14 @@ def test_all_refuses_politely_above_4096(run_cli):
     assert res.returncode == 0 and len(json.loads(res.stdout)["solutions"]) == 5
 
 
+def test_classes_under_the_identity_alone_say_so(run_cli):
+    """It printed '1 class under the 1 symmetries fixing the start (identity):'."""
+    res = run_cli(["solve", "--lit", "1,2", "--size", "4x5", "--classes"])
+    assert res.returncode == 0, res.stderr
+    assert "1 class, one per solution: no symmetry but the identity fixes the start." in res.stdout
+    assert "symmetries" not in res.stdout
+
+
 def test_classes_sizes_sum_to_solutions(run_cli):
     res = run_cli(["solve", "--all-on", "--size", "9x9", "--classes", "--json"])
     out = json.loads(res.stdout)
