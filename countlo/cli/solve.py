@@ -468,8 +468,12 @@ class _Report:
         print(_("{shape} board: solvable, {presses}{note}; nullity {nullity} ({many}).").format(
             shape=self.shape, presses=kind, note=note, nullity=nullity, many=many))
         if self.big:
-            print(_("(board larger than {n}x{n}: pass --full to print the grid and press list, or "
-                    "--out FILE to save the press grid)").format(n=GRID_LIMIT))
+            if self.args.out is not None:  # the grid is saved already: do not suggest --out
+                print(_("(board larger than {n}x{n}: pass --full to print the grid and press list; the "
+                        "press grid is in {file})").format(n=GRID_LIMIT, file=self.args.out))
+            else:
+                print(_("(board larger than {n}x{n}: pass --full to print the grid and press list, or "
+                        "--out FILE to save the press grid)").format(n=GRID_LIMIT))
         else:
             print(self._grids(_("presses"), presses, "X"), end="")
             print(_("presses: {cells}").format(cells=self._names(presses)))

@@ -339,8 +339,12 @@ class _Answer:
             title=self.title(), presses=kind, mult=mult, note=note, quiet=quiet_words(sol.orders, self.k),
             many=many))
         if self.big:
-            print(_("(board larger than {n}x{n}: pass --full to print the grid and press list, or "
-                    "--out FILE to save the press grid)").format(n=GRID_LIMIT))
+            if self.args.out is not None:  # the grid is saved already: do not suggest --out
+                print(_("(board larger than {n}x{n}: pass --full to print the grid and press list; the "
+                        "press grid is in {file})").format(n=GRID_LIMIT, file=self.args.out))
+            else:
+                print(_("(board larger than {n}x{n}: pass --full to print the grid and press list, or "
+                        "--out FILE to save the press grid)").format(n=GRID_LIMIT))
         else:
             items: list[tuple[str, Sequence[int]]] = [(_("start"), self.start)]
             if self.target is not None:

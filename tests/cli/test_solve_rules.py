@@ -106,6 +106,19 @@ def test_k_state_grids_read_the_dots_they_print(run_cli, k, text, start):
         assert general.solve(shape, start).presses is None
 
 
+@pytest.mark.parametrize("rules", [[], ["--topology", "torus", "--states", "3"]])
+def test_a_big_board_with_out_does_not_ask_for_out(run_cli, tmp_path, rules):
+    """Above 64x64 the summary suggested '--out FILE to save the press grid' to a user who had
+    just passed --out."""
+    out = tmp_path / "presses.txt"
+    res = run_cli(["solve", "--all-on", "--size", "70x70", *rules, "--out", str(out)])
+    assert res.returncode == 0, res.stderr
+    assert "--out FILE" not in res.stdout
+    assert (f"(board larger than 64x64: pass --full to print the grid and press list; the press grid "
+            f"is in {out})") in res.stdout
+    assert out.exists()
+
+
 def test_composite_states_unsolvable_proof(run_cli):
     res = run_cli(["solve", "--lit", "1", "--size", "4x4", "--states", "4"])
     assert res.returncode == 1
