@@ -25,6 +25,18 @@ METHODS = (N_("nullity 0: the only solution of the all-pressed start"), N_("null
            N_("nullity 2: class counts"),
            N_("sphere covering (lower), average solution and two-pattern subcode (upper)"),
            N_("local search (lower), average solution and two-pattern subcode (upper)"))
+
+
+def big_board_note(out: object) -> str:
+    """What a solved board above GRID_LIMIT prints instead of its grids: where its press grid was
+    saved (--out FILE), or how to see or save it."""
+    if out is not None:  # the grid is saved already: do not suggest --out
+        return _("(board larger than {n}x{n}: pass --full to print the grid and press list; the "
+                 "press grid is in {file})").format(n=GRID_LIMIT, file=out)
+    return _("(board larger than {n}x{n}: pass --full to print the grid and press list, or "
+             "--out FILE to save the press grid)").format(n=GRID_LIMIT)
+
+
 # the symmetries' names as the text output shows them (JSON keeps countlo.board's own names)
 SYMMETRIES = {"identity": N_("identity"), "rotate 90": N_("rotate 90"), "rotate 180": N_("rotate 180"),
               "rotate 270": N_("rotate 270"), "mirror left-right": N_("mirror left-right"),
@@ -468,12 +480,7 @@ class _Report:
         print(_("{shape} board: solvable, {presses}{note}; nullity {nullity} ({many}).").format(
             shape=self.shape, presses=kind, note=note, nullity=nullity, many=many))
         if self.big:
-            if self.args.out is not None:  # the grid is saved already: do not suggest --out
-                print(_("(board larger than {n}x{n}: pass --full to print the grid and press list; the "
-                        "press grid is in {file})").format(n=GRID_LIMIT, file=self.args.out))
-            else:
-                print(_("(board larger than {n}x{n}: pass --full to print the grid and press list, or "
-                        "--out FILE to save the press grid)").format(n=GRID_LIMIT))
+            print(big_board_note(self.args.out))
         else:
             print(self._grids(_("presses"), presses, "X"), end="")
             print(_("presses: {cells}").format(cells=self._names(presses)))

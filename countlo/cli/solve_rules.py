@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from countlo.board import Shape
+from countlo.cli.solve import GRID_LIMIT, big_board_note
 from countlo.errors import BadRuleError, BadSizeError, BoardFormatError, CountloError
 from countlo.formats.text import read_input
 from countlo.graph import GRAPH_RULES, Graph
@@ -22,7 +23,6 @@ from countlo.i18n import _, ngettext, reason
 from countlo.rules import Rule, Rules
 from countlo.ui.rulewords import graph_text, method_words, rules_text
 
-GRID_LIMIT = 64
 MIN_TIME = 60.0  # as for the classic game (countlo.cli.solve)
 MOST_TIME = 10.0
 ALL_LIMIT = 4096
@@ -339,12 +339,7 @@ class _Answer:
             title=self.title(), presses=kind, mult=mult, note=note, quiet=quiet_words(sol.orders, self.k),
             many=many))
         if self.big:
-            if self.args.out is not None:  # the grid is saved already: do not suggest --out
-                print(_("(board larger than {n}x{n}: pass --full to print the grid and press list; the "
-                        "press grid is in {file})").format(n=GRID_LIMIT, file=self.args.out))
-            else:
-                print(_("(board larger than {n}x{n}: pass --full to print the grid and press list, or "
-                        "--out FILE to save the press grid)").format(n=GRID_LIMIT))
+            print(big_board_note(self.args.out))
         else:
             items: list[tuple[str, Sequence[int]]] = [(_("start"), self.start)]
             if self.target is not None:
