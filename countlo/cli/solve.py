@@ -6,13 +6,13 @@ import argparse
 import sys
 import time
 
+from countlo.cli.bigboard import GRID_LIMIT, big_board_note
 from countlo.i18n import N_, _, ngettext, reason
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up; mypy knows it)
 if TYPE_CHECKING:
     from countlo.board import Shape
 
-GRID_LIMIT = 64  # larger boards print a summary unless --full
 ALL_LIMIT = 4096  # --all lists at most this many solutions unless --limit is given
 QUIET_PANELS = 16  # --quiet --image draws at most this many basis patterns
 MIN_TIME = 60.0  # --min stops after this many seconds unless --time-limit says otherwise
@@ -25,16 +25,6 @@ METHODS = (N_("nullity 0: the only solution of the all-pressed start"), N_("null
            N_("nullity 2: class counts"),
            N_("sphere covering (lower), average solution and two-pattern subcode (upper)"),
            N_("local search (lower), average solution and two-pattern subcode (upper)"))
-
-
-def big_board_note(out: object) -> str:
-    """What a solved board above GRID_LIMIT prints instead of its grids: where its press grid was
-    saved (--out FILE), or how to see or save it."""
-    if out is not None:  # the grid is saved already: do not suggest --out
-        return _("(board larger than {n}x{n}: pass --full to print the grid and press list; the "
-                 "press grid is in {file})").format(n=GRID_LIMIT, file=out)
-    return _("(board larger than {n}x{n}: pass --full to print the grid and press list, or "
-             "--out FILE to save the press grid)").format(n=GRID_LIMIT)
 
 
 # the symmetries' names as the text output shows them (JSON keeps countlo.board's own names)

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from countlo.board import Shape
-from countlo.cli.solve import GRID_LIMIT, big_board_note
+from countlo.cli.bigboard import GRID_LIMIT, big_board_note
 from countlo.errors import BadRuleError, BadSizeError, BoardFormatError, CountloError
 from countlo.formats.text import read_input
 from countlo.graph import GRAPH_RULES, Graph
