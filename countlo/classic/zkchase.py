@@ -764,16 +764,8 @@ def _make(board: Shape, transposed: bool, rhs: Ints | None) -> tuple[Plan, Ints 
         del eye  # the identity's byte an entry is gone before the elimination
         resid = cons[:, z.nfree].astype(np.int64) if rhs is not None else None
         return Plan(z, zklu.System(cons[:, :z.nfree], z.k, overwrite=True)), resid
-    # two games, one per colour (docs/MATH.md §18.4): free variable i of colour c is column
-    # index[i] of that colour's expressions; a line's places of either colour share the columns
     var, con = split
-    index = np.zeros(z.nfree, dtype=np.int64)
-    counts = [int((var == c).sum()) for c in (0, 1)]
-    for c in (0, 1):
-        index[var == c] = np.arange(counts[c])
-    width = max(1, *counts)
-    folded = np.zeros((z.nfree, width + (rhs is not None)), dtype=np.uint8)
-    folded[np.arange(z.nfree), index] = 1
+    counts, width, folded = colour_identity(var, rhs is not None)
     # the constraints of colour 0 first, then those of colour 1, each in the chase's order: each
     # colour's block is a view of the one matrix
     rows = [np.flatnonzero(con == c) for c in (0, 1)]
@@ -789,6 +781,22 @@ def _make(board: Shape, transposed: bool, rhs: Ints | None) -> tuple[Plan, Ints 
 
 
 plan = _Plans()
+
+
+def colour_identity(var: Ints, extra: bool) -> tuple[list[int], int, Arr]:
+    """The symbolic chase's start when the game is two games, one per colour (docs/MATH.md
+    §18.4): free variable i of colour c is column (its rank among colour c's) of that colour's
+    expressions, so a line's places of either colour share the columns. Returns each colour's
+    count, the width (the larger count), and the identity folded that way (one more zero column
+    for b's residual when `extra`)."""
+    index = np.zeros(len(var), dtype=np.int64)
+    counts = [int((var == c).sum()) for c in (0, 1)]
+    for c in (0, 1):
+        index[var == c] = np.arange(counts[c])
+    width = max(1, *counts)
+    folded = np.zeros((len(var), width + extra), dtype=np.uint8)
+    folded[np.arange(len(var)), index] = 1
+    return counts, width, folded
 
 
 def colours(z: ZLayout) -> tuple[Ints, Ints] | None:

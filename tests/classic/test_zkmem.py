@@ -25,13 +25,7 @@ def old_make(z: zkchase.ZLayout, rhs: np.ndarray) -> tuple[zklu.System | zklu.Bl
         assert cons.dtype == np.int64
         return zklu.System(cons[:, :z.nfree], z.k), cons[:, z.nfree]
     var, con = split
-    index = np.zeros(z.nfree, dtype=np.int64)
-    counts = [int((var == c).sum()) for c in (0, 1)]
-    for c in (0, 1):
-        index[var == c] = np.arange(counts[c])
-    width = max(1, *counts)
-    folded = np.zeros((z.nfree, width + 1), dtype=np.uint8)
-    folded[np.arange(z.nfree), index] = 1
+    counts, width, folded = zkchase.colour_identity(var, True)
     cons = zkchase.chase(z, folded, rhs, rhs_col=width).cons
     blocks = [(np.flatnonzero(con == c), np.flatnonzero(var == c), cons[con == c][:, :counts[c]]) for c in (0, 1)]
     return zklu.Blocks(blocks, z.nfree, z.k), cons[:, width]
