@@ -11,6 +11,7 @@ leave the guide STUCK with the fixes listed.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from countlo.board import Shape
@@ -230,14 +231,10 @@ class Guide:
         Clicks never change whether the lights can be cleared (see common_witness), so probing
         further cannot help; a quiet pattern common to all of them is shown when one exists.
         """
-        quiet = invariants(self.shape)
-        if not quiet or k.possible > WITNESS_LIMIT:
+        if k.possible > WITNESS_LIMIT:
             return None
-        goal = self.shape.goal  # parities are compared with the goal's (0 for all dark)
-        starts = [b ^ goal for b in k.posterior.boards(WITNESS_LIMIT) or []]
-        if not starts or any(all((q & b).bit_count() % 2 == 0 for q in quiet) for b in starts):
-            return None
-        return Unclearable(k.possible, common_witness(quiet, starts), len(quiet), listed=True)
+        got = none_clearable(self.shape, lambda: k.posterior.boards(WITNESS_LIMIT))
+        return None if got is None else Unclearable(k.possible, got[0], got[1], listed=True)
 
     def _finish(self, start: int, record: Record, guessed: int = 0) -> Finish | Unclearable:
         plan = self.finish_plan(start, record)
@@ -361,6 +358,19 @@ class Guide:
             # knowing is monotone in the prefix length
             g.probes = first_prefix(len(record.steps), lambda n: g.knowledge(record.prefix(n)).known)
         return g
+
+
+def none_clearable(shape: Shape, boards: Callable[[], list[int] | None]) -> tuple[int | None, int] | None:
+    """When none of the boards (listed only if the board has quiet patterns at all) can be cleared:
+    a quiet pattern proving it for all of them (None when no one pattern does, see common_witness)
+    and the number of quiet patterns; None when some board can be cleared or none is listed."""
+    quiet = invariants(shape)
+    if not quiet:
+        return None
+    starts = [b ^ shape.goal for b in boards() or []]  # parities are compared with the goal's
+    if not starts or any(all((q & b).bit_count() % 2 == 0 for q in quiet) for b in starts):
+        return None
+    return common_witness(quiet, starts), len(quiet)
 
 
 def common_witness(quiet: tuple[int, ...] | list[int], starts: list[int]) -> int | None:

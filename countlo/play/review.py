@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from countlo.board import Shape
-from countlo.classic.anyrules import fewest_presses, invariants, solve
+from countlo.classic.anyrules import fewest_presses, solve
 from countlo.hidden.diagnose import diagnose, searchable
 from countlo.hidden.frontier import check_supported
 from countlo.hidden.posterior import posterior_of
@@ -16,7 +16,7 @@ from countlo.hidden.reconstruct import determined_after, reconstruct
 from countlo.hidden.record import Record, Step, first_prefix, possible_after
 from countlo.hidden.result import Status
 from countlo.play.finish import Plan, finish_plan
-from countlo.play.guide import WITNESS_LIMIT, common_witness
+from countlo.play.guide import WITNESS_LIMIT, none_clearable
 
 EXACT_SIDE = 8  # the exact engine answers in well under a second up to this width
 EXACT_CELLS = 480  # ... and this many cells (8x60: seconds; 8x125 runs for minutes)
@@ -142,7 +142,9 @@ def replay(record: Record, count_lines: tuple[int, ...], engine: str = "auto") -
             p = posterior_of(record)
             out.possible, out.possible_exact = p.count, getattr(p, "count_exact", True)
             out.marginals = p.start_marginals()
-            _all_unclearable(out, p.boards(WITNESS_LIMIT))
+            stuck = none_clearable(out.shape, lambda: p.boards(WITNESS_LIMIT))
+            if stuck is not None:  # clicks keep each quiet-pattern parity: more clicks cannot help
+                out.clearable, out.witness = False, stuck[0]
     elif rec.board is not None:
         out.start, out.possible = rec.board, 1
         out.determined_after = determined_after(record, engine)
@@ -178,20 +180,6 @@ def _corrected(out: Replay) -> Replay | None:
     counts[t.step] = t.suggested
     record = Record(out.shape, counts[0], tuple(Step(c, n) for c, n in zip(out.cells, counts[1:])))
     return replay(record, out.count_lines, out.engine)
-
-
-def _all_unclearable(out: Replay, starts: list[int] | None) -> None:
-    """Mark an undetermined replay unclearable when no start still possible can be cleared, as
-    the guide does (clicks keep each quiet-pattern parity, so more clicks cannot help; §5, §18),
-    with a quiet pattern proving it for all of them when one exists."""
-    quiet = invariants(out.shape)
-    if not quiet or not starts:
-        return
-    starts = [b ^ out.shape.goal for b in starts]
-    if any(all((q & b).bit_count() % 2 == 0 for q in quiet) for b in starts):
-        return
-    out.clearable = False
-    out.witness = common_witness(quiet, starts)
 
 
 def _plan_finish(out: Replay, lights: int) -> None:
