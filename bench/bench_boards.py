@@ -21,10 +21,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from countlo.board import Shape
-from countlo.classic.generate import Generator
-from countlo.classic.solver import solve_rows
 from countlo.formats import figures
 from countlo.formats.image import save
+from countlo.visible.engines.polynomial_chase import solve_rows
+from countlo.visible.generate import Generator
 
 
 def cpu(fn) -> float:

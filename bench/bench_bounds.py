@@ -1,7 +1,7 @@
 """Benchmark: how close the lower bound of a stopped `--min` gets to the known minimum.
 
 Run from the repository root:  python bench/bench_bounds.py [--sizes 39,47,64] [--limits 1,5]
-For each all-on n x n board and each time limit (seconds of wall time), countlo.classic.minpress
+For each all-on n x n board and each time limit (seconds of wall time), countlo.visible.fewest
 .fewest runs until the limit, and the table gives the best found, the proven lower bound, the
 minimum (published A075464 where tests/data holds it, else proven by an unlimited run when
 --prove is given) and the bound as a share of the minimum. The last column is the counting bound
@@ -21,8 +21,8 @@ sys.path.insert(0, str(ROOT))
 from bench_minpress import published
 
 from countlo.board import Shape
-from countlo.classic.minpress import fewest
-from countlo.classic.solver import nullity
+from countlo.visible.engines.polynomial_chase import nullity
+from countlo.visible.fewest import fewest
 
 
 def main() -> None:

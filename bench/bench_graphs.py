@@ -4,8 +4,8 @@ Run from the repository root:  python bench/bench_graphs.py [--nodes 10000] [--r
 or write one of the graphs as a graph file:  python bench/bench_graphs.py --write FILE --kind grid
 
 For each graph (a random graph of mean degree 5, the 100 x 100 grid graph, a random graph of mean
-degree 20; rules sigma+ and sigma) one random start is solved from cold by countlo.classic.general.solve
-(the greedy chase and the bit-packed elimination of countlo.classic.bitmatrix, docs/MATH.md §18.5),
+degree 20; rules sigma+ and sigma) one random start is solved from cold by countlo.visible.solutions.solve
+(the greedy chase and the bit-packed elimination of countlo.visible.engines.graph_chase, docs/MATH.md §18.5),
 and the same system [A | b] is brought to reduced echelon form by M4RI's mzd_echelonize (the
 reference C library for dense GF(2) matrices, called through ctypes), in the same run, the
 repeats of the two taking turns so that both see the same load. Both
@@ -38,8 +38,9 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from countlo.classic import bitmatrix, general
 from countlo.graph import Graph
+from countlo.visible import solutions
+from countlo.visible.engines import graph_chase
 
 INSTALL = ("M4RI not found: `pip install --no-deps passagemath-m4ri-m4rie` (its wheel bundles libm4ri), "
            "or `apt-get install libm4ri-dev`, or pass --m4ri PATH; the M4RI columns are skipped")
@@ -197,10 +198,10 @@ def cpu(fn: Callable[..., Any], *args: Any, repeats: int) -> tuple[float, Any]:
     return statistics.median(times), out
 
 
-def countlo_solve(g: Graph, start: list[int]) -> general.Outcome:
-    bitmatrix.plan.cache_clear()
+def countlo_solve(g: Graph, start: list[int]) -> solutions.Outcome:
+    graph_chase.plan.cache_clear()
     fresh = Graph(g.nodes, g.edges, g.rule, g.states)  # a new object: the adjacency is rebuilt from the edges too
-    return general.solve(fresh, start)
+    return solutions.solve(fresh, start)
 
 
 def m4ri_solve(m4ri: M4RI, n: int, edges: list[tuple[int, int]], rule: str, b: list[int]) -> int:
@@ -280,7 +281,7 @@ def main() -> int:
                     theirs_t.append(t)
                     alone_t.append(m4ri_echelon_only(m4ri, dense_system(n, edges, rule, start), n))
             ours = statistics.median(ours_t)
-            free = bitmatrix.plan(g).f
+            free = graph_chase.plan(g).f
             cells = [LABELS[kind], str(n), str(len(edges)), rule, str(free), fmt(ours)]
             if m4ri is not None:
                 theirs, alone = statistics.median(theirs_t), statistics.median(alone_t)

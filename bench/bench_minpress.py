@@ -2,7 +2,7 @@
 
 Run from the repository root:  python bench/bench_minpress.py [--from 21] [--to 54] [--limit 120]
 Boards of nullity above --hopeless (default 36) get --short seconds (default 20) for the bounds.
-Each n is solved by countlo.classic.minpress.fewest with a time limit; the table says whether the
+Each n is solved by countlo.visible.fewest.fewest with a time limit; the table says whether the
 answer is proven, the CPU seconds (this process, median over --repeats for quick ones), and the
 published value where tests/data holds it. The baseline column is the plain Gray-code walk over
 all 2^nullity solutions (what countlo used before), timed in the same run where it takes at
@@ -21,8 +21,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from countlo.board import Shape
-from countlo.classic.minpress import fewest
-from countlo.classic.solver import clears, nullity, quiet_patterns, solve
+from countlo.visible.engines.polynomial_chase import clears, nullity, quiet_patterns, solve
+from countlo.visible.fewest import fewest
 
 
 def published() -> dict[int, int]:

@@ -1,25 +1,25 @@
-"""Benchmark: solving under other rules (countlo.classic.general) against full-matrix elimination.
+"""Benchmark: solving under other rules (countlo.visible.solutions) against full-matrix elimination.
 
 Run from the repository root:  python bench/bench_rules.py [--quick] [--sizes 20,200,1000]
 For each rule family and topology, one random n x n start is solved from cold (the chase plan is
 rebuilt every repeat) and the CPU time (time.process_time) is reported as the median of the
-repeats. Grids from 400 cells go through the chase a line at a time (countlo.classic.rowchase,
+repeats. Grids from 400 cells go through the chase a line at a time (countlo.visible.engines.line_chase,
 docs/MATH.md §18.1, the projective plane folded into rings of two rows, §18.6; for k > 2
-countlo.classic.zkchase, §18.4, folded the same way); the others through the chase one equation
+countlo.visible.engines.line_chase_mod_k, §18.4, folded the same way); the others through the chase one equation
 at a time, which is timed only up to --general-max (it grows like n^3: about a minute at 1000); rowcol
-is solved in closed form from its line sums (countlo.classic.rowcol, docs/MATH.md §18.3) at every size.
-The torus with the plus rule goes through the circulant ring (countlo.classic.circulant, docs/MATH.md
+is solved in closed form from its line sums (countlo.visible.engines.rowcol_closed_form, docs/MATH.md §18.3) at every size.
+The torus with the plus rule goes through the circulant ring (countlo.visible.engines.circulant_torus, docs/MATH.md
 §18.2) from 400 cells. A last table times it at 1000 x 1000 and --big (4095) x 4095 on random starts,
-each from cold (the plan per board size rebuilt): circulant.solve_rows on C-bit rows (the solver
-itself), general.solve on 0/1 lists (what `countlo solve` calls, with the list conversions), and as
-the baseline in the same run the line chase it replaced (rowchase.solve, one run at 4095).
+each from cold (the plan per board size rebuilt): circulant_torus.solve_rows on C-bit rows (the solver
+itself), solutions.solve on 0/1 lists (what `countlo solve` calls, with the list conversions), and as
+the baseline in the same run the line chase it replaced (line_chase.solve, one run at 4095).
 A third table (--ring SIDE, 0 to skip) times the cylinder and the torus with 3 states at SIDE x SIDE
-through the ring of circulant rows (countlo.classic.zkring, docs/MATH.md §18.9, what general.solve
-takes there) against the line chase over Z_k it replaced (zkchase.solve, one run) on the same b.
+through the ring of circulant rows (countlo.visible.engines.ring_chase, docs/MATH.md §18.9, what solutions.solve
+takes there) against the line chase over Z_k it replaced (line_chase_mod_k.solve, one run) on the same b.
 The baseline of the main table, in the same run and on the same start, is Gauss-Jordan elimination over
-GF(2) on the whole n^2 x n^2 press matrix with bitset rows (countlo.classic.gf2.echelon), the
+GF(2) on the whole n^2 x n^2 press matrix with bitset rows (countlo.visible.algebra.gf2.echelon), the
 method the known Python Lights Out tools use; for k > 2 it is the Smith-form solver of
-countlo.classic.zk on the whole matrix.
+countlo.visible.algebra.smith on the whole matrix.
 """
 
 from __future__ import annotations
@@ -37,34 +37,36 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # as the command line does (
 os.environ.setdefault("OMP_NUM_THREADS", "1")  # elimination's small products only lose CPU to a second thread
 
 from countlo.board import Shape
-from countlo.classic import circulant, general, gf2, rowchase, rowcol, zk, zkchase, zkring
 from countlo.rules import Rules
+from countlo.visible import solutions
+from countlo.visible.algebra import gf2, smith
+from countlo.visible.engines import circulant_torus, line_chase, line_chase_mod_k, ring_chase, rowcol_closed_form
 
 
 def cold(board: Shape, start: list[int]) -> None:
-    for cache in (general._plan, general._rows, general._columns, general._transposed_plan, rowchase.plan,
-                  rowchase.layout, rowcol.structure, circulant.plan, zkchase.plan, zkchase.zlayout,
-                  zkchase.zlayout_or_none, zkring._plan):
+    for cache in (solutions._plan, solutions._rows, solutions._columns, solutions._transposed_plan, line_chase.plan,
+                  line_chase.layout, rowcol_closed_form.structure, circulant_torus.plan, line_chase_mod_k.plan, line_chase_mod_k.zlayout,
+                  line_chase_mod_k.zlayout_or_none, ring_chase._plan):
         cache.cache_clear()
-    general.solve(board, start)
+    solutions.solve(board, start)
 
 
 def cold_zk(module, board: Shape, b) -> None:
     """One module's solve of A x = b from cold (its plans rebuilt)."""
-    for cache in (zkchase.plan, zkchase.zlayout, zkchase.zlayout_or_none, zkring._plan):
+    for cache in (line_chase_mod_k.plan, line_chase_mod_k.zlayout, line_chase_mod_k.zlayout_or_none, ring_chase._plan):
         cache.cache_clear()
     module.solve(board, b)
 
 
 def cold_rowchase(board: Shape, b: list[int]) -> None:
-    rowchase.plan.cache_clear()
-    rowchase.layout.cache_clear()
-    rowchase.solve(board, b)
+    line_chase.plan.cache_clear()
+    line_chase.layout.cache_clear()
+    line_chase.solve(board, b)
 
 
 def cold_circulant(n: int, rows: list[int]) -> None:
-    circulant.plan.cache_clear()
-    circulant.solve_rows(n, n, rows)
+    circulant_torus.plan.cache_clear()
+    circulant_torus.solve_rows(n, n, rows)
 
 
 def full_matrix(board: Shape, start: list[int]) -> None:
@@ -86,7 +88,7 @@ def full_matrix(board: Shape, start: list[int]) -> None:
         gf2.echelon(packed)
     else:
         dense = [[row.get(j, 0) for j in range(n)] for row in rows]
-        zk.solve(dense, b, n, k)
+        smith.solve(dense, b, n, k)
 
 
 def cpu(fn, *args, repeats: int) -> float:
@@ -134,10 +136,10 @@ def main() -> None:
             continue
         for n in sizes:
             board = Shape(n, n, Rules.make(top, rule, k))
-            big = n * n >= general.ROWCHASE_CELLS
-            lines = big and (rowchase.applies(board) or zkchase.applies(board) or zkring.applies(board))
-            fast = lines or rowcol.applies(board)
-            ring = k == 2 and n * n >= general.ROWCHASE_CELLS and circulant.applies(board)
+            big = n * n >= solutions.ROWCHASE_CELLS
+            lines = big and (line_chase.applies(board) or line_chase_mod_k.applies(board) or ring_chase.applies(board))
+            fast = lines or rowcol_closed_form.applies(board)
+            ring = k == 2 and n * n >= solutions.ROWCHASE_CELLS and circulant_torus.applies(board)
             if not fast and n > args.general_max:
                 print(f"| {top} | {rule} | {k} | {n} | not timed (one equation at a time) | - | - |", flush=True)
                 continue
@@ -148,23 +150,23 @@ def main() -> None:
                 base = cpu(full_matrix, board, start, repeats=1)
             b = "-" if base is None else f"{base * 1000:.1f} ms"
             ratio = "-" if base is None else f"{base / max(ours, 1e-9):.0f}x"
-            path = (" (circulant)" if ring else " (line sums)" if rowcol.applies(board)
-                    else " (ring)" if big and zkring.applies(board) else " (lines)" if fast else "")
+            path = (" (circulant)" if ring else " (line sums)" if rowcol_closed_form.applies(board)
+                    else " (ring)" if big and ring_chase.applies(board) else " (lines)" if fast else "")
             print(f"| {top} | {rule} | {k} | {n} | {ours * 1000:.1f} ms{path} | {b} | {ratio} |",
                   flush=True)
     if args.big and not args.quick:
         print()
-        print("| torus, plus, 2 | circulant.solve_rows CPU | general.solve CPU | rowchase.solve CPU (baseline) | ratio |")
+        print("| torus, plus, 2 | circulant_torus.solve_rows CPU | solutions.solve CPU | line_chase.solve CPU (baseline) | ratio |")
         print("| ---: | ---: | ---: | ---: | ---: |")
         for n in (1000, args.big):
             board = Shape(n, n, Rules.make("torus", "plus"))
             core, whole = [], []
             for _ in range(args.big_repeats):
-                rows = circulant.random_rows(n, n, rng)
+                rows = circulant_torus.random_rows(n, n, rng)
                 core.append(cpu(cold_circulant, n, rows, repeats=1))
-                start = circulant._to_list(rows, n)
+                start = circulant_torus._to_list(rows, n)
                 whole.append(cpu(cold, board, start, repeats=1))
-            b = circulant._to_list(circulant.random_rows(n, n, rng), n)
+            b = circulant_torus._to_list(circulant_torus.random_rows(n, n, rng), n)
             base = cpu(cold_rowchase, board, b, repeats=1 if n > 1000 else 3)
             ours = statistics.median(core)
             print(f"| {n} x {n} | {ours * 1000:.1f} ms | {statistics.median(whole) * 1000:.0f} ms | "
@@ -176,18 +178,18 @@ def main() -> None:
 
 def ring_table(n: int, repeats: int, only_rules: set[str], rng: random.Random) -> None:
     print()
-    print(f"| topology | rule | k | {n} x {n} | zkring.solve CPU | zkchase.solve CPU (baseline) | ratio |")
+    print(f"| topology | rule | k | {n} x {n} | ring_chase.solve CPU | line_chase_mod_k.solve CPU (baseline) | ratio |")
     print("| --- | --- | ---: | ---: | ---: | ---: | ---: |")
     import numpy as np  # only this table hands arrays to the modules
 
-    for top in zkring.TOPOLOGIES:
+    for top in ring_chase.TOPOLOGIES:
         for rule in NAMED:
             if only_rules and rule not in only_rules:
                 continue
             board = Shape(n, n, Rules.make(top, rule, 3))
             b = np.array([rng.randrange(3) for _ in range(n * n)], dtype=np.int64).reshape(n, n)
-            ours = cpu(cold_zk, zkring, board, b, repeats=repeats)
-            base = cpu(cold_zk, zkchase, board, b, repeats=1)
+            ours = cpu(cold_zk, ring_chase, board, b, repeats=repeats)
+            base = cpu(cold_zk, line_chase_mod_k, board, b, repeats=1)
             print(f"| {top} | {rule} | 3 | {n} | {ours * 1000:.0f} ms | {base * 1000:.0f} ms | "
                   f"{base / ours:.1f}x |", flush=True)
 

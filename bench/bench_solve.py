@@ -19,7 +19,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from countlo.board import Shape
-from countlo.classic import solver
+from countlo.visible.engines import polynomial_chase
 
 
 def gauss_jordan(shape: Shape, board: int) -> int | None:
@@ -70,16 +70,16 @@ def bench_solver(n: int, repeats: int) -> tuple[float, float, float, int]:
     walls, cpus = [], []
     for i in range(repeats):
         rows = [rng.getrandbits(n) for _ in range(n)]
-        solver._plan.cache_clear()
-        wall, cpu = timed2(solver.solve_rows, shape, rows)
+        polynomial_chase._plan.cache_clear()
+        wall, cpu = timed2(polynomial_chase.solve_rows, shape, rows)
         walls.append(wall)
         cpus.append(cpu)
         if i == 0:
-            sol = solver.solve_rows(shape, rows)
+            sol = polynomial_chase.solve_rows(shape, rows)
             if sol.solvable:
-                assert solver.rows_clear(rows, sol.presses, n)
+                assert polynomial_chase.rows_clear(rows, sol.presses, n)
             del sol
-    return statistics.median(walls), min(walls), statistics.median(cpus), solver.nullity(shape)
+    return statistics.median(walls), min(walls), statistics.median(cpus), polynomial_chase.nullity(shape)
 
 
 def fmt(seconds: float) -> str:
@@ -115,10 +115,10 @@ def main() -> None:
         base = statistics.median(timed(gauss_jordan, shape, b) for b in boards)
         ours = []
         for b in boards:
-            solver._plan.cache_clear()
-            ours.append(timed(solver.solve, shape, b))
+            polynomial_chase._plan.cache_clear()
+            ours.append(timed(polynomial_chase.solve, shape, b))
         mine = statistics.median(ours)
-        sol = solver.solve(shape, boards[0])
+        sol = polynomial_chase.solve(shape, boards[0])
         assert (gauss_jordan(shape, boards[0]) is None) == (not sol.solvable)
         print(f"| {n} | {fmt(base)} | {fmt(mine)} | {base / mine:,.0f}x |", flush=True)
 

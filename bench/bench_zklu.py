@@ -1,9 +1,9 @@
-"""Benchmark: the dense elimination over Z_k behind the line chase (countlo.classic.zklu, docs/MATH.md §18.4).
+"""Benchmark: the dense elimination over Z_k behind the line chase (countlo.visible.algebra.dense_lu, docs/MATH.md §18.4).
 
 Run from the repository root:  python bench/bench_zklu.py [--sizes 1000,2000,4000,6000] [--states 3,4,6]
                                        [--repeats 3] [--against main] [--chase torus:x:3:1000 ...]
 For each size n and k, one random n x n system over Z_k whose last few columns are combinations of
-the others (a small kernel, like the chase's constraints) is factored by zklu.System (the kernel with
+the others (a small kernel, like the chase's constraints) is factored by dense_lu.System (the kernel with
 its orders and everything a solve needs) and the CPU time (time.process_time) is reported as the
 median of the repeats. In the same run and on the same matrix:
 * `--against REV` (default main) factors it with zklu as it is at that git revision (the code this
@@ -11,7 +11,7 @@ median of the repeats. In the same run and on the same matrix:
 * the BLAS yardstick: one float32 n x n matrix product (2 n^3 flops, three times an LU's; the
   elimination cannot run much below a third of it).
 `--chase TOPOLOGY:RULE:K:N` (repeatable) times instead the systems the line chase itself leaves
-on that N x N board (countlo.classic.zkchase, read where it hands them to zklu.System; one per
+on that N x N board (countlo.visible.engines.line_chase_mod_k, read where it hands them to dense_lu.System; one per
 checkerboard colour when the game splits).
 The products are small: one BLAS thread, as the command line runs (countlo.cli.threads). The load
 average is printed with the table (the machine is shared).
@@ -40,8 +40,9 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 import numpy as np
 
 from countlo.board import Shape
-from countlo.classic import zkchase, zklu
 from countlo.rules import Rules
+from countlo.visible.algebra import dense_lu
+from countlo.visible.engines import line_chase_mod_k
 
 NULLITY = 8  # dependent columns at the end of each random system
 
@@ -54,28 +55,28 @@ def system(n: int, k: int, seed: int) -> Any:
 
 
 def chased(spec: str) -> list[tuple[Any, int]]:
-    """The systems zkchase hands to zklu.System for the board TOPOLOGY:RULE:K:N, with their k."""
+    """The systems zkchase hands to dense_lu.System for the board TOPOLOGY:RULE:K:N, with their k."""
     topology, rule, k, n = spec.split(":")
     board = Shape(int(n), int(n), Rules.make(topology, rule, int(k)))
     found: list[tuple[Any, int]] = []
-    real = zklu.System
+    real = dense_lu.System
 
     def keep(a: Any, k: int, overwrite: bool = False) -> Any:
         found.append((np.array(a, dtype=np.int64), k))  # a copy: the chase's own matrix is factored in place
         return real(a, k, overwrite)
 
-    zklu.System = keep  # type: ignore[assignment,misc]  # Blocks builds its halves through it too
+    dense_lu.System = keep  # type: ignore[assignment,misc]  # Blocks builds its halves through it too
     try:
-        zkchase.plan.cache_clear()
-        zkchase.plan(board)
+        line_chase_mod_k.plan.cache_clear()
+        line_chase_mod_k.plan(board)
     finally:
-        zklu.System = real  # type: ignore[misc]
+        dense_lu.System = real  # type: ignore[misc]
     return found
 
 
 def old_module(rev: str) -> ModuleType:
-    """countlo.classic.zklu as it is at git revision `rev`, as a module of its own."""
-    text = subprocess.run(["git", "show", f"{rev}:countlo/classic/zklu.py"], cwd=ROOT, check=True,
+    """countlo.visible.algebra.dense_lu as it is at git revision `rev`, as a module of its own."""
+    text = subprocess.run(["git", "show", f"{rev}:countlo/visible/algebra/dense_lu.py"], cwd=ROOT, check=True,
                           capture_output=True, text=True).stdout
     path = Path(tempfile.mkdtemp()) / "zklu_old.py"
     path.write_text(text)
@@ -109,7 +110,7 @@ def main() -> None:
         print(f"{'board':>24} {'m x n':>12} {'zklu':>8} {'at ' + args.against if old else '':>10} {'ratio':>6}")
         for spec in args.chase:
             for a, k in chased(spec):
-                t_new = cpu(lambda a=a, k=k: zklu.System(a, k), args.repeats)
+                t_new = cpu(lambda a=a, k=k: dense_lu.System(a, k), args.repeats)
                 shape = f"{a.shape[0]} x {a.shape[1]}"
                 if old is not None:
                     t_old = cpu(lambda a=a, k=k: old.System(a, k), args.repeats)
@@ -123,9 +124,9 @@ def main() -> None:
         yard = cpu(lambda n=n: np.ones((n, n), np.float32) @ np.ones((n, n), np.float32), args.repeats)
         for k in (int(s) for s in args.states.split(",")):
             a = system(n, k, n + k)
-            new = zklu.System(a, k)
+            new = dense_lu.System(a, k)
             assert not (a @ new.gens % k).any()
-            t_new = cpu(lambda a=a, k=k: zklu.System(a, k), args.repeats)
+            t_new = cpu(lambda a=a, k=k: dense_lu.System(a, k), args.repeats)
             if old is not None:
                 assert list(old.System(a, k).orders) == list(new.orders)
                 t_old = cpu(lambda a=a, k=k: old.System(a, k), args.repeats)

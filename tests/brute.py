@@ -13,9 +13,10 @@ from collections import defaultdict
 import numpy as np
 
 from countlo.board import Shape, press_masks
-from countlo.classic import general, zk, zklu
 from countlo.errors import CountloError
 from countlo.hidden.record import Record, Step, record_of
+from countlo.visible import solutions
+from countlo.visible.algebra import dense_lu, smith
 
 
 def gf2_rank(rows: list[int] | list[list[int]]) -> int:
@@ -42,10 +43,10 @@ def answer_is_right(solve_start, board: Shape, start: list[int], solvable: bool 
     if solvable is not None:
         assert (presses is not None) == solvable
     if presses is not None:
-        assert general.apply(board, start, presses) == [0] * n
+        assert solutions.apply(board, start, presses) == [0] * n
         return True
     assert witness is not None
-    assert all(sum(witness[i] * c for i, c in col.items()) % k == 0 for col in general.columns(board))
+    assert all(sum(witness[i] * c for i, c in col.items()) % k == 0 for col in solutions.columns(board))
     assert sum(w * v for w, v in zip(witness, start)) % k
     return False
 
@@ -59,8 +60,8 @@ def against_the_general_chase(solve_start, board: Shape, rng: random.Random, sta
         start = [rng.randrange(k) for _ in range(n)]
         if t == 1:
             x = [rng.randrange(k) for _ in range(n)]
-            start = [(-v) % k for v in general.apply(board, [0] * n, x)]
-        ref = general._solve_by_plan(board, [(-v) % k for v in start])
+            start = [(-v) % k for v in solutions.apply(board, [0] * n, x)]
+        ref = solutions._solve_by_plan(board, [(-v) % k for v in start])
         seen.add(answer_is_right(solve_start, board, start, ref.solvable))
     return seen
 
@@ -69,7 +70,7 @@ def reachable(board: Shape) -> dict[tuple[int, ...], int]:
     """Every b = A x over Z_k (a board under any rules, every press vector listed) with how many
     press vectors reach it; the count of the zero vector is the number of quiet patterns."""
     k, n = board.rules.states, board.cells
-    cols = general.columns(board)
+    cols = solutions.columns(board)
     out: dict[tuple[int, ...], int] = {}
     for x in itertools.product(range(k), repeat=n):
         v = [0] * n
@@ -178,14 +179,14 @@ def agrees_with_the_smith_form(a: np.ndarray, k: int, rng: np.random.Generator) 
     order times the generator is 0, a smaller divisor is not), and on solvable and random
     right-hand sides the same verdict and a true solution."""
     m, n = a.shape
-    ref = zk.factorize(a.tolist(), n, k)
-    sys = zklu.System(a, k)
+    ref = smith.factorize(a.tolist(), n, k)
+    sys = dense_lu.System(a, k)
     assert sys.orders == ref.orders
     assert sys.gens.shape == (n, len(ref.orders))
     assert not (a @ sys.gens % k).any()
     for j, o in enumerate(sys.orders):
         assert not (sys.gens[:, j] * o % k).any()
-        assert all((sys.gens[:, j] * (o // p) % k).any() for p, _e in zk.factor(o))
+        assert all((sys.gens[:, j] * (o // p) % k).any() for p, _e in smith.factor(o))
     for t in range(4):
         b = a @ rng.integers(0, k, n) % k if t % 2 else rng.integers(0, k, m)
         y = sys.solve(b)

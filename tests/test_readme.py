@@ -38,7 +38,7 @@ def examples() -> list[tuple[int, str, list[str]]]:
         if not inside:
             continue
         # a line redirecting to a file and chaining a second command ("> f && countlo ...") is
-        # not run here: tests/test_generate.py checks the one such README example itself
+        # not run here: tests/visible/test_generate.py checks the one such README example itself
         if (re.match(r"^\$ (printf .*\| |yes '' \| )?countlo\b", line) and "vary" not in line
                 and " && " not in line):
             current = (n, line[2:], [])

@@ -8,8 +8,8 @@ import pickle
 import pytest
 
 from countlo.board import Shape
-from countlo.classic.solver import Solution, solve
 from countlo.value import Value
+from countlo.visible.engines.polynomial_chase import Solution, solve
 
 
 class Pair(Value):

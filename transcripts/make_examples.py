@@ -72,7 +72,7 @@ def _with_typo(record: Record, step: int) -> Record:
 
 def _unclearable_seed(shape: Shape, clicks: list[int], first: int) -> int:
     """The first seed from `first` whose lights, after the clicks, no press set clears."""
-    from countlo.classic.solver import solve
+    from countlo.visible.engines.polynomial_chase import solve
 
     seed = first
     while True:

@@ -81,8 +81,8 @@ def run(args: argparse.Namespace) -> int:
     if board_given(args):
         return run_rules(args)
     args.size = args.size or "5x5"
-    from countlo.classic.generate import Generator
     from countlo.formats.textgrid import cell_pairs, format_rows
+    from countlo.visible.generate import Generator
 
     shape = Shape.parse(args.size)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 32)
@@ -108,15 +108,15 @@ def run(args: argparse.Namespace) -> int:
 
 
 def run_rules(args: argparse.Namespace) -> int:
-    """generate under the rule options (countlo.classic.anygenerate)."""
+    """generate under the rule options (countlo.visible.generate_general)."""
     import random
 
     from countlo.board import Shape
-    from countlo.classic.anygenerate import RulesGenerator
     from countlo.cli.rules_args import board_and_target
     from countlo.formats.states import format_grid
     from countlo.graph import Graph
     from countlo.ui.rulewords import graph_text, rules_text
+    from countlo.visible.generate_general import RulesGenerator
 
     if getattr(args, "graph", None) is not None and args.size is not None:
         from countlo.errors import BadRuleError

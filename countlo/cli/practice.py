@@ -48,9 +48,9 @@ def run(args: argparse.Namespace) -> int:
     import random
 
     from countlo.board import Shape
-    from countlo.classic.practice import Practice, Unwinnable
     from countlo.cli.rules_args import board_given
     from countlo.errors import BadSizeError, BoardFormatError
+    from countlo.visible.practice import Practice, Unwinnable
 
     if args.file is not None and (args.seed is not None or args.difficulty is not None):
         raise CountloError(_("give FILE or --seed/--difficulty, not both"))
@@ -76,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
         if not start:
             raise BoardFormatError(_("{file}: every light is already off").format(file=args.file))
     else:
-        from countlo.classic.generate import Generator
+        from countlo.visible.generate import Generator
 
         shape = Shape.parse(args.size or "5x5")
         _fits(shape, BadSizeError)
@@ -125,15 +125,15 @@ def _fits(shape, error) -> None:
 
 def _rules_game(args: argparse.Namespace) -> tuple[Any, str, str]:
     """(game, label, goal) under the rule options: the start from FILE or drawn as generate
-    draws it (countlo.classic.anygenerate)."""
+    draws it (countlo.visible.generate_general)."""
     import random
 
     from countlo.board import Shape
-    from countlo.classic.anygenerate import RulesGenerator
-    from countlo.classic.anypractice import RulesPractice
-    from countlo.classic.practice import Unwinnable
     from countlo.cli.rules_args import board_and_target
     from countlo.errors import BadSizeError
+    from countlo.visible.generate_general import RulesGenerator
+    from countlo.visible.practice import Unwinnable
+    from countlo.visible.practice_general import RulesPractice
 
     size = args.size
     if args.file is not None:

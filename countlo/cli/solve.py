@@ -20,7 +20,7 @@ FULL_LIMIT = 1 << 22  # --full prints boards of at most this many cells (2048x20
 BITSET_LIMIT = 1 << 24  # --min and --all work on one bitset of the board: at most 4096x4096
 MOST_TIME = 10.0  # --most searches this long for bounds beyond the exact cases
 MOST_LIMIT = 1 << 20  # --most holds the quiet patterns as ints: up to n patterns of n^2 bits (1024x1024)
-# how countlo.classic.most found its bounds, as the text output words them (JSON keeps its words)
+# how countlo.visible.algebra.covering_radius found its bounds, as the text output words them (JSON keeps its words)
 METHODS = (N_("nullity 0: the only solution of the all-pressed start"), N_("nullity 1: closed form"),
            N_("nullity 2: class counts"),
            N_("sphere covering (lower), average solution and two-pattern subcode (upper)"),
@@ -130,10 +130,10 @@ def _seconds(text: str) -> float:
 
 def run(args: argparse.Namespace) -> int:
     from countlo.board import Shape
-    from countlo.classic.solver import solve_rows
     from countlo.errors import BadSizeError, BoardFormatError, CountloError
     from countlo.formats import textgrid
     from countlo.formats.text import read_input
+    from countlo.visible.engines.polynomial_chase import solve_rows
 
     sources = [name for name, given in (("FILE", args.file is not None),
                                         ("--lit", args.lit is not None),
@@ -220,8 +220,8 @@ def run(args: argparse.Namespace) -> int:
     if args.min or args.all or args.classes:
         bits = shape.from_rows(rows)
         if args.min:
-            from countlo.classic.minpress import fewest
             from countlo.cli.status import clear_status, status_line
+            from countlo.visible.fewest import fewest
 
             limit = MIN_TIME if args.time_limit is None else args.time_limit
             began = time.monotonic()
@@ -235,7 +235,7 @@ def run(args: argparse.Namespace) -> int:
         elif args.all:
             extra["solutions"] = _all(shape, bits, sol.nullity, args.limit)
         else:
-            from countlo.classic.classes import classes, fixing
+            from countlo.visible.classes import classes, fixing
 
             extra["classes"] = [(shape.to_rows(rep), size) for rep, size in classes(shape, bits)]
             extra["group"] = [s.name for s in fixing(shape, bits)]
@@ -249,7 +249,7 @@ def run(args: argparse.Namespace) -> int:
         from countlo.formats import figures
 
         if args.quiet:
-            from countlo.classic.solver import quiet_rows
+            from countlo.visible.engines.polynomial_chase import quiet_rows
 
             picture = figures.quiet(shape, quiet_rows(shape, QUIET_PANELS))
         else:
@@ -274,11 +274,11 @@ def _classic_rules(args: argparse.Namespace) -> bool:
 
 def _most(shape: Shape, args: argparse.Namespace) -> int:
     """`--most`: the covering radius of the quiet patterns, and a start needing it."""
-    from countlo.classic.generate import lights_of
-    from countlo.classic.most import hardest
-    from countlo.classic.solver import quiet_patterns
     from countlo.formats.textgrid import cell_pairs
     from countlo.ui import rulewords
+    from countlo.visible.algebra.covering_radius import hardest
+    from countlo.visible.engines.polynomial_chase import quiet_patterns
+    from countlo.visible.generate import lights_of
 
     limit = MOST_TIME if args.time_limit is None else args.time_limit
     quiet = quiet_patterns(shape)
@@ -324,8 +324,8 @@ def _most(shape: Shape, args: argparse.Namespace) -> int:
 
 def _check_limits(shape, args) -> None:
     """Refuse, in one line, what would not fit in memory, before the board is built."""
-    from countlo.classic.classes import MAX_CELLS
     from countlo.errors import BadSizeError
+    from countlo.visible.classes import MAX_CELLS
 
     def side(cells: int) -> str:
         n = int(cells ** 0.5)
@@ -358,8 +358,8 @@ def _write(path: str, rows, cols: int) -> None:
 
 
 def _all(shape, bits: int, nullity: int, limit: int | None) -> list[list[int]]:
-    from countlo.classic.minpress import all_solutions
     from countlo.errors import CountloError
+    from countlo.visible.fewest import all_solutions
 
     total = 1 << nullity
     if limit is None and total > ALL_LIMIT:
@@ -414,7 +414,7 @@ class _Report:
 
     def quiet(self) -> None:
         """A basis of the quiet patterns, one line each (--quiet; text output only)."""
-        from countlo.classic.solver import quiet_rows
+        from countlo.visible.engines.polynomial_chase import quiet_rows
 
         if self.args.json:
             return
@@ -449,7 +449,7 @@ class _Report:
                                   for r, s in extra["classes"]]
                 out["symmetries"] = extra["group"]
             if self.args.quiet:
-                from countlo.classic.solver import quiet_rows
+                from countlo.visible.engines.polynomial_chase import quiet_rows
 
                 out["quiet"] = [cell_pairs(q) for q in quiet_rows(self.shape, 64)]
             self._json(**out)

@@ -1,7 +1,7 @@
 """`countlo solve` under other rules: topologies, click rules, k states, graphs and targets.
 
 The classic game (plane, plus, two states) stays in countlo.cli.solve on the polynomial solver;
-everything else comes here and goes through countlo.classic.general.
+everything else comes here and goes through countlo.visible.solutions.
 """
 
 from __future__ import annotations
@@ -104,17 +104,17 @@ def run(args: argparse.Namespace) -> int:
 
 def _check_size(board: Board, args: argparse.Namespace) -> None:
     """Refuse, in one line and before any work, a board too large: `solve` alone goes further
-    on the torus with the plus rule (countlo.classic.circulant) than the options that list
+    on the torus with the plus rule (countlo.visible.engines.circulant_torus) than the options that list
     quiet patterns or solutions."""
-    from countlo.classic import general
+    from countlo.visible import solutions
 
-    general.check_size(board)
-    if board.cells > general.MAX_CELLS:
+    solutions.check_size(board)
+    if board.cells > solutions.MAX_CELLS:
         for flag, on in (("--min", args.min), ("--all", args.all), ("--classes", args.classes),
                          ("--quiet", args.quiet), ("--full", args.full)):
             if on:
                 raise BadSizeError(_("{option} works on boards of at most {most} cells under other rules; "
-                                     "{board} has {cells}").format(option=flag, most=general.MAX_CELLS,
+                                     "{board} has {cells}").format(option=flag, most=solutions.MAX_CELLS,
                                                                    board=board, cells=board.cells))
 
 
@@ -203,9 +203,9 @@ class _Answer:
 
     # --- run ----------------------------------------------------------------------------------
     def run(self) -> int:
-        from countlo.classic import general
+        from countlo.visible import solutions
 
-        sol = general.solve(self.board, self.start, self.target)
+        sol = solutions.solve(self.board, self.start, self.target)
         if not sol.solvable:
             self.unsolvable(sol)
             return 1
@@ -216,8 +216,8 @@ class _Answer:
         if a.min:
             import time
 
-            from countlo.classic.anymin import fewest
             from countlo.cli.status import clear_status, status_line
+            from countlo.visible.fewest_general import fewest
 
             limit = MIN_TIME if a.time_limit is None else a.time_limit
             began = time.monotonic()
@@ -234,10 +234,10 @@ class _Answer:
             if a.limit is None and sol.solutions > ALL_LIMIT:
                 raise CountloError(_("the start has {n} solutions; pass --limit N to list N of them").format(
                     n=sol.solutions))
-            extra["solutions"] = list(general.all_solutions(self.board, self.start, self.target,
+            extra["solutions"] = list(solutions.all_solutions(self.board, self.start, self.target,
                                                             a.limit))
         elif a.classes:
-            from countlo.classic.variant_classes import classes
+            from countlo.visible.classes_general import classes
 
             found_classes, group = classes(self.board, self.start, self.target)
             extra["classes"], extra["group"] = found_classes, group
@@ -269,9 +269,9 @@ class _Answer:
         return {"nodes": list(b.nodes), "rule": b.rule, "states": self.k}
 
     def quiet_list(self) -> list[tuple[list[int], int]]:
-        from countlo.classic import general
+        from countlo.visible import solutions
 
-        return general.quiet(self.board, QUIET_LIMIT)
+        return solutions.quiet(self.board, QUIET_LIMIT)
 
     def unsolvable(self, sol: Any) -> None:
         w = sol.witness
@@ -380,11 +380,11 @@ class _Answer:
 
     def print_quiet(self) -> None:
         if self.big and isinstance(self.board, Shape):
-            from countlo.classic import circulant
+            from countlo.visible.engines import circulant_torus
 
-            if circulant.applies(self.board):  # only sizes are printed: one pattern's rows at a time
+            if circulant_torus.applies(self.board):  # only sizes are printed: one pattern's rows at a time
                 rows, cols = self.board.rows, self.board.cols
-                sizes = [sum(r.bit_count() for r in q) for q in circulant.quiet_rows(rows, cols, QUIET_LIMIT)]
+                sizes = [sum(r.bit_count() for r in q) for q in circulant_torus.quiet_rows(rows, cols, QUIET_LIMIT)]
                 self.print_quiet_sizes(sizes)
                 return
         gens = self.quiet_list()
@@ -419,8 +419,8 @@ class _Answer:
 def _most(board: Board, args: argparse.Namespace) -> int:
     """`--most`: the most presses any solvable start of this board needs (the covering radius
     of the quiet patterns, docs/MATH.md §17 and §23), and a start needing it."""
-    from countlo.classic import general
-    from countlo.classic.anymin import hardest
+    from countlo.visible import solutions
+    from countlo.visible.fewest_general import hardest
 
     limit = MOST_TIME if args.time_limit is None else args.time_limit
     h = hardest(board, time_limit=limit)
@@ -428,7 +428,7 @@ def _most(board: Board, args: argparse.Namespace) -> int:
     k = answer.k
     start = None
     if h.presses is not None:
-        start = [(-v) % k for v in general.apply(board, [0] * board.cells, h.presses)]
+        start = [(-v) % k for v in solutions.apply(board, [0] * board.cells, h.presses)]
     if args.out and start is not None:
         from countlo.formats.states import format_grid
 

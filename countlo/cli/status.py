@@ -9,7 +9,7 @@ from countlo.i18n import _
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up; mypy knows it)
 if TYPE_CHECKING:
-    from countlo.classic.coset import Progress, Status
+    from countlo.visible.algebra.coset_walsh import Progress, Status
 
 
 def status_line(many: str) -> Progress | None:

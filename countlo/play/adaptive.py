@@ -24,7 +24,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from countlo.board import Shape, press_masks
-from countlo.classic.batch import (
+from countlo.hidden.frontier import FrontierPosterior
+from countlo.hidden.record import Record
+from countlo.hidden.row_sampler import RowSampler, fits
+from countlo.lru import LRU
+from countlo.play.beliefs import BeliefProgramme, OutOfNodes, press_sets
+from countlo.play.knowledge import Knowledge
+from countlo.play.pins import pins
+from countlo.visible.batch import (
     PressAlgebra,
     algebra,
     bit_rows,
@@ -33,13 +40,6 @@ from countlo.classic.batch import (
     row_ints,
     solvable,
 )
-from countlo.hidden.frontier import FrontierPosterior
-from countlo.hidden.record import Record
-from countlo.hidden.row_sampler import RowSampler, fits
-from countlo.lru import LRU
-from countlo.play.beliefs import BeliefProgramme, OutOfNodes, press_sets
-from countlo.play.knowledge import Knowledge
-from countlo.play.pins import pins
 
 SLOW_SAMPLES = 64  # posterior samples (drawn in Python) on boards too wide for the row sampler
 EXACT_LAWS = 64  # cells up to which decisions use the exact next-count laws (bench_adaptive.py)

@@ -27,7 +27,7 @@ from collections.abc import Callable, Hashable, Sequence
 import numpy as np
 
 from countlo.board import iter_bits
-from countlo.classic.batch import PressAlgebra, row_ints
+from countlo.visible.batch import PressAlgebra, row_ints
 
 Belief = frozenset[int]
 VECTOR_FROM = 48  # boards in a belief from which its clicks are split in numpy

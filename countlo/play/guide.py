@@ -15,7 +15,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from countlo.board import Shape
-from countlo.classic.anyrules import invariants, solve
 from countlo.errors import BadCountError, CountloError
 from countlo.hidden.diagnose import Fix, diagnose
 from countlo.hidden.posterior import AnyPosterior, check_rules, posterior_of
@@ -42,6 +41,7 @@ from countlo.play.knowledge import Knowledge, press_set
 from countlo.play.outlook import Outlook, outlook
 from countlo.play.registry import make_strategy
 from countlo.play.strategy import best_informative
+from countlo.visible.bitsets import invariants, solve
 
 CACHE = 96  # posteriors and knowledge kept, one per record seen (undo and re-plans hit them)
 POSTERIOR_BYTES = 192 << 20  # at most this much of cached posterior tables (see _posterior)

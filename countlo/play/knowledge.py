@@ -13,12 +13,12 @@ from collections.abc import Callable
 from functools import cached_property
 
 from countlo.board import Shape, iter_bits
-from countlo.classic.anyrules import fewest_presses, inverse_columns
 from countlo.hidden.posterior import AnyPosterior, posterior_of
 from countlo.hidden.reconstruct import reconstruct
 from countlo.hidden.record import Record
 from countlo.hidden.result import Reconstruction, Status
 from countlo.play.advice import Tally
+from countlo.visible.bitsets import fewest_presses, inverse_columns
 
 PRESS_SAMPLES = 48  # posterior samples behind press_probabilities() when boards are many
 EXACT_LIMIT = 64  # at most this many consistent boards: use them all instead of samples
@@ -186,7 +186,7 @@ def press_set(shape: Shape, lights: int) -> int | None:
 
     When the press matrix A is invertible over GF(2) (nullity 0, e.g. 6x6) the press set is
     unique and linear in the lights, so it is the xor of precomputed columns of A^-1;
-    otherwise the coset is searched (countlo.classic.anyrules.fewest_presses, any rules).
+    otherwise the coset is searched (countlo.visible.bitsets.fewest_presses, any rules).
     """
     lights ^= shape.goal  # reaching the goal = clearing the difference from it
     columns = inverse_columns(shape)

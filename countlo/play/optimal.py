@@ -17,10 +17,10 @@ from collections.abc import Hashable
 from functools import lru_cache
 
 from countlo.board import Shape, press_masks
-from countlo.classic.batch import algebra
 from countlo.errors import CountloError
 from countlo.hidden.record import Record
 from countlo.play.beliefs import Belief, BeliefProgramme, press_sets
+from countlo.visible.batch import algebra
 
 MAX_CELLS = 10  # 3x3 takes 0.5 s, 1x10 5 s; 1x12 took 166 s and 3x4 did not finish in 7 min (README)
 

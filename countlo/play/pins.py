@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     import numpy as np
 
 from countlo.board import Shape
-from countlo.classic.batch import algebra
+from countlo.visible.batch import algebra
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from countlo.board import Shape
-from countlo.classic.anyrules import fewest_presses, solve
 from countlo.hidden.diagnose import diagnose, searchable
 from countlo.hidden.frontier import check_supported
 from countlo.hidden.posterior import posterior_of
@@ -17,6 +16,7 @@ from countlo.hidden.record import Record, Step, first_prefix, possible_after
 from countlo.hidden.result import Status
 from countlo.play.finish import Plan, finish_plan
 from countlo.play.guide import WITNESS_LIMIT, none_clearable
+from countlo.visible.bitsets import fewest_presses, solve
 
 EXACT_SIDE = 8  # the exact engine answers in well under a second up to this width
 EXACT_CELLS = 480  # ... and this many cells (8x60: seconds; 8x125 runs for minutes)

@@ -3,7 +3,7 @@
 `PracticeSession` speaks the same interface as the guided session of `play` (greeting, prompt,
 toolbar, check, handle, leave, words, over), so the same front ends run it: prompt_toolkit in a
 terminal (with the mouse: every cell of the drawn board is clickable) and plain lines for pipes.
-The game itself is countlo.classic.practice.Practice.
+The game itself is countlo.visible.practice.Practice.
 """
 
 from __future__ import annotations
@@ -46,8 +46,8 @@ class PracticeSession:
     """One practice game as text in, formatted fragments out (no terminal)."""
 
     def __init__(self, game: Any, label: str = "", keys: str = "F2", goal: str = "dark"):
-        """`game`: countlo.classic.practice.Practice (the classic game) or
-        countlo.classic.anypractice.RulesPractice; `goal`: dark, lit, or the target's file name."""
+        """`game`: countlo.visible.practice.Practice (the classic game) or
+        countlo.visible.practice_general.RulesPractice; `goal`: dark, lit, or the target's file name."""
         self.game, self.shape, self.label, self.keys = game, game.shape, label, keys
         self.goal = goal
         self.hinted: int | None = None  # the cell the last hint named, bracketed on the board

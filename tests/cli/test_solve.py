@@ -8,7 +8,7 @@ import re
 import pytest
 
 from countlo.board import Shape
-from countlo.classic.solver import clears
+from countlo.visible.engines.polynomial_chase import clears
 
 
 def board_of(pairs, shape: Shape) -> int:
@@ -127,7 +127,7 @@ def test_huge_board_prints_a_summary_and_out_writes_the_grid(run_cli, tmp_path):
     lines = out.read_text().splitlines()
     assert len(lines) == 300 and all(len(x) == 200 for x in lines)
     rows = [int(x[::-1], 2) for x in lines]
-    from countlo.classic.solver import rows_clear
+    from countlo.visible.engines.polynomial_chase import rows_clear
     assert rows_clear([(1 << 200) - 1] * 300, rows, 200)
 
 

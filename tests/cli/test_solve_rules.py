@@ -8,9 +8,9 @@ import json
 import pytest
 
 from countlo.board import Shape
-from countlo.classic import general
 from countlo.graph import Graph
 from countlo.rules import Rules
+from countlo.visible import solutions
 
 
 def values_of(pairs, shape: Shape) -> list[int]:
@@ -30,12 +30,12 @@ def test_every_topology_and_rule_through_the_cli(run_cli, topology, rule):
     out = json.loads(res.stdout)
     shape = Shape(5, 4, Rules.make(topology, rule))
     assert out["topology"] == topology and out["rule"] == rule
-    assert out["nullity"] == general.solve(shape, [1] * 20).nullity
+    assert out["nullity"] == solutions.solve(shape, [1] * 20).nullity
     if out["solvable"]:
-        assert general.apply(shape, [1] * 20, values_of(out["presses"], shape)) == [0] * 20
+        assert solutions.apply(shape, [1] * 20, values_of(out["presses"], shape)) == [0] * 20
     else:
         w = values_of(out["witness"], shape)
-        assert general.apply(shape, [0] * 20, w) is not None
+        assert solutions.apply(shape, [0] * 20, w) is not None
         assert sum(w) % 2 == 1  # odd overlap with the all-on start
 
 
@@ -46,7 +46,7 @@ def test_three_states_min_counts_with_multiplicity(run_cli):
     assert first == ("5x5 board (plane, plus rule, 3 states): solvable, 18 fewest presses counted "
                      "with multiplicity (exact minimum); nullity 3 (3^3 = 27 quiet patterns), "
                      "27 solutions.")
-    brute = min(sum(x) for x in general.all_solutions(Shape(5, 5, Rules.make(states=3)),
+    brute = min(sum(x) for x in solutions.all_solutions(Shape(5, 5, Rules.make(states=3)),
                                                       [1] * 25))
     assert brute == 18
 
@@ -54,14 +54,14 @@ def test_three_states_min_counts_with_multiplicity(run_cli):
 def test_k_state_grid_from_stdin_and_target_file(run_cli, tmp_path):
     shape = Shape(2, 3, Rules.make("torus", "plus", 4))
     start = [1, 2, 0, 0, 3, 1]
-    goal = general.apply(shape, start, [3, 0, 1, 2, 0, 0])
+    goal = solutions.apply(shape, start, [3, 0, 1, 2, 0, 0])
     target = tmp_path / "t.txt"
     target.write_text(f"{goal[0]}{goal[1]}{goal[2]}\n{goal[3]} {goal[4]} {goal[5]}\n")
     res = run_cli(["solve", "-", "--states", "4", "--topology", "torus", "--to", str(target),
                    "--json"], input="# start\n120\n0 3 1\n")
     assert res.returncode == 0, res.stderr
     out = json.loads(res.stdout)
-    assert general.apply(shape, start, values_of(out["presses"], shape)) == goal
+    assert solutions.apply(shape, start, values_of(out["presses"], shape)) == goal
 
 
 @pytest.mark.parametrize("argv", [
@@ -86,7 +86,7 @@ def test_piped_start_without_a_file_name_under_other_rules(run_cli):
     res = run_cli(["solve", "--states", "3", "--json"], input="120\n")
     assert res.returncode == 0, res.stderr
     out = json.loads(res.stdout)
-    assert general.apply(shape, [1, 2, 0], values_of(out["presses"], shape)) == [0, 0, 0]
+    assert solutions.apply(shape, [1, 2, 0], values_of(out["presses"], shape)) == [0, 0, 0]
 
 
 @pytest.mark.parametrize("k, text, start", [
@@ -101,9 +101,9 @@ def test_k_state_grids_read_the_dots_they_print(run_cli, k, text, start):
     assert res.returncode in (0, 1), res.stderr
     out = json.loads(res.stdout)
     if out["solvable"]:
-        assert general.apply(shape, start, values_of(out["presses"], shape)) == [0] * 6
+        assert solutions.apply(shape, start, values_of(out["presses"], shape)) == [0] * 6
     else:
-        assert general.solve(shape, start).presses is None
+        assert solutions.solve(shape, start).presses is None
 
 
 @pytest.mark.parametrize("rules", [[], ["--topology", "torus", "--states", "3"]])
@@ -137,10 +137,10 @@ def test_target_lit_and_quiet_basis(run_cli):
     shape = Shape(3, 3, Rules.make("torus"))
     start = [1] + [0] * 8
     if out["solvable"]:
-        assert general.apply(shape, start, values_of(out["presses"], shape)) == [1] * 9
+        assert solutions.apply(shape, start, values_of(out["presses"], shape)) == [1] * 9
     assert len(out["quiet"]) == out["nullity"] == 4
     for q in out["quiet"]:
-        assert general.apply(shape, [0] * 9, values_of(q["pattern"], shape)) == [0] * 9
+        assert solutions.apply(shape, [0] * 9, values_of(q["pattern"], shape)) == [0] * 9
 
 
 def test_classic_quiet_and_target_lit(run_cli):
@@ -169,7 +169,7 @@ def test_classes_on_the_twisted_joins_use_their_glides(run_cli, topology):
     shape = Shape(rows, cols, Rules.make(topology))
     glide = tuple((r if c < cols - 1 else rows - 1 - r) * cols + (c + 1) % cols
                   for r in range(rows) for c in range(cols))
-    hits = general.columns(shape)
+    hits = solutions.columns(shape)
     assert all({glide[i]: t for i, t in hits[j].items()} == hits[glide[j]] for j in range(n))
     mirror = tuple(r * cols + cols - 1 - c for r in range(rows) for c in range(cols))
     group = {tuple(range(n))}
@@ -227,7 +227,7 @@ def test_graph_sigma_and_sigma_plus(run_cli, tmp_path):
     x = [0] * 4
     for name, v in out["presses"]:
         x["abcd".index(name)] = v
-    assert general.apply(graph, [1] * 4, x) == [0] * 4
+    assert solutions.apply(graph, [1] * 4, x) == [0] * 4
 
 
 def test_graph_state_file_with_values(run_cli, tmp_path):
@@ -241,7 +241,7 @@ def test_graph_state_file_with_values(run_cli, tmp_path):
     x = [0] * 3
     for name, v in out["presses"]:
         x["uvw".index(name)] = v
-    assert general.apply(graph, [2, 0, 1], x) == [0, 0, 0]
+    assert solutions.apply(graph, [2, 0, 1], x) == [0, 0, 0]
 
 
 @pytest.mark.parametrize("args, files, needle", [
@@ -311,9 +311,9 @@ def test_min_on_the_torus_is_proven_and_matches_brute_force(run_cli):
     assert res.returncode == 0, res.stderr
     out = json.loads(res.stdout)
     shape = Shape(4, 4, Rules.make("torus", "ring"))
-    brute = min(sum(x) for x in general.all_solutions(shape, [1] * 16))
+    brute = min(sum(x) for x in solutions.all_solutions(shape, [1] * 16))
     assert out["exact"] is True and out["count"] == out["lower_bound"] == brute
-    assert general.apply(shape, [1] * 16, values_of(out["presses"], shape)) == [0] * 16
+    assert solutions.apply(shape, [1] * 16, values_of(out["presses"], shape)) == [0] * 16
 
 
 def test_min_with_three_states_to_a_lit_target(run_cli):
@@ -323,9 +323,9 @@ def test_min_with_three_states_to_a_lit_target(run_cli):
     out = json.loads(res.stdout)
     shape = Shape(3, 4, Rules.make("cylinder", "ring", 3))
     start = [0] * 4 + [1] + [0] * 7
-    brute = min(sum(x) for x in general.all_solutions(shape, start, [1] * 12))
+    brute = min(sum(x) for x in solutions.all_solutions(shape, start, [1] * 12))
     assert out["exact"] is True and out["count"] == out["lower_bound"] == brute
-    assert general.apply(shape, start, values_of(out["presses"], shape)) == [1] * 12
+    assert solutions.apply(shape, start, values_of(out["presses"], shape)) == [1] * 12
 
 
 @pytest.mark.parametrize("args", [
@@ -356,11 +356,11 @@ def test_most_under_other_rules_against_brute_force(run_cli, args):
     k, n = out["states"], shape.cells
     least: dict[tuple[int, ...], int] = {}
     for x in itertools.product(range(k), repeat=n):
-        key = tuple(general.apply(shape, [0] * n, list(x)))
+        key = tuple(solutions.apply(shape, [0] * n, list(x)))
         least[key] = min(least.get(key, n * k), sum(x))
     assert out["exact"] is True and out["most"] == max(least.values())
     start, presses = values_of(out["start"], shape), values_of(out["presses"], shape)
-    assert general.apply(shape, start, presses) == [0] * n
+    assert solutions.apply(shape, start, presses) == [0] * n
     assert sum(presses) == out["most"] == out["count"]
 
 

@@ -10,9 +10,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from countlo.board import Shape
-from countlo.classic.batch import algebra, bit_rows, fewest_press_sets, row_ints, solvable
-from countlo.classic.minpress import fewest_presses
-from countlo.classic.solver import nullity, solve
 from countlo.hidden.posterior import Posterior
 from countlo.hidden.record import record_of
 from countlo.hidden.row_sampler import RowSampler
@@ -21,6 +18,9 @@ from countlo.play.game import Outcome, play_game
 from countlo.play.knowledge import Knowledge
 from countlo.play.oracle import SimulatedOracle
 from countlo.play.registry import make_strategy
+from countlo.visible.batch import algebra, bit_rows, fewest_press_sets, row_ints, solvable
+from countlo.visible.engines.polynomial_chase import nullity, solve
+from countlo.visible.fewest import fewest_presses
 
 SMALL = [Shape(1, 1), Shape(1, 2), Shape(2, 2), Shape(2, 3), Shape(3, 3), Shape(4, 4), Shape(2, 5),
          Shape(5, 5), Shape(4, 7), Shape(6, 6)]

@@ -10,10 +10,10 @@ import numpy as np
 import pytest
 
 from countlo.board import Shape, press_masks
-from countlo.classic.batch import algebra
 from countlo.play.adaptive import Tuning, View, choose, endgame
 from countlo.play.beliefs import BeliefProgramme, OutOfNodes
 from countlo.play.optimal import solver
+from countlo.visible.batch import algebra
 
 
 def plain(shape: Shape, work: float = math.inf) -> BeliefProgramme:

@@ -27,7 +27,7 @@ def check(result, oracle: SimulatedOracle) -> None:
         if shape.cells <= 12:
             assert not brute_press_sets(shape, oracle.lights)  # truly cannot be cleared
         else:
-            from countlo.classic.solver import solve
+            from countlo.visible.engines.polynomial_chase import solve
 
             sol = solve(shape, oracle.lights)
             assert not sol.solvable and sol.nullity > 0
@@ -75,7 +75,7 @@ def check_6x6(result, oracle: SimulatedOracle, strategy: str) -> None:
     """Solved, with the finish a fewest-press set (unique on 6x6) and the probes within bound."""
     check(result, oracle)
     assert result.solved  # 6x6: A is invertible, every start can be cleared
-    from countlo.classic.solver import solve
+    from countlo.visible.engines.polynomial_chase import solve
 
     steps = result.record.steps
     finish = steps[result.probes:]

@@ -305,7 +305,7 @@ def test_clicks_commute_so_the_plan_starts_from_the_lights_now():
 @settings(max_examples=80, deadline=None)
 @given(st.sampled_from([Shape(2, 3), Shape(4, 4), Shape(5, 5), Shape(1, 5)]), st.data())
 def test_common_witness_is_exactly_a_quiet_pattern_meeting_every_start_oddly(shape, data):
-    from countlo.classic.solver import quiet_patterns
+    from countlo.visible.engines.polynomial_chase import quiet_patterns
 
     quiet = quiet_patterns(shape)
     starts = data.draw(st.lists(st.integers(0, shape.full), min_size=1, max_size=6))
@@ -322,7 +322,7 @@ def test_common_witness_is_exactly_a_quiet_pattern_meeting_every_start_oddly(sha
 
 def test_probing_stops_once_no_possible_start_can_be_cleared():
     """4x4 (nullity 4): the guide stops as soon as every start still possible is unclearable."""
-    from countlo.classic.solver import solve
+    from countlo.visible.engines.polynomial_chase import solve
 
     shape = Shape(4, 4)
     early = with_common = 0

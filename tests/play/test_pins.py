@@ -8,7 +8,6 @@ import numpy as np
 import pytest
 
 from countlo.board import Shape
-from countlo.classic.batch import algebra, bit_rows, fewest_press_sets, row_ints
 from countlo.hidden.posterior import Posterior
 from countlo.hidden.record import record_of
 from countlo.hidden.row_sampler import RowSampler
@@ -17,6 +16,7 @@ from countlo.play.game import Outcome, play_game
 from countlo.play.oracle import SimulatedOracle
 from countlo.play.pins import pins
 from countlo.play.registry import make_strategy
+from countlo.visible.batch import algebra, bit_rows, fewest_press_sets, row_ints
 
 INVERTIBLE = [Shape(2, 2), Shape(3, 3), Shape(2, 4), Shape(3, 4), Shape(4, 5), Shape(6, 6)]
 

@@ -9,7 +9,6 @@ import pytest
 from brute import BrutePosterior, random_records
 
 from countlo.board import Shape
-from countlo.classic import anyrules
 from countlo.cli import main
 from countlo.formats.transcript import Header, read
 from countlo.hidden.posterior import Posterior
@@ -19,6 +18,7 @@ from countlo.play.game import play_game
 from countlo.play.oracle import SimulatedOracle
 from countlo.play.routine import brute_determines, determines, routine
 from countlo.rules import Rule, Rules
+from countlo.visible import bitsets
 
 BOARDS = [("torus", "plus", 3, 4), ("torus", "x", 4, 3), ("plane", "x", 3, 4),
           ("cylinder", "plus", 3, 4), ("moebius", "star", 4, 3), ("plane", "knight", 3, 3),
@@ -91,7 +91,7 @@ def test_lit_target_press_sets_reach_all_lit():
     shape = Shape(3, 3, Rules.make("torus", "x", 2, "lit"))
     assert shape.goal == shape.full and shape.goal_count == 9
     for board in range(1 << 9):
-        sol = anyrules.solve(shape, board, shape.goal)
+        sol = bitsets.solve(shape, board, shape.goal)
         if sol.solvable:
             assert shape.press_all(board, sol.presses) == shape.full
 
@@ -108,7 +108,7 @@ def test_games_end_solved_or_proved_unclearable(rules):
         if result.solved:
             assert oracle.lights == shape.goal
         else:
-            assert not anyrules.solve(shape, oracle.lights, shape.goal).solvable
+            assert not bitsets.solve(shape, oracle.lights, shape.goal).solvable
 
 
 @pytest.mark.parametrize("options", [["--topology", "torus"], ["--rule", "x"],

@@ -24,7 +24,6 @@ pytest.importorskip("pyte")
 from vt import Pty, Screen
 
 from countlo.board import Shape
-from countlo.classic.practice import Practice
 from countlo.play.guide import Guide
 from countlo.play.oracle import SimulatedOracle
 from countlo.ui.layout import MIN_WIDTH, narrow_note
@@ -32,6 +31,7 @@ from countlo.ui.picture import picture_width, plain
 from countlo.ui.practice import PracticeSession
 from countlo.ui.session import Session
 from countlo.ui.terminal import run_lines
+from countlo.visible.practice import Practice
 
 SIX = Shape(6, 6)
 WIDTHS = [80, 60, 40, 30]

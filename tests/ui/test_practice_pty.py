@@ -15,9 +15,9 @@ pytest.importorskip("pyte")
 from vt import Pty
 
 from countlo.board import Shape
-from countlo.classic.anypractice import RulesPractice
-from countlo.classic.practice import Practice
 from countlo.rules import Rules
+from countlo.visible.practice import Practice
+from countlo.visible.practice_general import RulesPractice
 
 
 def drawn(game, shape: Shape) -> list[str]:

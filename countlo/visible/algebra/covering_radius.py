@@ -1,0 +1,201 @@
+"""The most presses a solvable start can need: the covering radius of the quiet-pattern code.
+
+A start b is solvable iff b = M x for some press set x, and then its fewest presses are the
+lightest member of x + K (K the quiet patterns). So the most clicks over all solvable starts is
+the largest coset-leader weight of K as a code of length n: its covering radius
+(docs/MATH.md §17). Generic over cells as bits of ints, like coset.py.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from countlo.errors import BadSizeError
+from countlo.i18n import _
+from countlo.visible.algebra.coset_walsh import lightest, reduce_basis, span_members
+
+BRUTE_CELLS = 26  # 2^cells xor-and-popcounts: every coset, exactly
+CLASSES_CELLS = 1 << 12  # with 2 or more quiet patterns _two tabulates two classes of up to cells / 2
+# members against each other: 64x64 keeps that table to 4 million entries (1004x1004 would be 195 GB)
+
+
+@dataclass(frozen=True)
+class Hardest:
+    """Proven bounds need <= covering radius <= upper and, unless None, a press set x whose
+    start M x needs exactly `need` presses (its coset has no lighter member)."""
+
+    presses: int | None
+    need: int
+    upper: int
+    method: str
+
+    @property
+    def exact(self) -> bool:
+        return self.need >= self.upper
+
+
+def hardest(basis: Sequence[int], cells: int, *, time_limit: float = 10.0,
+            seed: int = 0) -> Hardest:
+    """The covering radius of span(basis) in GF(2)^cells and a coset leader attaining it,
+    exact for nullity <= 2 or cells <= BRUTE_CELLS, else bounds within about `time_limit`."""
+    red = reduce_basis(basis)
+    full = (1 << cells) - 1
+    if len(red) >= 2 and cells > CLASSES_CELLS:
+        raise BadSizeError(_("--most works on boards of at most {most} cells ({side}x{side}) when they have "
+                             "2 or more quiet patterns; this one has {cells} cells and nullity {nullity}").format(
+                                 most=CLASSES_CELLS, side=math.isqrt(CLASSES_CELLS), cells=cells, nullity=len(red)))
+    if not red:
+        return Hardest(full, cells, cells, "nullity 0: the only solution of the all-pressed start")
+    if len(red) == 1:
+        return _one(red[0], cells)
+    if len(red) == 2:
+        return _two(red[0], red[1], cells)
+    if cells <= BRUTE_CELLS:
+        return _brute(red, cells)
+    return _bounds(red, cells, time_limit, seed)
+
+
+def _one(q: int, cells: int) -> Hardest:
+    """{0, q}: every cell off q pressed and half of q's cells."""
+    w = q.bit_count()
+    half = 0
+    taken = 0
+    rest = q
+    while taken < w // 2:
+        low = rest & -rest
+        half |= low
+        rest ^= low
+        taken += 1
+    x = (((1 << cells) - 1) & ~q) | half
+    r = cells - (w + 1) // 2
+    return Hardest(x, r, r, "nullity 1: closed form")
+
+
+def _two(q1: int, q2: int, cells: int) -> Hardest:
+    """{0, q1, q2, q1 + q2}: only the number of presses in each class of cells (by membership in
+    q1 and q2) matters; the best split of the q1-and-q2 class is a clipped midpoint."""
+    c1, c2, c3 = q1 & ~q2, q2 & ~q1, q1 & q2
+    n1, n2, n3 = c1.bit_count(), c2.bit_count(), c3.bit_count()
+    n0 = cells - n1 - n2 - n3
+    k1 = np.arange(n1 + 1)[:, None]
+    k2 = np.arange(n2 + 1)[None, :]
+    # weights of x + c for c = 0, q1, q2, q1 + q2 with k3 presses in class 3:
+    # 0: k1 + k2 + k3; q1: (n1-k1) + k2 + (n3-k3); q2: k1 + (n2-k2) + (n3-k3);
+    # q1+q2: (n1-k1) + (n2-k2) + k3. Two rise with k3, two fall.
+    rise = np.minimum(k1 + k2, (n1 - k1) + (n2 - k2))
+    fall = np.minimum((n1 - k1) + k2, k1 + (n2 - k2)) + n3
+    best_val, best = -1, (0, 0, 0)
+    for k3 in _candidates(rise, fall, n3):
+        val = np.minimum(rise + k3, fall - k3)
+        i = int(np.argmax(val))
+        v = int(val.flat[i])
+        if v > best_val:
+            a, b = divmod(i, n2 + 1)
+            best_val, best = v, (a, b, int(k3.flat[i]) if isinstance(k3, np.ndarray) else k3)
+    a, b, k = best
+    x = (((1 << cells) - 1) & ~(q1 | q2)) | _first(c1, a) | _first(c2, b) | _first(c3, k)
+    r = n0 + best_val
+    return Hardest(x, r, r, "nullity 2: class counts")
+
+
+def _candidates(rise: np.ndarray, fall: np.ndarray, n3: int) -> list[np.ndarray]:
+    """min(rise + k, fall - k) over 0 <= k <= n3 peaks at the clipped midpoint or next to it."""
+    mid = np.clip((fall - rise) // 2, 0, n3)
+    return [mid, np.clip(mid + 1, 0, n3)]
+
+
+def _first(mask: int, k: int) -> int:
+    """The k lowest set bits of mask."""
+    out = 0
+    for _step in range(k):
+        low = mask & -mask
+        out |= low
+        mask ^= low
+    return out
+
+
+def _brute(red: list[int], cells: int) -> Hardest:
+    """Every coset once: its representative with every pivot clear, against every member of K."""
+    pivots = 0
+    for b in red:
+        pivots |= b & -b
+    free = [j for j in range(cells) if not pivots >> j & 1]
+    reps = np.zeros(1, dtype=np.uint64)
+    for j in free:  # all 2^len(free) subsets of the free cells
+        reps = np.concatenate([reps, reps | np.uint64(1 << j)])
+    lightest_w = np.full(reps.shape, cells, dtype=np.int64)
+    for c in span_members(red):
+        np.minimum(lightest_w, np.bitwise_count(reps ^ np.uint64(c)), out=lightest_w)
+    i = int(np.argmax(lightest_w))
+    r = int(lightest_w[i])
+    x = lightest(int(reps[i]), red, cells).member
+    return Hardest(x, r, r, f"all 2^{len(free)} cosets")
+
+
+def _bounds(red: list[int], cells: int, time_limit: float, seed: int) -> Hardest:
+    """Lower bound: the hardest start a seeded local search finds (each one proven by the exact
+    fewest-press search). Upper bound: the better of the average solution weight and the
+    covering radius of a two-pattern subcode (fewer patterns can only leave starts needing
+    more), the best pair among a few heavy patterns."""
+    deadline = time.monotonic() + time_limit
+    upper = min(min(_two(a, b, cells).need for a, b in _pairs(red)), average_bound(red, cells))
+    rng = random.Random(seed)
+    per = max(0.05, time_limit / 20)
+    x = (1 << cells) - 1  # pressing everything: a start far from every quiet pattern
+    first = lightest(x, red, cells, time_limit=per)
+    if not first.exact:  # no start's minimum can be proven in time: the counting bound only
+        return Hardest(None, sphere_bound(len(red), cells), upper,
+                       "sphere covering (lower), average solution and two-pattern subcode "
+                       "(upper)")
+    best_x, best_w = first.member, first.weight
+    cur_w = best_w
+    while first.exact and time.monotonic() < deadline:
+        y = x
+        for _flip in range(1 + rng.randrange(3)):
+            y ^= 1 << rng.randrange(cells)
+        r = lightest(y, red, cells, time_limit=per)
+        if not r.exact:
+            break  # too big to prove a start's minimum in time: keep what is proven
+        if r.weight >= cur_w:  # climb (sideways moves allowed) on the proven minimum
+            x, cur_w = y, r.weight
+            if r.weight > best_w:
+                best_x, best_w = r.member, r.weight
+    sphere = sphere_bound(len(red), cells)
+    if sphere > best_w:  # counting proves more than the hardest start found: keep the count
+        return Hardest(None, sphere, upper, "sphere covering (lower), average solution and "
+                       "two-pattern subcode (upper)")
+    return Hardest(best_x, best_w, max(best_w, upper),
+                   "local search (lower), average solution and two-pattern subcode (upper)")
+
+
+def average_bound(basis: Sequence[int], cells: int) -> int:
+    """Every start needs at most the average weight of its solutions: n0 + (n - n0) / 2, where
+    n0 cells lie outside every quiet pattern (elsewhere half the solutions press a cell)."""
+    support = 0
+    for b in basis:
+        support |= b
+    n0 = cells - support.bit_count()
+    return n0 + (cells - n0) // 2
+
+
+def _pairs(red: list[int]) -> list[tuple[int, int]]:
+    heavy = sorted(red, key=lambda v: -v.bit_count())[:6]
+    out = [(a, b) for i, a in enumerate(heavy) for b in heavy[i + 1:]]
+    return out or [(red[0], red[0])]
+
+
+def sphere_bound(nullity: int, cells: int) -> int:
+    """Covering-radius lower bound: 2^nullity balls of radius R must cover all 2^cells words."""
+    need = cells - nullity  # log2 of the number of cosets
+    total, r = 0, 0
+    while True:
+        total += math.comb(cells, r)
+        if total.bit_length() - 1 >= need or r >= cells:
+            return r
+        r += 1

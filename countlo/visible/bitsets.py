@@ -1,0 +1,87 @@
+"""Visible Lights Out on a two-state Shape under any rules, with bitsets like the classic solver.
+
+The classic game (plus rule, plane) goes to the polynomial solver; every other rule and
+topology goes through countlo.visible.solutions. Callers that play the hidden game (the guide,
+the strategies, replay) use these so they need not know which rules are in force.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from countlo.board import Shape
+from countlo.errors import BadRuleError
+from countlo.visible import fewest as classic_minpress
+from countlo.visible import solutions
+from countlo.visible.engines import polynomial_chase as classic_solver
+from countlo.visible.engines.polynomial_chase import Solution
+
+
+def _check(shape: Shape) -> None:
+    if shape.rules.states != 2:
+        raise BadRuleError("bitset boards need two states")
+
+
+def _bits(values: list[int]) -> int:
+    return int("".join("1" if v else "0" for v in reversed(values)) or "0", 2)
+
+
+def _values(shape: Shape, bits: int) -> list[int]:
+    return [(bits >> j) & 1 for j in range(shape.cells)]
+
+
+def solve(shape: Shape, board: int, target: int = 0) -> Solution:
+    """Presses turning `board` into `target` (bitsets), or a witness: a bitset whose overlap
+    with the lights keeps its parity whatever is clicked and differs from the target's."""
+    if shape.rules.classic:
+        return classic_solver.solve(shape, board ^ target)
+    _check(shape)
+    out = solutions.solve(shape, _values(shape, board), _values(shape, target))
+    if out.presses is not None:
+        return Solution(True, _bits(out.presses), out.nullity, None)
+    assert out.witness is not None
+    return Solution(False, None, out.nullity, _bits(out.witness))
+
+
+def fewest_presses(shape: Shape, board: int, target: int = 0) -> tuple[int, bool] | None:
+    """(fewest presses turning board into target, exact) or None if impossible."""
+    if shape.rules.classic:
+        return classic_minpress.fewest_presses(shape, board ^ target)
+    _check(shape)
+    found = solutions.fewest(shape, _values(shape, board), _values(shape, target))
+    if found is None:
+        return None
+    return _bits(found[0]), found[1]
+
+
+def quiet_patterns(shape: Shape) -> list[int]:
+    """A basis of the press sets that change nothing."""
+    if shape.rules.classic:
+        return classic_solver.quiet_patterns(shape)
+    _check(shape)
+    return [_bits(q) for q, _ in solutions.quiet(shape)]
+
+
+@lru_cache(maxsize=16)
+def invariants(shape: Shape) -> tuple[int, ...]:
+    """A basis of the bitsets w whose overlap parity with the lights no click changes (w A = 0).
+    The classic press matrix is symmetric, so these are its quiet patterns."""
+    if shape.rules.classic:
+        return tuple(quiet_patterns(shape))
+    _check(shape)
+    return tuple(_bits(w) for w in solutions.invariants(shape))
+
+
+@lru_cache(maxsize=16)
+def inverse_columns(shape: Shape) -> tuple[int, ...] | None:
+    """The presses turning each single light on or off (columns of A^-1), None if A is singular."""
+    if shape.rules.classic:
+        return classic_solver.inverse_columns(shape)
+    if solve(shape, 0).nullity:
+        return None
+    out = []
+    for j in range(shape.cells):
+        presses = solve(shape, 1 << j).presses
+        assert isinstance(presses, int)
+        out.append(presses)
+    return tuple(out)

@@ -1,0 +1,114 @@
+"""Solutions under other rules grouped up to the symmetries of the rules and the board.
+
+A symmetry here is a permutation g of the cells with hits(g j) = g(hits(j)) for every cell j:
+clicking then moving equals moving then clicking, so g maps the solutions taking start to target
+onto the solutions taking g(start) to g(target). The group used is every rotation or reflection
+of the grid, composed with every translation on a torus or cylinder (columns only) and every glide
+on a Moebius band or Klein bottle (one column right per step, a cell crossing the twisted join
+turned upside down: the join is made so that this maps neighbours to neighbours), that commutes
+with the rules and fixes both start and target; a graph uses the identity only (its
+automorphisms are not searched).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from countlo.board import Shape
+from countlo.errors import BadSizeError
+from countlo.graph import Graph
+from countlo.i18n import _
+from countlo.visible import solutions
+
+MAX_SOLUTIONS = 1 << 16
+MAX_CELLS = 1 << 12
+Perm = tuple[int, ...]
+
+
+def _dihedral(rows: int, cols: int) -> list[tuple[str, Perm]]:
+    R, C = rows - 1, cols - 1
+    maps: list[tuple[str, Callable[[int, int], tuple[int, int]]]] = [
+            ("identity", lambda r, c: (r, c)), ("rotate 180", lambda r, c: (R - r, C - c)),
+            ("mirror left-right", lambda r, c: (r, C - c)),
+            ("mirror top-bottom", lambda r, c: (R - r, c))]
+    if rows == cols:
+        maps += [("rotate 90", lambda r, c: (c, R - r)), ("rotate 270", lambda r, c: (C - c, r)),
+                 ("transpose", lambda r, c: (c, r)),
+                 ("anti-transpose", lambda r, c: (C - c, R - r))]
+    out = []
+    for name, f in maps:
+        images = [f(*divmod(i, cols)) for i in range(rows * cols)]
+        out.append((name, tuple(r * cols + c for r, c in images)))
+    return out
+
+
+def _moved(q: int, dr: int, dc: int, rows: int, cols: int, glide: bool) -> int:
+    """Cell q moved dr rows down and dc columns right (0 <= dc < cols); with `glide`, a cell
+    crossing the right edge lands upside down, as the twisted join places it."""
+    r, c = divmod(q, cols)
+    r, c = (r + dr) % rows, c + dc
+    if c >= cols:
+        r, c = (rows - 1 - r if glide else r), c - cols
+    return r * cols + c
+
+
+def symmetries(board: Shape) -> list[tuple[str, Perm]]:
+    """(name, permutation) of every rotation/reflection (times translation where the topology
+    has them) that commutes with the rules."""
+    if board.cells > MAX_CELLS:
+        raise BadSizeError(_("grouping solutions by symmetry is limited to boards of at most {most} cells; "
+                             "{board} has {cells}").format(most=MAX_CELLS, board=board, cells=board.cells))
+    top = board.rules.topology
+    shifts = [(0, 0)]
+    if top == "torus":
+        shifts = [(dr, dc) for dr in range(board.rows) for dc in range(board.cols)]
+    elif top in ("cylinder", "moebius", "klein"):
+        shifts = [(0, dc) for dc in range(board.cols)]
+    glide = top in ("moebius", "klein")  # the twisted left-right join turns a crossing cell upside down
+    cols = solutions.columns(board)
+    out = []
+    for name, perm in _dihedral(board.rows, board.cols):
+        for dr, dc in shifts:
+            p = perm
+            if (dr, dc) != (0, 0):
+                p = tuple(_moved(q, dr, dc, board.rows, board.cols, glide) for q in perm)
+            if all({p[i]: t for i, t in cols[j].items()} == cols[p[j]] for j in range(len(p))):
+                label = name if (dr, dc) == (0, 0) else (
+                    f"{name} + glide {dc} right" if glide else f"{name} + shift {dr} down {dc} right")
+                out.append((label, p))
+    return out
+
+
+def classes(board: Shape | Graph, start: Sequence[int],
+            target: Sequence[int] | None = None, limit: int = MAX_SOLUTIONS
+            ) -> tuple[list[tuple[list[int], int]], list[str]]:
+    """([(representative, class size)], names of the symmetries used), representatives the
+    smallest of their orbit, sorted by press count."""
+    sol = solutions.solve(board, start, target)
+    if not sol.solvable:
+        return [], []
+    if sol.solutions > limit:
+        raise BadSizeError(_("the start has {n} solutions; grouping them is limited to {most}").format(
+            n=sol.solutions, most=limit))
+    tgt = list(target) if target is not None else [0] * board.cells
+    group: list[tuple[str, Perm]] = [("identity", tuple(range(board.cells)))]
+    if isinstance(board, Shape):
+        group = [(n, p) for n, p in symmetries(board)
+                 if all(start[p[i]] == start[i] and tgt[p[i]] == tgt[i] for i in range(len(p)))]
+    seen: set[tuple[int, ...]] = set()
+    out = []
+    for x in solutions.all_solutions(board, start, target):
+        key = tuple(x)
+        if key in seen:
+            continue
+        orbit = set()
+        for _name, p in group:
+            y = [0] * len(x)
+            for i, v in enumerate(x):
+                y[p[i]] = v
+            orbit.add(tuple(y))
+        seen |= orbit
+        rep = min(orbit)
+        out.append((list(rep), len(orbit)))
+    out.sort(key=lambda rs: (sum(rs[0]), rs[0]))
+    return out, [n for n, _ in group]
