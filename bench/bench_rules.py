@@ -40,11 +40,19 @@ from countlo.board import Shape
 from countlo.rules import Rules
 from countlo.visible import solutions
 from countlo.visible.algebra import gf2, smith
-from countlo.visible.engines import circulant_torus, line_chase, line_chase_mod_k, ring_chase, rowcol_closed_form
+from countlo.visible.engines import (
+    choice,
+    circulant_torus,
+    line_chase,
+    line_chase_mod_k,
+    reference_chase,
+    ring_chase,
+    rowcol_closed_form,
+)
 
 
 def cold(board: Shape, start: list[int]) -> None:
-    for cache in (solutions._plan, solutions._rows, solutions._columns, solutions._transposed_plan, line_chase.plan,
+    for cache in (reference_chase.plan, reference_chase.rows, reference_chase.columns, reference_chase.transposed_plan, line_chase.plan,
                   line_chase.layout, rowcol_closed_form.structure, circulant_torus.plan, line_chase_mod_k.plan, line_chase_mod_k.zlayout,
                   line_chase_mod_k.zlayout_or_none, ring_chase._plan):
         cache.cache_clear()
@@ -136,10 +144,10 @@ def main() -> None:
             continue
         for n in sizes:
             board = Shape(n, n, Rules.make(top, rule, k))
-            big = n * n >= solutions.ROWCHASE_CELLS
+            big = n * n >= choice.FAST_CELLS
             lines = big and (line_chase.applies(board) or line_chase_mod_k.applies(board) or ring_chase.applies(board))
             fast = lines or rowcol_closed_form.applies(board)
-            ring = k == 2 and n * n >= solutions.ROWCHASE_CELLS and circulant_torus.applies(board)
+            ring = k == 2 and n * n >= choice.FAST_CELLS and circulant_torus.applies(board)
             if not fast and n > args.general_max:
                 print(f"| {top} | {rule} | {k} | {n} | not timed (one equation at a time) | - | - |", flush=True)
                 continue

@@ -19,6 +19,9 @@ from countlo.rules import CLASSIC, Rules
 from countlo.tokens import shown
 from countlo.value import Value
 
+Vector = list[int]  # one value per cell in reading order: lights, presses (0..k-1) or a weighting
+Rows = list[int]  # a board as its rows, each a C-bit int (bit c = column c)
+
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up; mypy knows it)
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator, Sequence
@@ -374,3 +377,16 @@ def _commutes(shape: Shape, sym: Symmetry) -> bool:
         if moved != shape.hits(image):
             return False
     return True
+
+
+def bits(vals: Sequence[int]) -> int:
+    """The int whose bit j is values[j] mod 2, built through one binary string: setting the
+    bits one at a time copies the growing int each time (minutes at a million cells)."""
+    text = "".join("1" if v & 1 else "0" for v in reversed(vals))
+    return int(text, 2) if text else 0
+
+
+def values(b: int, n: int) -> Vector:
+    """Bits 0..n-1 of b as a list, read from one binary string (b >> j for every j is quadratic)."""
+    text = format(b & ((1 << n) - 1), f"0{n}b") if n else ""
+    return [int(c) for c in reversed(text)]

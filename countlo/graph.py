@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from countlo.board import Shape
 from countlo.errors import BadRuleError
 from countlo.i18n import _
 from countlo.rules import MAX_STATES
@@ -75,3 +76,6 @@ def _adjacency(g: Graph) -> tuple[tuple[int, ...], ...]:
         adj[i].append(j)
         adj[j].append(i)
     return tuple(tuple(sorted(a)) for a in adj)
+
+
+Board = Shape | Graph  # what the visible game is played on: a grid under its rules, or a graph

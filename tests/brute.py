@@ -17,6 +17,7 @@ from countlo.errors import CountloError
 from countlo.hidden.record import Record, Step, record_of
 from countlo.visible import solutions
 from countlo.visible.algebra import dense_lu, smith
+from countlo.visible.engines import reference_chase
 
 
 def gf2_rank(rows: list[int] | list[list[int]]) -> int:
@@ -61,7 +62,7 @@ def against_the_general_chase(solve_start, board: Shape, rng: random.Random, sta
         if t == 1:
             x = [rng.randrange(k) for _ in range(n)]
             start = [(-v) % k for v in solutions.apply(board, [0] * n, x)]
-        ref = solutions._solve_by_plan(board, [(-v) % k for v in start])
+        ref = reference_chase.solve_by_plan(board, [(-v) % k for v in start])
         seen.add(answer_is_right(solve_start, board, start, ref.solvable))
     return seen
 

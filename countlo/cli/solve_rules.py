@@ -18,7 +18,7 @@ from countlo.board import Shape
 from countlo.cli.bigboard import GRID_LIMIT, big_board_note
 from countlo.errors import BadRuleError, BadSizeError, BoardFormatError, CountloError
 from countlo.formats.text import read_input
-from countlo.graph import GRAPH_RULES, Graph
+from countlo.graph import GRAPH_RULES, Board, Graph
 from countlo.i18n import _, ngettext, reason
 from countlo.rules import Rule, Rules
 from countlo.ui.rulewords import graph_text, method_words, rules_text
@@ -27,7 +27,6 @@ MIN_TIME = 60.0  # as for the classic game (countlo.cli.solve)
 MOST_TIME = 10.0
 ALL_LIMIT = 4096
 QUIET_LIMIT = 64  # --quiet lists at most this many generators
-Board = Shape | Graph
 
 
 def rule_of(text: str | None) -> Rule:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from countlo.board import Shape
+from countlo.board import Shape, bits, values
 from countlo.errors import BadRuleError
 from countlo.visible import fewest as classic_minpress
 from countlo.visible import solutions
@@ -22,25 +22,17 @@ def _check(shape: Shape) -> None:
         raise BadRuleError("bitset boards need two states")
 
 
-def _bits(values: list[int]) -> int:
-    return int("".join("1" if v else "0" for v in reversed(values)) or "0", 2)
-
-
-def _values(shape: Shape, bits: int) -> list[int]:
-    return [(bits >> j) & 1 for j in range(shape.cells)]
-
-
 def solve(shape: Shape, board: int, target: int = 0) -> Solution:
     """Presses turning `board` into `target` (bitsets), or a witness: a bitset whose overlap
     with the lights keeps its parity whatever is clicked and differs from the target's."""
     if shape.rules.classic:
         return classic_solver.solve(shape, board ^ target)
     _check(shape)
-    out = solutions.solve(shape, _values(shape, board), _values(shape, target))
+    out = solutions.solve(shape, values(board, shape.cells), values(target, shape.cells))
     if out.presses is not None:
-        return Solution(True, _bits(out.presses), out.nullity, None)
+        return Solution(True, bits(out.presses), out.nullity, None)
     assert out.witness is not None
-    return Solution(False, None, out.nullity, _bits(out.witness))
+    return Solution(False, None, out.nullity, bits(out.witness))
 
 
 def fewest_presses(shape: Shape, board: int, target: int = 0) -> tuple[int, bool] | None:
@@ -48,10 +40,10 @@ def fewest_presses(shape: Shape, board: int, target: int = 0) -> tuple[int, bool
     if shape.rules.classic:
         return classic_minpress.fewest_presses(shape, board ^ target)
     _check(shape)
-    found = solutions.fewest(shape, _values(shape, board), _values(shape, target))
+    found = solutions.fewest(shape, values(board, shape.cells), values(target, shape.cells))
     if found is None:
         return None
-    return _bits(found[0]), found[1]
+    return bits(found[0]), found[1]
 
 
 def quiet_patterns(shape: Shape) -> list[int]:
@@ -59,7 +51,7 @@ def quiet_patterns(shape: Shape) -> list[int]:
     if shape.rules.classic:
         return classic_solver.quiet_patterns(shape)
     _check(shape)
-    return [_bits(q) for q, _ in solutions.quiet(shape)]
+    return [bits(q) for q, _ in solutions.quiet(shape)]
 
 
 @lru_cache(maxsize=16)
@@ -69,7 +61,7 @@ def invariants(shape: Shape) -> tuple[int, ...]:
     if shape.rules.classic:
         return tuple(quiet_patterns(shape))
     _check(shape)
-    return tuple(_bits(w) for w in solutions.invariants(shape))
+    return tuple(bits(w) for w in solutions.invariants(shape))
 
 
 @lru_cache(maxsize=16)

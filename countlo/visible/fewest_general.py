@@ -15,16 +15,14 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from countlo.board import Shape
+from countlo.board import Vector, bits, values
 from countlo.errors import BadSizeError
-from countlo.graph import Graph
+from countlo.graph import Board, Graph
 from countlo.visible import solutions
 from countlo.visible.algebra import coset_radix, covering_radius
 from countlo.visible.algebra.coset_walsh import Progress, lightest
 from countlo.visible.fewest import _descent_min, involutions
 
-Board = Shape | Graph
-Vector = list[int]
 TILE_SIDES = (5, 7)  # two states: the tilings of the classic lower bound
 ZK_TILE_SIDES = (2, 3, 4)  # more states: smaller tiles (the projected groups grow as k^cells)
 GRAPH_BLOCKS = (16, 24)  # graphs: runs of consecutive nodes as regions (two states)
@@ -50,19 +48,6 @@ class Fewest:
     @property
     def exact(self) -> bool:
         return self.count <= self.lower_bound
-
-
-def bits(values: Sequence[int]) -> int:
-    """The int whose bit j is values[j] mod 2, built through one binary string: setting the
-    bits one at a time copies the growing int each time (minutes at a million cells)."""
-    text = "".join("1" if v & 1 else "0" for v in reversed(values))
-    return int(text, 2) if text else 0
-
-
-def values(b: int, n: int) -> Vector:
-    """Bits 0..n-1 of b as a list, read from one binary string (b >> j for every j is quadratic)."""
-    text = format(b & ((1 << n) - 1), f"0{n}b") if n else ""
-    return [int(c) for c in reversed(text)]
 
 
 def fewest(board: Board, start: Sequence[int], target: Sequence[int] | None = None, *,

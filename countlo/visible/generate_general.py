@@ -22,12 +22,12 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from countlo.errors import BadSizeError, CountloError
+from countlo.graph import Board
 from countlo.i18n import _
 from countlo.visible import solutions
 from countlo.visible.generate import TRIES, NoSuchBoardError, band_of, draw_in_band
 from countlo.visible.generate import _coset as coset_bits
 
-Board = solutions.Board
 MAX_CELLS = 1 << 16  # a press vector and a start of this many cells per board, in Python lists
 MAX_QUIET = {2: 1 << 16}  # solutions walked per board for the exact fewest (k = 2: bitsets)
 MAX_QUIET_K = 1 << 12  # k > 2: the walk builds a vector per solution

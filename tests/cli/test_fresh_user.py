@@ -131,7 +131,7 @@ def test_most_start_is_what_its_presses_light_cell_by_cell(capsys, monkeypatch, 
 def test_bits_and_values_agree_with_the_bit_by_bit_definition():
     import random
 
-    from countlo.visible.fewest_general import bits, values
+    from countlo.board import bits, values
 
     rng = random.Random(5)
     for n in (0, 1, 2, 7, 64, 65, 300):

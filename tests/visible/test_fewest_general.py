@@ -7,7 +7,7 @@ from functools import cache
 
 import pytest
 
-from countlo.board import Shape
+from countlo.board import Shape, bits
 from countlo.graph import Graph
 from countlo.rules import Rules
 from countlo.visible import fewest_general, solutions
@@ -103,10 +103,10 @@ def test_lower_bounds_never_exceed_the_minimum(board):
         assert x is not None
         assert fewest_general.count_bound(board, list(start), None) <= w
         if k == 2:
-            basis = [fewest_general.bits(g) for g, _ in gens]
+            basis = [bits(g) for g, _ in gens]
             for tiling in fewest_general.tilings(board, (2, 3), (3, 5)):
-                masks = [fewest_general.bits([1 if j in set(c) else 0 for j in range(n)]) for c in tiling]
-                assert coset_walsh.region_bound(fewest_general.bits(x), basis, n, masks) <= w
+                masks = [bits([1 if j in set(c) else 0 for j in range(n)]) for c in tiling]
+                assert coset_walsh.region_bound(bits(x), basis, n, masks) <= w
             continue
         assert coset_radix.cell_bound(x, gens, k) <= w
         for tiling in fewest_general.tilings(board, (1, 2, 3), (2, 4)):

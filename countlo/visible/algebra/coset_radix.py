@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from countlo.board import Vector
 from countlo.visible.algebra.coset_walsh import Progress, Status
 
 LO_MEMBERS = 1 << 16  # rows of the table weighed per step
@@ -24,7 +25,6 @@ LO_BYTES = 1 << 24  # bytes of that table (members x touched cells x 2)
 SPAN_CAP = 1 << 16  # a region's projected quiet group is listed up to this many members
 BOUND_TIME = 1.0  # the bound and the polish after a stop take about this long at least
 
-Vector = list[int]
 
 
 @dataclass(frozen=True)

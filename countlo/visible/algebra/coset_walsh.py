@@ -18,6 +18,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from countlo.visible.algebra import gf2
+
 LO_BITS = 22  # 2^22 int16 sums = 8 MiB per chunk
 GRAY_MAX = 10  # below this the pure-int Gray walk beats numpy's set-up cost
 REGION_RANK = 24  # regions whose projected quiet space is larger add nothing to the bound
@@ -105,7 +107,7 @@ def lightest(
     if d == 0:
         return Lightest(x, x.bit_count())
     if d <= GRAY_MAX:
-        best = _gray(x, red)
+        best = gf2.gray_lightest(x, red)
         return Lightest(best, best.bit_count())
     hi_count = max(0, d - LO_BITS)
     worth = hi_count >= FOLD_MIN_HI and d * cells <= FOLD_WORK
@@ -227,17 +229,6 @@ def fold(x: int, basis: list[int], sigma: Callable[[int], int],
         return bool(z >> (m + i) & 1)
 
     return x, rest + hi, skip_pairs
-
-
-def _gray(x: int, basis: Sequence[int]) -> int:
-    """The lightest member of x + span(basis) by a Gray-code walk (2^d xors and popcounts)."""
-    best, best_w = x, x.bit_count()
-    for i in range(1, 1 << len(basis)):
-        x ^= basis[(i & -i).bit_length() - 1]
-        w = x.bit_count()
-        if w < best_w:
-            best, best_w = x, w
-    return best
 
 
 def bits_of(v: int, cells: int) -> np.ndarray:
@@ -365,7 +356,7 @@ def region_bound(x: int, basis: Sequence[int], cells: int, regions: Sequence[int
             continue
         y = reduce_member(x & mask, proj)
         if len(proj) <= GRAY_MAX:
-            total += _gray(y, proj).bit_count()
+            total += gf2.gray_lightest(y, proj).bit_count()
         else:
             total += _Walsh(y, proj, cells, None, (), None, 1.0).run().weight
     return total

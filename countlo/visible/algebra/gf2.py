@@ -160,3 +160,15 @@ def reduce(v: int, basis: Sequence[int]) -> int:
         if v ^ b < v:
             v ^= b
     return v
+
+
+def gray_lightest(x: int, basis: Sequence[int]) -> int:
+    """The lightest member of the coset x + span(basis) by a Gray-code walk: 2^d xors and
+    popcounts for d basis vectors, each step one xor (docs/MATH.md §6)."""
+    best, best_w = x, x.bit_count()
+    for i in range(1, 1 << len(basis)):
+        x ^= basis[(i & -i).bit_length() - 1]
+        w = x.bit_count()
+        if w < best_w:
+            best, best_w = x, w
+    return best

@@ -14,9 +14,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from countlo.board import Vector
 from countlo.visible.algebra import gf2
-
-Vector = list[int]
 
 
 @dataclass(frozen=True)

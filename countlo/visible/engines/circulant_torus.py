@@ -20,13 +20,15 @@ import random
 from collections.abc import Iterator, Sequence
 from functools import lru_cache
 
-from countlo.board import Shape
+from countlo.board import Rows, Shape, Vector
 from countlo.errors import BadSizeError
+from countlo.graph import Board
 from countlo.i18n import _
 from countlo.value import Value
 from countlo.visible.algebra import gf2
+from countlo.visible.engines import engine
+from countlo.visible.engines.engine import Outcome
 
-Rows = list[int]
 PLUS = frozenset({(-1, 0), (0, -1), (0, 0), (0, 1), (1, 0)})
 FFT_BITS = 768  # from this many columns, products in Q go through numpy's FFT (measured: bench/bench_rules.py)
 MAX_CELLS = 1 << 24  # 4096 x 4096: the start, the presses and the target as lists stay near 1/2 GB
@@ -377,3 +379,31 @@ def quiet_list(board: Shape, count: int | None = None) -> list[list[int]]:
 def random_rows(rows: int, cols: int, rng: random.Random) -> Rows:
     """A uniformly random start as rows (for the benchmark and the tests)."""
     return [rng.getrandbits(cols) for _ in range(rows)]
+
+
+class CirculantTorus:
+    """This engine as an Engine: its own limit for a solution, the common one for its quiet
+    patterns; the game is its own transpose, so the invariants are the quiet patterns."""
+
+    def applies(self, board: Board) -> bool:
+        return isinstance(board, Shape) and applies(board)
+
+    def check_size(self, board: Board) -> None:
+        check_size(engine.grid(board))
+
+    def solve_start(self, board: Board, start: Sequence[int], target: Sequence[int] | None) -> Outcome:
+        presses, witness, nullity = solve_start(engine.grid(board), start, target)
+        return Outcome.of(presses, witness, (2,) * nullity, 2)
+
+    def orders(self, board: Board) -> tuple[int, ...]:
+        return (2,) * nullity(engine.grid(board))
+
+    def quiet(self, board: Board, count: int | None) -> list[tuple[Vector, int]]:
+        engine.check_size(board)
+        return [(g, 2) for g in quiet_list(engine.grid(board), count)]
+
+    def invariants(self, board: Board) -> list[Vector]:
+        return [g for g, _ in self.quiet(board, None)]
+
+
+ENGINE = CirculantTorus()

@@ -36,10 +36,13 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from countlo.board import Vector
 from countlo.errors import BadSizeError
-from countlo.graph import MAX_NODES, Graph
+from countlo.graph import MAX_NODES, Board, Graph
 from countlo.i18n import _
 from countlo.visible.algebra import bitpacked
+from countlo.visible.engines import engine
+from countlo.visible.engines.engine import Outcome
 
 Words = NDArray[np.uint64]
 ONE = np.uint64(1)
@@ -569,3 +572,37 @@ def quiet_list(graph: Graph, count: int | None = None) -> list[list[int]]:
 def invariant_list(graph: Graph) -> list[list[int]]:
     """A basis of the w with w A = 0: A is symmetric, so the quiet patterns themselves."""
     return quiet_list(graph)
+
+
+def _graph(board: Board) -> Graph:
+    """The graph this engine was handed (the choice hands it nothing else)."""
+    if not isinstance(board, Graph):
+        raise TypeError(f"the graph chase was handed {board!r}")
+    return board
+
+
+class GraphChase:
+    """This engine as an Engine: two-state graphs; A is symmetric, so the invariants are the quiet
+    patterns."""
+
+    def applies(self, board: Board) -> bool:
+        return isinstance(board, Graph) and board.states == 2
+
+    def check_size(self, board: Board) -> None:
+        engine.check_size(board)
+
+    def solve_start(self, board: Board, start: Sequence[int], target: Sequence[int] | None) -> Outcome:
+        presses, witness, nullity = solve_start(_graph(board), start, target)
+        return Outcome.of(presses, witness, (2,) * nullity, 2)
+
+    def orders(self, board: Board) -> tuple[int, ...]:
+        return (2,) * int(plan(_graph(board)).nullity)
+
+    def quiet(self, board: Board, count: int | None) -> list[tuple[Vector, int]]:
+        return [(g, 2) for g in quiet_list(_graph(board), count)]
+
+    def invariants(self, board: Board) -> list[Vector]:
+        return invariant_list(_graph(board))
+
+
+ENGINE = GraphChase()

@@ -44,10 +44,13 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from countlo.board import Shape
+from countlo.board import Shape, Vector
 from countlo.errors import BadSizeError
+from countlo.graph import Board
 from countlo.i18n import _
 from countlo.visible.algebra import bitpacked
+from countlo.visible.engines import engine
+from countlo.visible.engines.engine import Outcome
 
 Words = bitpacked.Words
 ONE = bitpacked.ONE
@@ -823,3 +826,29 @@ def quiet_list(board: Shape, count: int | None = None, transposed: bool = False)
 def invariant_list(board: Shape) -> list[list[int]]:
     """A basis of the w with w A = 0: the quiet patterns of the transposed game."""
     return quiet_list(board, transposed=True)
+
+
+class LineChase:
+    """This engine as an Engine."""
+
+    def applies(self, board: Board) -> bool:
+        return isinstance(board, Shape) and applies(board)
+
+    def check_size(self, board: Board) -> None:
+        engine.check_size(board)
+
+    def solve_start(self, board: Board, start: Sequence[int], target: Sequence[int] | None) -> Outcome:
+        presses, witness, nullity = solve_start(engine.grid(board), start, target)
+        return Outcome.of(presses, witness, (2,) * nullity, 2)
+
+    def orders(self, board: Board) -> tuple[int, ...]:
+        return (2,) * int(plan(engine.grid(board)).nullity)
+
+    def quiet(self, board: Board, count: int | None) -> list[tuple[Vector, int]]:
+        return [(g, 2) for g in quiet_list(engine.grid(board), count)]
+
+    def invariants(self, board: Board) -> list[Vector]:
+        return invariant_list(engine.grid(board))
+
+
+ENGINE = LineChase()

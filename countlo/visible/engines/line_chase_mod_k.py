@@ -42,12 +42,14 @@ from typing import Any, NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
-from countlo.board import Shape
+from countlo.board import Shape, Vector
 from countlo.errors import BadSizeError
+from countlo.graph import Board
 from countlo.i18n import _
 from countlo.rules import Rules
 from countlo.visible.algebra import bitsliced, dense_lu
-from countlo.visible.engines import line_chase
+from countlo.visible.engines import engine, line_chase
+from countlo.visible.engines.engine import Outcome
 
 Ints = NDArray[np.int64]
 Arr = NDArray[Any]
@@ -976,3 +978,28 @@ def quiet(board: Shape, count: int | None = None, transposed: bool = False) -> l
         pats = _patterns(board, transposed, first, last)
         out += [(pats[:, :, i].reshape(-1).tolist(), ords[first + i]) for i in range(last - first)]
     return out
+
+
+class LineChaseModK:
+    """This engine as an Engine: the invariants are the quiet patterns of the transposed game."""
+
+    def applies(self, board: Board) -> bool:
+        return isinstance(board, Shape) and applies(board)
+
+    def check_size(self, board: Board) -> None:
+        engine.check_size(board)
+
+    def solve_start(self, board: Board, start: Sequence[int], target: Sequence[int] | None) -> Outcome:
+        return Outcome.of(*solve_start(engine.grid(board), start, target), engine.states(board))
+
+    def orders(self, board: Board) -> tuple[int, ...]:
+        return orders(engine.grid(board))
+
+    def quiet(self, board: Board, count: int | None) -> list[tuple[Vector, int]]:
+        return quiet(engine.grid(board), count)
+
+    def invariants(self, board: Board) -> list[Vector]:
+        return [g for g, _ in quiet(engine.grid(board), transposed=True)]
+
+
+ENGINE = LineChaseModK()

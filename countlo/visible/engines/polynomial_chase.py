@@ -17,11 +17,16 @@ import itertools
 from collections.abc import Iterator, Sequence
 from functools import lru_cache
 
-from countlo.board import Shape, press_masks
+from countlo.board import Rows, Shape, Vector, bits, press_masks, values
 from countlo.value import Value
 from countlo.visible.algebra import gf2
+from countlo.visible.engines import engine
+from countlo.visible.engines.engine import Outcome
 
-Rows = list[int]
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up; mypy knows it)
+if TYPE_CHECKING:
+    from countlo.graph import Board
+
 SMALL = 1 << 16  # boards up to this many cells keep their quiet patterns cached
 
 
@@ -389,3 +394,39 @@ def inverse_columns(shape: Shape) -> tuple[int, ...] | None:
     rows = elimination(shape).solution
     return tuple(sum(1 << i for i in range(shape.cells) if rows[i] >> j & 1)
                  for j in range(shape.cells))
+
+
+class PolynomialChase:
+    """This engine as an Engine, for the classic rules through vectors of 0/1 values; the press
+    matrix is symmetric, so the invariants are the quiet patterns."""
+
+    def applies(self, board: Board) -> bool:
+        return isinstance(board, Shape) and board.rules.classic
+
+    def check_size(self, board: Board) -> None:
+        engine.check_size(board)
+
+    def solve_start(self, board: Board, start: Sequence[int], target: Sequence[int] | None) -> Outcome:
+        shape = engine.grid(board)
+        engine.check_vector(shape, start, "the start")
+        lit = bits(start)
+        if target is not None:
+            engine.check_vector(shape, target, "the target")
+            lit ^= bits(target)
+        sol = solve(shape, lit)
+        n = shape.cells
+        return Outcome.of(None if sol.presses is None else values(sol.presses, n),
+                          None if sol.witness is None else values(sol.witness, n), (2,) * sol.nullity, 2)
+
+    def orders(self, board: Board) -> tuple[int, ...]:
+        return (2,) * nullity(engine.grid(board))
+
+    def quiet(self, board: Board, count: int | None) -> list[tuple[Vector, int]]:
+        shape = engine.grid(board)
+        return [(values(q, shape.cells), 2) for q in quiet_patterns(shape, count)]
+
+    def invariants(self, board: Board) -> list[Vector]:
+        return [q for q, _ in self.quiet(board, None)]
+
+
+ENGINE = PolynomialChase()

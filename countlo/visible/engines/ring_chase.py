@@ -34,10 +34,12 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from countlo.board import Shape
+from countlo.board import Shape, Vector
+from countlo.graph import Board
 from countlo.rules import Offset
 from countlo.visible.algebra.circulant_ring import Arr, Ring, Spec
-from countlo.visible.engines import line_chase_mod_k, twisted_covers
+from countlo.visible.engines import engine, line_chase_mod_k, twisted_covers
+from countlo.visible.engines.engine import Outcome
 
 TOPOLOGIES = ("cylinder", "torus", "moebius", "klein", "projective")
 WITNESS_TRIES = 64  # a random quiet pattern misses an unsolvable b with probability 1/p: 3^-64 here
@@ -567,3 +569,28 @@ def orders(board: Shape) -> tuple[int, ...]:
     pl = plan(board)
     return (board.rules.states,) * _nullity(board, sum(_part(pl, i, None, None).nullity for i in range(len(pl.pieces))))
 
+
+class RingChase:
+    """This engine as an Engine for solutions and the quiet group's orders; it lists no quiet
+    patterns (the choice leaves QUIET and INVARIANTS to line_chase_mod_k)."""
+
+    def applies(self, board: Board) -> bool:
+        return isinstance(board, Shape) and applies(board)
+
+    def check_size(self, board: Board) -> None:
+        engine.check_size(board)
+
+    def solve_start(self, board: Board, start: Sequence[int], target: Sequence[int] | None) -> Outcome:
+        return Outcome.of(*solve_start(engine.grid(board), start, target), engine.states(board))
+
+    def orders(self, board: Board) -> tuple[int, ...]:
+        return orders(engine.grid(board))
+
+    def quiet(self, board: Board, count: int | None) -> list[tuple[Vector, int]]:
+        raise NotImplementedError("the ring chase lists no quiet patterns: the choice asks line_chase_mod_k")
+
+    def invariants(self, board: Board) -> list[Vector]:
+        raise NotImplementedError("the ring chase lists no invariants: the choice asks line_chase_mod_k")
+
+
+ENGINE = RingChase()

@@ -21,9 +21,12 @@ from functools import lru_cache
 import numpy as np
 from numpy.typing import NDArray
 
-from countlo.board import Shape
+from countlo.board import Shape, Vector
+from countlo.graph import Board
 from countlo.rules import ROWCOL
 from countlo.visible.algebra import smith
+from countlo.visible.engines import engine
+from countlo.visible.engines.engine import Outcome
 from countlo.visible.engines.line_chase_mod_k import rhs
 
 Ints = NDArray[np.int64]
@@ -216,3 +219,28 @@ def quiet(board: Shape, count: int | None = None) -> list[tuple[list[int], int]]
         r, c = _gen_lines(st, gen)
         out.append((_grid(st, r, c).reshape(-1).tolist(), gen[3]))
     return out
+
+
+class RowcolClosedForm:
+    """This engine as an Engine: A is symmetric, so the invariants are the quiet patterns."""
+
+    def applies(self, board: Board) -> bool:
+        return isinstance(board, Shape) and applies(board)
+
+    def check_size(self, board: Board) -> None:
+        engine.check_size(board)
+
+    def solve_start(self, board: Board, start: Sequence[int], target: Sequence[int] | None) -> Outcome:
+        return Outcome.of(*solve_start(engine.grid(board), start, target), engine.states(board))
+
+    def orders(self, board: Board) -> tuple[int, ...]:
+        return orders(engine.grid(board))
+
+    def quiet(self, board: Board, count: int | None) -> list[tuple[Vector, int]]:
+        return quiet(engine.grid(board), count)
+
+    def invariants(self, board: Board) -> list[Vector]:
+        return [g for g, _ in quiet(engine.grid(board))]
+
+
+ENGINE = RowcolClosedForm()

@@ -4,9 +4,9 @@ equation at a time (countlo.visible.solutions), on every topology it takes and e
 from __future__ import annotations
 
 import itertools
-from pathlib import Path
 
 import numpy as np
+import oeis
 import pytest
 from brute import gf2_rank
 from hypothesis import given, settings
@@ -16,7 +16,7 @@ from oeis import a165738
 from countlo.board import Shape
 from countlo.rules import NAMED, ROWCOL, TOPOLOGIES, Rule, Rules
 from countlo.visible import solutions
-from countlo.visible.engines import line_chase
+from countlo.visible.engines import choice, line_chase, reference_chase
 
 FAST = ("plane", "cylinder", "torus", "moebius", "klein", "projective")
 ACROSS = ("moebius", "klein")  # the chase runs along columns
@@ -54,7 +54,7 @@ def check(board: Shape, b: list[int], images: set[tuple[int, ...]] | None = None
     """rowchase gives what general's own chase gives (and brute force, when `images` is given)."""
     assert line_chase.applies(board)
     n = board.cells
-    ref = solutions._solve_by_plan(board, b)
+    ref = reference_chase.solve_by_plan(board, b)
     presses, witness, nullity = line_chase.solve(board, b)
     assert nullity == ref.nullity
     assert (presses is not None) == ref.solvable
@@ -70,7 +70,7 @@ def check(board: Shape, b: list[int], images: set[tuple[int, ...]] | None = None
     quiet = line_chase.quiet_list(board)
     assert len(quiet) == nullity and gf2_rank(quiet) == nullity
     assert all(solutions.apply(board, [0] * n, q) == [0] * n for q in quiet)
-    assert n < solutions.ROWCHASE_CELLS  # so solutions.quiet is general's own chase
+    assert n < choice.FAST_CELLS  # so solutions.quiet is general's own chase
     reference = [g for g, _ in solutions.quiet(board)]
     assert gf2_rank(quiet + reference) == nullity  # the same space
 
@@ -177,12 +177,7 @@ def test_torus_nullity_matches_oeis_a165738():
 
 
 def test_plane_nullity_matches_oeis_a159257():
-    path = Path(__file__).resolve().parent.parent / "data" / "A159257_nullity_nxn_n1-1000.txt"
-    table = {}
-    for line in path.read_text().splitlines():
-        parts = line.split()
-        if len(parts) == 2 and parts[0].isdigit():
-            table[int(parts[0])] = int(parts[1])
+    table = oeis.table("A159257_nullity_nxn_n1-1000.txt")
     for n in [*range(1, 60), 98, 127, 299]:
         assert line_chase.plan(Shape(n, n, Rules.make("plane", Rule("copy", NAMED["plus"])))).nullity == table[n]
 
@@ -230,10 +225,10 @@ def test_offsets_that_wrap_round_a_narrow_join_twice_are_solved_right(board):
 def test_general_dispatches_big_boards_and_agrees(topology):
     rng = np.random.default_rng(7)
     board = Shape(33, 34, Rules.make(topology, "star"))
-    assert board.cells >= solutions.ROWCHASE_CELLS
+    assert board.cells >= choice.FAST_CELLS
     start = rng.integers(0, 2, board.cells).tolist()
     sol = solutions.solve(board, start)
-    ref = solutions._solve_by_plan(board, [(-v) % 2 for v in start])
+    ref = reference_chase.solve_by_plan(board, [(-v) % 2 for v in start])
     assert (sol.solvable, sol.nullity) == (ref.solvable, ref.nullity)
     if sol.solvable:
         assert solutions.apply(board, start, sol.presses) == [0] * board.cells

@@ -17,7 +17,8 @@ from countlo.board import Shape
 from countlo.rules import NAMED, Rule, Rules
 from countlo.visible import solutions
 from countlo.visible.algebra import smith
-from countlo.visible.engines import line_chase_mod_k
+from countlo.visible.engines import choice, line_chase_mod_k, reference_chase
+from countlo.visible.engines.engine import SOLVE
 
 FAST = ("plane", "cylinder", "torus", "moebius", "klein", "projective")  # projective: folded, docs/MATH.md §18.6
 
@@ -81,8 +82,8 @@ def test_the_answers_are_the_general_chase_on_medium_boards():
                 board = Shape(rows, cols, Rules.make(topology, rule, k))
                 if not line_chase_mod_k.applies(board):
                     continue
-                solutions._plan.cache_clear()
-                plan = solutions._plan(board)
+                reference_chase.plan.cache_clear()
+                plan = reference_chase.plan(board)
                 assert line_chase_mod_k.orders(board) == tuple(plan.kernel.orders)
                 seen |= against_the_general_chase(line_chase_mod_k.solve_start, board, rng)
     assert seen == {True, False}
@@ -105,23 +106,23 @@ def test_drawn_rules_against_the_general_chase(board, rnd):
     if not line_chase_mod_k.applies(board):
         return
     k, n = board.rules.states, board.cells
-    solutions._plan.cache_clear()
-    assert line_chase_mod_k.orders(board) == tuple(solutions._plan(board).kernel.orders)
+    reference_chase.plan.cache_clear()
+    assert line_chase_mod_k.orders(board) == tuple(reference_chase.plan(board).kernel.orders)
     gens = line_chase_mod_k.quiet(board)
     assert all(solutions.apply(board, [0] * n, g) == [0] * n for g, _ in gens)
     if np.prod([o for _, o in gens], dtype=float) <= 3000:
-        ref = [(solutions._plan(board).chase([0] * n, g), o)
-               for g, o in zip(solutions._plan(board).kernel.gens, solutions._plan(board).kernel.orders)]
+        ref = [(reference_chase.plan(board).chase([0] * n, g), o)
+               for g, o in zip(reference_chase.plan(board).kernel.gens, reference_chase.plan(board).kernel.orders)]
         assert group(gens, k, n) == group(ref, k, n)
     for _ in range(3):
         start = [rnd.randrange(k) for _ in range(n)]
-        ref = solutions._solve_by_plan(board, [(-v) % k for v in start])
+        ref = reference_chase.solve_by_plan(board, [(-v) % k for v in start])
         check_answer(board, start, ref.solvable)
 
 
 def test_general_hands_big_grids_with_more_states_to_the_line_chase():
     board = Shape(24, 30, Rules.make("torus", "x", 4))
-    assert line_chase_mod_k.applies(board) and solutions._zkchase(board) is line_chase_mod_k
+    assert line_chase_mod_k.applies(board) and choice.chosen(board, SOLVE) == "line_chase_mod_k"
     rng = np.random.default_rng(3)
     presses = rng.integers(0, 4, board.cells).tolist()
     start = [(-v) % 4 for v in solutions.apply(board, [0] * board.cells, presses)]
@@ -142,9 +143,9 @@ def test_a_chase_without_free_variables(k):
     empty arrays): every start against the general chase."""
     board = Shape(1, 1, Rules("cylinder", Rule("mask", ((-1, 0), (0, 0))), k))
     assert line_chase_mod_k.applies(board) and line_chase_mod_k.zlayout(board).nfree == 0
-    assert line_chase_mod_k.orders(board) == tuple(solutions._plan(board).kernel.orders)
+    assert line_chase_mod_k.orders(board) == tuple(reference_chase.plan(board).kernel.orders)
     for v in range(k):
-        check_answer(board, [v], solutions._solve_by_plan(board, [(-v) % k]).solvable)
+        check_answer(board, [v], reference_chase.solve_by_plan(board, [(-v) % k]).solvable)
 
 
 @pytest.mark.parametrize("k", [2, 3, 4, 6, 8, 9, 12, 5, 255])
@@ -162,17 +163,17 @@ def test_blocked_elimination_matches_the_smith_form(k):
 @pytest.mark.parametrize("topology, rows, cols", [("plane", 21, 21), ("cylinder", 20, 21), ("klein", 20, 24)])
 def test_invariants_of_a_lopsided_rule_come_from_the_transposed_game(topology, rows, cols):
     board = Shape(rows, cols, Rules(topology, Rule("mask", ((-1, 0), (0, 0), (0, 2), (1, -1))), 3))
-    assert solutions._zkchase(board) is line_chase_mod_k
+    assert choice.chosen(board, SOLVE) == "line_chase_mod_k"
     n = board.cells
     cols = solutions.columns(board)
     inv = solutions.invariants(board)
     assert inv and all(sum(w[i] * c for i, c in col.items()) % 3 == 0 for w in inv for col in cols)
-    solutions._transposed_plan.cache_clear()
-    assert len(inv) == len(solutions._transposed_plan(board).kernel.orders)  # the same group, Z_3^n
+    reference_chase.transposed_plan.cache_clear()
+    assert len(inv) == len(reference_chase.transposed_plan(board).kernel.orders)  # the same group, Z_3^n
     rng = random.Random(1)
     for _ in range(4):
         start = [rng.randrange(3) for _ in range(n)]
-        ref = solutions._solve_by_plan(board, [(-v) % 3 for v in start])
+        ref = reference_chase.solve_by_plan(board, [(-v) % 3 for v in start])
         check_answer(board, start, ref.solvable)
 
 
@@ -239,8 +240,8 @@ def test_the_colour_split_against_the_general_chase(topology, k):
             if not line_chase_mod_k.applies(board):
                 continue
             split += line_chase_mod_k.colours(line_chase_mod_k.zlayout(board)) is not None
-            solutions._plan.cache_clear()
-            assert line_chase_mod_k.orders(board) == tuple(solutions._plan(board).kernel.orders)
+            reference_chase.plan.cache_clear()
+            assert line_chase_mod_k.orders(board) == tuple(reference_chase.plan(board).kernel.orders)
             gens = line_chase_mod_k.quiet(board)
             assert all(solutions.apply(board, [0] * board.cells, g) == [0] * board.cells for g, _ in gens)
             for t in range(4):
@@ -248,7 +249,7 @@ def test_the_colour_split_against_the_general_chase(topology, k):
                 if t % 2:  # reachable: the lights of random presses
                     x = [rng.randrange(k) for _ in range(board.cells)]
                     start = [(-v) % k for v in solutions.apply(board, [0] * board.cells, x)]
-                ref = solutions._solve_by_plan(board, [(-v) % k for v in start])
+                ref = reference_chase.solve_by_plan(board, [(-v) % k for v in start])
                 check_answer(board, start, ref.solvable)
     assert split
 
@@ -290,7 +291,7 @@ def test_a_cold_solve_chases_the_residual_with_the_plan(rule, topology, k, rows,
             x = [rng.randrange(k) for _ in range(board.cells)]
             start = [(-v) % k for v in solutions.apply(board, [0] * board.cells, x)]
         line_chase_mod_k.plan.cache_clear()
-        ref = solutions._solve_by_plan(board, [(-v) % k for v in start])
+        ref = reference_chase.solve_by_plan(board, [(-v) % k for v in start])
         seen.add(check_answer(board, start, ref.solvable))
         line_chase_mod_k.plan.cache_clear()
         line_chase_mod_k.solve_start(board, start)
@@ -307,8 +308,8 @@ def test_the_cylinder_chased_along_its_columns(rows, cols, rule, k):
     if board.cells <= 9:
         check_small(board, None)
         return
-    solutions._plan.cache_clear()
-    assert line_chase_mod_k.orders(board) == tuple(solutions._plan(board).kernel.orders)
+    reference_chase.plan.cache_clear()
+    assert line_chase_mod_k.orders(board) == tuple(reference_chase.plan(board).kernel.orders)
     agrees_with_general_on_starts(board, k, random.Random(rows * cols))
 
 
@@ -320,7 +321,7 @@ def agrees_with_general_on_starts(board: Shape, k: int, rng: random.Random) -> N
         if t % 2:
             x = [rng.randrange(k) for _ in range(board.cells)]
             start = [(-v) % k for v in solutions.apply(board, [0] * board.cells, x)]
-        check_answer(board, start, solutions._solve_by_plan(board, [(-v) % k for v in start]).solvable)
+        check_answer(board, start, reference_chase.solve_by_plan(board, [(-v) % k for v in start]).solvable)
 
 
 @pytest.mark.parametrize("sequential, cumsum", [(1, 0), (0, 0), (0, 1 << 20)])
@@ -334,8 +335,8 @@ def test_running_sums_one_step_at_a_time_or_by_doubling(topology, rule, k, seque
     board = Shape(11, 13, Rules.make(topology, rule, k))
     assert line_chase_mod_k.applies(board) and line_chase_mod_k.zlayout(board).e
     line_chase_mod_k.plan.cache_clear()
-    solutions._plan.cache_clear()
-    assert line_chase_mod_k.orders(board) == tuple(solutions._plan(board).kernel.orders)
+    reference_chase.plan.cache_clear()
+    assert line_chase_mod_k.orders(board) == tuple(reference_chase.plan(board).kernel.orders)
     agrees_with_general_on_starts(board, k, random.Random(k))
     line_chase_mod_k.plan.cache_clear()
 
@@ -372,7 +373,7 @@ def test_the_free_variable_limit_holds_the_dense_matrix_within_its_memory(monkey
                for t in (False, True))
     monkeypatch.setattr(line_chase_mod_k, "DENSE_MEMORY", need - 1)
     assert not line_chase_mod_k.applies(board)
-    assert solutions._zkchase(board) is not line_chase_mod_k
+    assert choice.chosen(board, SOLVE) != "line_chase_mod_k"
     rng = random.Random(5)
     start = [rng.randrange(3) for _ in range(board.cells)]
     sol = solutions.solve(board, start)

@@ -18,7 +18,8 @@ from countlo.board import Shape
 from countlo.rules import NAMED, Rule, Rules
 from countlo.visible import solutions
 from countlo.visible.algebra import circulant_ring
-from countlo.visible.engines import ring_chase, twisted_covers
+from countlo.visible.engines import choice, reference_chase, ring_chase, twisted_covers
+from countlo.visible.engines.engine import SOLVE
 
 RINGS = [(p, n) for p in (3, 5, 7) for n in (1, 2, 4, 5, 7, 8, 10, 16) if n % p]
 
@@ -107,8 +108,8 @@ def test_the_answers_are_the_general_chase_on_medium_boards():
                 rows += rows % 2 if topology == "projective" else 0
                 board = Shape(rows, cols, Rules.make(topology, rule, k))
                 assert ring_chase.applies(board)
-                solutions._plan.cache_clear()
-                assert ring_chase.orders(board) == tuple(solutions._plan(board).kernel.orders)
+                reference_chase.plan.cache_clear()
+                assert ring_chase.orders(board) == tuple(reference_chase.plan(board).kernel.orders)
                 seen |= against_the_general_chase(ring_chase.solve_start, board, rng)
     assert seen == {True, False}
 
@@ -135,8 +136,8 @@ def masked(draw):
 @given(masked(), st.randoms(use_true_random=False))
 def test_drawn_rules_against_the_general_chase(board, rnd):
     assert ring_chase.applies(board)
-    solutions._plan.cache_clear()
-    assert ring_chase.orders(board) == tuple(solutions._plan(board).kernel.orders)
+    reference_chase.plan.cache_clear()
+    assert ring_chase.orders(board) == tuple(reference_chase.plan(board).kernel.orders)
     against_the_general_chase(ring_chase.solve_start, board, rnd)
 
 
@@ -149,8 +150,8 @@ def test_tall_boards_leap_over_their_middle_rows():
             board = Shape(2 * rng.randint(20, 30), rng.choice([c for c in range(2, 6) if c % k]),
                           Rules.make(topology, rule, k))
             assert board.rows - max(p.look for p in ring_chase.plan(board).pieces) > ring_chase.LEAP_FROM
-            solutions._plan.cache_clear()
-            assert ring_chase.orders(board) == tuple(solutions._plan(board).kernel.orders)
+            reference_chase.plan.cache_clear()
+            assert ring_chase.orders(board) == tuple(reference_chase.plan(board).kernel.orders)
             against_the_general_chase(ring_chase.solve_start, board, rng, starts=2)
 
 
@@ -158,8 +159,8 @@ def test_tall_boards_leap_over_their_middle_rows():
 def test_a_torus_whose_columns_k_divides_is_solved_turned(rule):
     board = Shape(10, 9, Rules("torus", Rule.named(rule) if isinstance(rule, str) else rule, 3))
     assert ring_chase.applies(board) and board.cols % 3 == 0
-    solutions._plan.cache_clear()
-    assert ring_chase.orders(board) == tuple(solutions._plan(board).kernel.orders)
+    reference_chase.plan.cache_clear()
+    assert ring_chase.orders(board) == tuple(reference_chase.plan(board).kernel.orders)
     assert {True, False} <= set().union(*(against_the_general_chase(ring_chase.solve_start, board, random.Random(s))
                                           for s in range(6)))
 
@@ -168,8 +169,8 @@ def test_a_torus_whose_columns_k_divides_is_solved_turned(rule):
 def test_one_sided_rules_on_the_cylinder_are_chased_upside_down(rows):
     board = Shape(rows, 5, Rules("cylinder", Rule("mask", ((1, -1), (1, 0), (2, 1))), 3))
     assert any(piece.flip for piece in ring_chase.plan(board).pieces)
-    solutions._plan.cache_clear()
-    assert ring_chase.orders(board) == tuple(solutions._plan(board).kernel.orders)
+    reference_chase.plan.cache_clear()
+    assert ring_chase.orders(board) == tuple(reference_chase.plan(board).kernel.orders)
     for seed in range(4):
         assert against_the_general_chase(ring_chase.solve_start, board, random.Random(seed), starts=2)
 
@@ -194,12 +195,12 @@ def test_which_boards_it_takes():
 
 def test_general_hands_big_cylinders_and_tori_with_prime_k_to_the_ring_chase():
     board = Shape(20, 25, Rules.make("torus", "knight", 3))
-    assert solutions._zkring(board) is ring_chase
-    assert solutions._zkring(Shape(20, 25, Rules.make("torus", "knight", 9))) is None
+    assert choice.chosen(board, SOLVE) == "ring_chase"
+    assert choice.chosen(Shape(20, 25, Rules.make("torus", "knight", 9)), SOLVE) != "ring_chase"
     rng = random.Random(5)
     x = [rng.randrange(3) for _ in range(board.cells)]
     target = solutions.apply(board, [0] * board.cells, x)
     out = solutions.solve(board, [0] * board.cells, target)
     assert out.solvable and out.presses is not None
     assert solutions.apply(board, [0] * board.cells, out.presses) == target
-    assert out.orders == solutions.orders(board) == tuple(solutions._plan(board).kernel.orders)
+    assert out.orders == solutions.orders(board) == tuple(reference_chase.plan(board).kernel.orders)
