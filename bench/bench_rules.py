@@ -172,9 +172,9 @@ def main() -> None:
             for _ in range(args.big_repeats):
                 rows = circulant_torus.random_rows(n, n, rng)
                 core.append(cpu(cold_circulant, n, rows, repeats=1))
-                start = circulant_torus._to_list(rows, n)
+                start = circulant_torus.to_list(rows, n)
                 whole.append(cpu(cold, board, start, repeats=1))
-            b = circulant_torus._to_list(circulant_torus.random_rows(n, n, rng), n)
+            b = circulant_torus.to_list(circulant_torus.random_rows(n, n, rng), n)
             base = cpu(cold_rowchase, board, b, repeats=1 if n > 1000 else 3)
             ours = statistics.median(core)
             print(f"| {n} x {n} | {ours * 1000:.1f} ms | {statistics.median(whole) * 1000:.0f} ms | "

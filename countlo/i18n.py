@@ -168,7 +168,7 @@ NO_BREAK_AFTER = "（《「『【〔〈“‘"
 _GOOD, _LAST_RESORT = 2, 1
 
 
-def _atoms(text: str) -> list[tuple[str, int]]:
+def split_atoms(text: str) -> list[tuple[str, int]]:
     """`text` cut where a line may break: (atom, how good the break before it is). A line may
     break after a space and on either side of a wide (Chinese) character, which is written
     without spaces, but not inside an English word; a break putting closing punctuation at the
@@ -201,7 +201,7 @@ def fill(text: str, columns: int) -> list[str]:
     def joined(atoms: list[tuple[str, int]]) -> str:
         return "".join(piece for piece, _strength in atoms)
 
-    for atom in _atoms(text):
+    for atom in split_atoms(text):
         line.append(atom)
         while len(line) > 1 and width(joined(line).rstrip()) > columns:
             good = [k for k in range(1, len(line)) if line[k][1] == _GOOD]

@@ -99,3 +99,36 @@ def test_every_module_is_on_the_architecture_map():
     modules = [p for p in PACKAGE.rglob("*.py") if p.name != "__init__.py"]
     missing = [str(p.relative_to(PACKAGE.parent)) for p in modules if not _on_the_map(p, text)]
     assert missing == [], f"add these modules to docs/ARCHITECTURE.md: {missing}"
+
+
+def private_uses(path: Path) -> list[str]:
+    """Where `path` reaches into another countlo module's private names (`from m import _x`, or
+    `m._x` on a module it imported); `_` (gettext) is the one public name with an underscore."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    modules: set[str] = set()
+    found: list[str] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("countlo"):
+            for a in node.names:
+                if a.name.startswith("_") and not a.name.startswith("__") and a.name != "_":
+                    found.append(f"{path.name}:{node.lineno}: {node.module}.{a.name}")
+                modules.add(a.asname or a.name)
+        elif isinstance(node, ast.Import):
+            modules.update(a.asname or a.name.split(".")[0] for a in node.names if a.name.startswith("countlo"))
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Attribute) and node.attr.startswith("_") and not node.attr.startswith("__")
+                and node.attr != "_" and isinstance(node.value, ast.Name) and node.value.id in modules):
+            found.append(f"{path.name}:{node.lineno}: {node.value.id}.{node.attr}")
+    return found
+
+
+def test_the_private_finder_finds_both_kinds(tmp_path):
+    sample = tmp_path / "sample.py"
+    sample.write_text("from countlo.a import _x, _\nfrom countlo import b\nb._y()\nb.z()\n")
+    assert private_uses(sample) == ["sample.py:1: countlo.a._x", "sample.py:3: b._y"]
+
+
+def test_no_module_or_test_uses_another_modules_private_names():
+    tests = Path(__file__).resolve().parent
+    found = [use for root in (PACKAGE, tests) for p in sorted(root.rglob("*.py")) for use in private_uses(p)]
+    assert found == [], "make these public in their module, or keep them to it: " + "; ".join(found)

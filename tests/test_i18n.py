@@ -183,7 +183,7 @@ def test_fill_keeps_the_text_and_the_width(text, columns):
     lines = i18n.fill(text, columns)
     assert "".join(lines).replace(" ", "") == text.replace(" ", "")
     for line in lines:
-        assert i18n.width(line) <= columns or len(i18n._atoms(line.strip())) == 1, (columns, lines)
+        assert i18n.width(line) <= columns or len(i18n.split_atoms(line.strip())) == 1, (columns, lines)
 
 
 def test_english_loads_no_catalogue_and_chinese_no_heavy_module():

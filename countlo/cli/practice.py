@@ -137,11 +137,11 @@ def _rules_game(args: argparse.Namespace) -> tuple[Any, str, str]:
 
     size = args.size
     if args.file is not None:
-        from countlo.cli.solve_rules import _values
+        from countlo.cli.solve_rules import start_values
         from countlo.formats.text import read_input
 
         board = board_and_target(args, "1x1", with_target=False)[0]
-        board, start = _values(board, read_input(args.file), args.file, False)
+        board, start = start_values(board, read_input(args.file), args.file, False)
         assert isinstance(board, Shape)  # practice takes no --graph
         if size is not None and Shape.parse(size) != Shape(board.rows, board.cols):
             raise BoardFormatError(_("{where} holds a {shape} board but --size says {size}").format(

@@ -72,7 +72,7 @@ def board_and_target(args: argparse.Namespace, size: str | None, with_target: bo
     """(board, target values or None for all dark) the options ask for: a Shape of `size` (None:
     the size of the --to pattern) with its Rules, or the Graph of --graph. Raises CountloError
     (one line) on a bad option."""
-    from countlo.cli.solve_rules import _values, board_of
+    from countlo.cli.solve_rules import board_of, start_values
     from countlo.errors import BadSizeError
     from countlo.formats.text import read_input
     from countlo.graph import Graph
@@ -89,7 +89,7 @@ def board_and_target(args: argparse.Namespace, size: str | None, with_target: bo
             raise BadSizeError(_("a board size is needed (--size RxC)"))
         unsized = board_of(argparse.Namespace(graph=None, topology=args.topology or "plane",
                                               rule=args.rule, states=states, size=None))[0]
-        sized = _values(unsized, read_input(args.to), args.to, False)[0]  # the size of the target
+        sized = start_values(unsized, read_input(args.to), args.to, False)[0]  # the size of the target
         assert not isinstance(sized, Graph)
         size = f"{sized.rows}x{sized.cols}"
     board = board_of(argparse.Namespace(graph=graph, topology=args.topology or "plane", rule=args.rule,
@@ -98,7 +98,7 @@ def board_and_target(args: argparse.Namespace, size: str | None, with_target: bo
     if not with_target:
         pass
     elif args.to is not None:
-        target = _values(board, read_input(args.to), args.to, True)[1]
+        target = start_values(board, read_input(args.to), args.to, True)[1]
     elif args.target == "lit":
         target = [1] * board.cells
     return board, target

@@ -91,11 +91,11 @@ def run(args: argparse.Namespace) -> int:
         if args.file is None and sys.stdin.isatty():  # piped, it is the start (as on the classic path)
             raise CountloError(_("no start given: pass FILE, '-' for stdin, --lit or --all-on"))
         where = "stdin" if args.file in (None, "-") else args.file
-        board, start = _values(board, read_input(args.file), where, args.size is not None)
+        board, start = start_values(board, read_input(args.file), where, args.size is not None)
     _check_size(board, args)
     target: list[int] | None = None
     if args.to is not None:
-        _board, target = _values(board, read_input(args.to), args.to, True)
+        _board, target = start_values(board, read_input(args.to), args.to, True)
     elif args.target == "lit":
         target = [1] * board.cells
     return _Answer(board, start, target, args).run()
@@ -117,7 +117,7 @@ def _check_size(board: Board, args: argparse.Namespace) -> None:
                                                                    board=board, cells=board.cells))
 
 
-def _values(board: Board, text: str, where: str, sized: bool) -> tuple[Board, list[int]]:
+def start_values(board: Board, text: str, where: str, sized: bool) -> tuple[Board, list[int]]:
     from countlo.formats.states import parse_graph_state, parse_grid
 
     if isinstance(board, Graph):

@@ -33,7 +33,7 @@ from countlo.hidden.record import Equation
 
 MEMORY_BUDGET = 256 << 20  # bytes of stored forward tables before switching to checkpoints
 DENSE_BYTES = 512 << 20  # peak bytes of one step of dense tables (see dense_peak_bytes)
-CACHE_BYTES = 64 << 20  # bytes each cache of per-window arrays below may hold (see _Cache)
+CACHE_BYTES = 64 << 20  # bytes each cache of per-window arrays below may hold (see Cache)
 CACHED_BITS = 20  # wider windows get their state arrays computed afresh, not kept
 
 
@@ -102,7 +102,7 @@ def plan_for(shape: Shape, needs: tuple[tuple[int, tuple[int, ...]], ...] | None
     return Plan(shape, tuple(steps), free)
 
 
-class _Cache:
+class Cache:
     """Arrays kept by key up to CACHE_BYTES in all: a wide window's arrays (2^24 states of 8
     bytes are 128 MB) must not pile up across the steps of a game, as an entry-counted cache let
     them do. An array larger than an eighth of the budget is not kept; when full, the oldest go."""
@@ -169,7 +169,7 @@ def linear_values(window: tuple[int, ...], plus: int, minus: int) -> np.ndarray:
     return result
 
 
-_MASKS = _Cache()
+_MASKS = Cache()
 
 
 def step_mask(step: Step, eqs: tuple[tuple[int, int, int], ...]) -> np.ndarray | None:
@@ -458,7 +458,7 @@ def lit_values(step: Step, centre: int, shape: Shape, flips: int,
     return v
 
 
-_LIT = _Cache()
+_LIT = Cache()
 
 
 def _lit_values(window: tuple[int, ...], unflipped: int, flipped: int) -> np.ndarray:

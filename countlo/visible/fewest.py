@@ -97,7 +97,7 @@ def fewest(
         # the search keeps a byte per cell and quiet pattern: past that, the bounded local
         # search over a sub-space of the quiet patterns, with nothing proven below it
         keep = max(8, MEMORY_BITS // shape.cells)
-        found = _descent_min(sol.presses, quiet_patterns(shape, keep), 0)
+        found = descent_min(sol.presses, quiet_patterns(shape, keep), 0)
         return Fewest(found, min(found.bit_count(), count_bound(shape, board)), True)
     small = shape.cells <= TILE_CELLS
     tilings = [tiles(shape, side) for side in TILES if small and side < max(shape.rows,
@@ -169,10 +169,10 @@ def fewest_presses(
         assert found is not None and found.exact
         return found.presses, True
     keep = max(8, MEMORY_BITS // shape.cells)  # big kernels of big boards: search a sub-space
-    return _descent_min(sol.presses, quiet_patterns(shape, keep), seed), False
+    return descent_min(sol.presses, quiet_patterns(shape, keep), seed), False
 
 
-def _descent_min(
+def descent_min(
     x: int, basis: list[int], seed: int, work: int = WORK, patience: int = 2000
 ) -> int:
     """A light member of x + span(basis): first-improvement descent over single quiet patterns

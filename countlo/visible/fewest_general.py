@@ -21,7 +21,7 @@ from countlo.graph import Board, Graph
 from countlo.visible import solutions
 from countlo.visible.algebra import coset_radix, covering_radius
 from countlo.visible.algebra.coset_walsh import Progress, lightest
-from countlo.visible.fewest import _descent_min, involutions
+from countlo.visible.fewest import descent_min, involutions
 
 TILE_SIDES = (5, 7)  # two states: the tilings of the classic lower bound
 ZK_TILE_SIDES = (2, 3, 4)  # more states: smaller tiles (the projected groups grow as k^cells)
@@ -81,7 +81,7 @@ def _descent(board: Board, x: Vector, need: int, time_limit: float | None) -> Fe
     n, k = board.cells, solutions.states(board)
     gens = solutions.quiet(board, max(8, HELD // n))
     if k == 2:
-        found = values(_descent_min(bits(x), [bits(g) for g, _ in gens], 0), n)
+        found = values(descent_min(bits(x), [bits(g) for g, _ in gens], 0), n)
     else:
         until = time.monotonic() + (coset_radix.BOUND_TIME if time_limit is None else time_limit)
         found = coset_radix.descend(x, gens, k, until)

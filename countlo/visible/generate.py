@@ -115,7 +115,7 @@ def draw_in_band(difficulty: str, lo: int, hi: int, rng: random.Random, exactly:
     raise NoSuchBoardError(message.format(shape=shape, lo=lo, tries=f"{TRIES:,}"))
 
 
-def _coset(x: int, basis: Sequence[int]) -> tuple[int, int, int]:
+def coset(x: int, basis: Sequence[int]) -> tuple[int, int, int]:
     """(lightest weight, how many reach it, one lightest) over x + span(basis), Gray-code walk."""
     best_w, count, best = x.bit_count(), 1, x
     for i in range(1, 1 << len(basis)):
@@ -156,7 +156,7 @@ class Generator:
             return self._board(x, x.bit_count(), x)
         if self.basis is None:
             return self._board(x, None, None)
-        w, _count, best = _coset(x, self.basis)
+        w, _count, best = coset(x, self.basis)
         return self._board(x, w, best)
 
     def check(self, presses: int | None = None, difficulty: str | None = None) -> None:
@@ -181,7 +181,7 @@ class Generator:
             if self.nullity == 0:
                 return self._board(x, n, x)  # one solution: its size is the fewest
             assert self.basis is not None
-            w, m, _lightest = _coset(x, self.basis)
+            w, m, _lightest = coset(x, self.basis)
             if w == n and self.rng.randrange(m) == 0:  # keep with probability 1/m
                 return self._board(x, n, x)
         raise NoSuchBoardError(_(

@@ -26,7 +26,7 @@ from countlo.graph import Board
 from countlo.i18n import _
 from countlo.visible import solutions
 from countlo.visible.generate import TRIES, NoSuchBoardError, band_of, draw_in_band
-from countlo.visible.generate import _coset as coset_bits
+from countlo.visible.generate import coset as coset_bits
 
 MAX_CELLS = 1 << 16  # a press vector and a start of this many cells per board, in Python lists
 MAX_QUIET = {2: 1 << 16}  # solutions walked per board for the exact fewest (k = 2: bitsets)

@@ -157,9 +157,9 @@ def test_dense_law_tables_stay_within_their_byte_budget(monkeypatch):
 def test_window_caches_hold_at_most_their_byte_budget():
     import numpy as np
 
-    from countlo.hidden.posterior_dp import CACHE_BYTES, _Cache
+    from countlo.hidden.posterior_dp import CACHE_BYTES, Cache
 
-    cache = _Cache()
+    cache = Cache()
     big = np.zeros(CACHE_BYTES // 4, dtype=np.uint8)
     assert cache.put("big", big) is big and cache.get("big") is None  # too large to keep
     small = CACHE_BYTES // 16

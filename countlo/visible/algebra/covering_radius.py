@@ -58,7 +58,7 @@ def hardest(basis: Sequence[int], cells: int, *, time_limit: float = 10.0,
         return _two(red[0], red[1], cells)
     if cells <= BRUTE_CELLS:
         return _brute(red, cells)
-    return _bounds(red, cells, time_limit, seed)
+    return bounds(red, cells, time_limit, seed)
 
 
 def _one(q: int, cells: int) -> Hardest:
@@ -138,7 +138,7 @@ def _brute(red: list[int], cells: int) -> Hardest:
     return Hardest(x, r, r, f"all 2^{len(free)} cosets")
 
 
-def _bounds(red: list[int], cells: int, time_limit: float, seed: int) -> Hardest:
+def bounds(red: list[int], cells: int, time_limit: float, seed: int) -> Hardest:
     """Lower bound: the hardest start a seeded local search finds (each one proven by the exact
     fewest-press search). Upper bound: the better of the average solution weight and the
     covering radius of a two-pattern subcode (fewer patterns can only leave starts needing

@@ -83,7 +83,7 @@ def _limit(a: Any) -> int:
     return EXACT32 if a.dtype == np.float32 else EXACT64
 
 
-def _sub_product(t: Any, a: Any, b: Any, bound: int, q: int) -> int:
+def sub_product(t: Any, a: Any, b: Any, bound: int, q: int) -> int:
     """t -= a b exactly, in place, for entries of a and b at most q // 2 in size (symmetric
     residues) and of t below `bound`: the inner dimension goes in slices whose products keep every
     partial sum below t's exact integers (2^24 in float32), t reduced (symmetric) between them
@@ -144,7 +144,7 @@ class _Part:
         self.pivots = np.array(pivots, dtype=np.int64)
         self.skipped = np.array(skipped, dtype=np.int64)
         s = work[rank:][:, self.skipped].astype(np.int64) % q
-        self.small = smith._PowerPart(s.tolist() if s.size else [[]] * s.shape[0], len(skipped), p, e)
+        self.small = smith.PowerPart(s.tolist() if s.size else [[]] * s.shape[0], len(skipped), p, e)
         gens, self.orders = self.small.gens, self.small.orders
         if gens:
             z = np.zeros((n, len(gens)), dtype=np.float64)
@@ -154,7 +154,7 @@ class _Part:
             self.gens = np.zeros((n, 0), dtype=np.int64)
 
     def _low_product(self, t: Any, ra: int, rb: int, p0: int, p1: int, x: Any, bound: int) -> int:
-        """t -= L x exactly for L the multipliers of pivots p0..p1 on rows ra..rb (`_sub_product`), a
+        """t -= L x exactly for L the multipliers of pivots p0..p1 on rows ra..rb (`sub_product`), a
         run of pivots on side-by-side columns at a time: views of the matrix, never a copy of its
         columns. Returns t's new bound."""
         i = bisect.bisect_right(self.breaks, p0)
@@ -162,7 +162,7 @@ class _Part:
         s = p0
         for e in ends:
             c = self.pivot_list[s]
-            bound = _sub_product(t, self.work[ra:rb, c:c + e - s], x[s - p0:e - p0], bound, self.q)
+            bound = sub_product(t, self.work[ra:rb, c:c + e - s], x[s - p0:e - p0], bound, self.q)
             s = e
         return bound
 
@@ -311,7 +311,7 @@ class _Part:
         for i in range(len(self.group_starts) - 1, -1, -1):
             r0, r1 = self._group(i)
             part = _smod(c[r0:r1].astype(np.float64), q).astype(np.float32)
-            _sub_product(part, self.work[r0:r1], ys, q, q)
+            sub_product(part, self.work[r0:r1], ys, q, q)
             ys[self.pivots[r0:r1]] = _smod(self.upper_inverses[i] @ _smod(part.astype(np.float64), q), q)
         out: Ints = _mod(ys.astype(np.float64), q).astype(np.int64)
         return out

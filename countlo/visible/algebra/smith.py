@@ -92,7 +92,7 @@ def factorize(rows: Sequence[Sequence[int]], n: int, k: int) -> System:
     if k == 2:
         return System([_Gf2Part(rows, n)], [2], 2, n)
     fs = factor(k)
-    return System([_PowerPart(rows, n, p, e) for p, e in fs], [p ** e for p, e in fs], k, n)
+    return System([PowerPart(rows, n, p, e) for p, e in fs], [p ** e for p, e in fs], k, n)
 
 
 class _Part:
@@ -159,7 +159,7 @@ def _valuation_pick(sub, p: int, e: int):  # type: ignore[no-untyped-def]
     return None
 
 
-class _PowerPart(_Part):
+class PowerPart(_Part):
     """U A V = D over Z_{p^e} (see the module doc); U is kept to apply to right-hand sides."""
 
     def __init__(self, rows: Sequence[Sequence[int]], n: int, p: int, e: int):

@@ -59,10 +59,10 @@ def _clmul(a: int, b: int) -> int:
         return 0
     if min(a.bit_length(), b.bit_length()) < FFT_BITS:
         return gf2.mul(a, b)
-    return _clmul_fft(a, b)
+    return clmul_fft(a, b)
 
 
-def _clmul_fft(a: int, b: int) -> int:
+def clmul_fft(a: int, b: int) -> int:
     """The product as an integer convolution of the bit arrays by numpy's real FFT, then the
     parity of each coefficient (exact: coefficients are at most the shorter length, far below
     the 2^52 float64 holds, and the rounding error is far below 1/2)."""
@@ -321,7 +321,7 @@ def check_size(board: Shape) -> None:
             most=MAX_CELLS, board=board, cells=board.cells))
 
 
-def _to_rows(board: Shape, v: Sequence[int], what: str) -> Rows:
+def to_rows(board: Shape, v: Sequence[int], what: str) -> Rows:
     """The 0/1 vector as C-bit rows, refused in general.check_vector's words."""
     cols = board.cols
     if not isinstance(v, list | tuple):  # e.g. a numpy array: bytes() would read its memory
@@ -343,7 +343,7 @@ def _to_rows(board: Shape, v: Sequence[int], what: str) -> Rows:
 _DIGITS = bytes.maketrans(b"\x00\x01", b"01")
 
 
-def _to_list(rows: Sequence[int], cols: int) -> list[int]:
+def to_list(rows: Sequence[int], cols: int) -> list[int]:
     """C-bit rows as one 0/1 list in reading order."""
     text = b"".join(format(r, f"0{cols}b").encode()[::-1] for r in rows)
     return list(text.translate(_UNDIGITS))
@@ -357,12 +357,12 @@ def solve_start(board: Shape, start: Sequence[int], target: Sequence[int] | None
     """general.solve's (presses, witness, nullity) as 0/1 lists, for the presses taking start to
     target (all dark when None)."""
     check_size(board)
-    b = _to_rows(board, start, "the start")
+    b = to_rows(board, start, "the start")
     if target is not None:
-        b = [x ^ y for x, y in zip(b, _to_rows(board, target, "the target"))]
+        b = [x ^ y for x, y in zip(b, to_rows(board, target, "the target"))]
     presses, witness, nullity = solve_rows(board.rows, board.cols, b)
-    return (None if presses is None else _to_list(presses, board.cols),
-            None if witness is None else _to_list(witness, board.cols), nullity)
+    return (None if presses is None else to_list(presses, board.cols),
+            None if witness is None else to_list(witness, board.cols), nullity)
 
 
 def nullity(board: Shape) -> int:
@@ -373,7 +373,7 @@ def nullity(board: Shape) -> int:
 def quiet_list(board: Shape, count: int | None = None) -> list[list[int]]:
     """A basis of the quiet patterns as 0/1 lists (the first `count` when given)."""
     check_size(board)
-    return [_to_list(q, board.cols) for q in quiet_rows(board.rows, board.cols, count)]
+    return [to_list(q, board.cols) for q in quiet_rows(board.rows, board.cols, count)]
 
 
 def random_rows(rows: int, cols: int, rng: random.Random) -> Rows:

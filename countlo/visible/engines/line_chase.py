@@ -290,7 +290,7 @@ class Layout:
         return max(0, -self.l1), min(self.cols - 1, self.cols - 1 - self.l1)
 
 
-def _layout(rows: int, cols: int, geometry: tuple[bool, bool, bool, bool, bool], offsets: tuple[tuple[int, int], ...],
+def layout_of(rows: int, cols: int, geometry: tuple[bool, bool, bool, bool, bool], offsets: tuple[tuple[int, int], ...],
             wrap_offsets: tuple[tuple[int, int], ...], middle: bool = False) -> Layout:
     """`offsets` and `wrap_offsets` as (line offset, place offset); rows x cols lines x places
     (a folded board's `middle` row among them)."""
@@ -419,8 +419,8 @@ def layout(board: Shape, transposed: bool = False) -> Layout:
     if fold:
         lines, places = board.rows // 2 + middle, 2 * board.cols
     if not transposed:
-        return _layout(lines, places, geometry, offsets, offsets, middle)
-    return _layout(lines, places, geometry, tuple((-dl, -dp) for dl, dp in offsets),
+        return layout_of(lines, places, geometry, offsets, offsets, middle)
+    return layout_of(lines, places, geometry, tuple((-dl, -dp) for dl, dp in offsets),
                    tuple((-dl, dp) for dl, dp in offsets), middle)
 
 
@@ -617,7 +617,7 @@ class Plan:
         return self.system.kernel()
 
 
-def _symmetric(board: Shape) -> bool:
+def symmetric(board: Shape) -> bool:
     """True when the game is its own transpose (docs/MATH.md §18.1): -D = D, and on a twisted join
     also the line offsets alone negated."""
     offsets = set(board.rules.rule.offsets)
@@ -632,14 +632,14 @@ def _symmetric(board: Shape) -> bool:
 
 @lru_cache(maxsize=8)
 def plan(board: Shape, transposed: bool = False) -> Plan:
-    if transposed and _symmetric(board):
+    if transposed and symmetric(board):
         return plan(board)
     lay = layout(board, transposed)
     cons, _ = chase(lay, bitpacked.units(lay.nfree), units=True)
     return Plan(lay, bitpacked.System(cons, lay.nfree))
 
 
-def _to_lines(lay: Layout, cells: NDArray[Any]) -> NDArray[Any]:
+def to_lines(lay: Layout, cells: NDArray[Any]) -> NDArray[Any]:
     """(R, C, ...) cells as (lines, places, ...); a folded board's rings are rows r and R-1-r side
     by side, and its middle row fills the first half of its ring only (so a dot counts each cell
     once)."""
@@ -654,8 +654,8 @@ def _to_lines(lay: Layout, cells: NDArray[Any]) -> NDArray[Any]:
     return lines
 
 
-def _from_lines(lay: Layout, lines: NDArray[Any]) -> NDArray[Any]:
-    """(lines, places, ...) back to (R, C, ...), as `_to_lines` lays them out."""
+def from_lines(lay: Layout, lines: NDArray[Any]) -> NDArray[Any]:
+    """(lines, places, ...) back to (R, C, ...), as `to_lines` lays them out."""
     if not lay.fold:
         return lines.transpose(1, 0, *range(2, lines.ndim)) if lay.across else lines
     half, pairs = lay.cols // 2, lay.pairs
@@ -674,7 +674,7 @@ def quiet_patterns(board: Shape, transposed: bool = False, block: int = 0) -> Wo
     p = plan(board, transposed)
     _, out = chase(p.layout, p.kernel()[:, block:block + 1], keep=True)
     assert out is not None
-    return _from_lines(p.layout, out)
+    return from_lines(p.layout, out)
 
 
 def lights(board: Shape, presses: NDArray[np.uint8]) -> NDArray[np.uint8]:
@@ -771,7 +771,7 @@ def solve(board: Shape, b: Sequence[int] | NDArray[np.uint8]) -> tuple[list[int]
     p = plan(board)
     lay = p.layout
     cells = np.asarray(b, dtype=np.uint8).reshape(board.rows, board.cols)
-    rhs = _to_lines(lay, cells)
+    rhs = to_lines(lay, cells)
     zero = np.zeros((lay.nfree, 1), dtype=np.uint64)
     resid, _ = chase(lay, zero, rhs)
     y = p.particular((resid[:, 0] & ONE).astype(np.uint8))
@@ -779,7 +779,7 @@ def solve(board: Shape, b: Sequence[int] | NDArray[np.uint8]) -> tuple[list[int]
         return None, _witness(board, cells), p.nullity
     _, x = chase(lay, y.astype(np.uint64).reshape(-1, 1), rhs, keep=True)
     assert x is not None
-    presses = (_from_lines(lay, x)[:, :, 0] & ONE).astype(np.uint8)
+    presses = (from_lines(lay, x)[:, :, 0] & ONE).astype(np.uint8)
     assert np.array_equal(lights(board, presses), cells), "the row chase failed to reach the target"
     return presses.reshape(-1).tolist(), None, p.nullity
 
@@ -787,13 +787,13 @@ def solve(board: Shape, b: Sequence[int] | NDArray[np.uint8]) -> tuple[list[int]
 def _witness(board: Shape, cells: NDArray[np.uint8]) -> list[int]:
     p = plan(board, transposed=True)
     kernel = p.kernel()
-    marked = _to_lines(p.layout, cells).astype(bool)
+    marked = to_lines(p.layout, cells).astype(bool)
     if kernel.shape[1] == 1:  # at most 64 patterns: one chase keeps them all, the witness is read off
         _, pats = chase(p.layout, kernel, keep=True)
         assert pats is not None
         val = int(np.bitwise_xor.reduce(pats[marked], axis=0)[0]) if marked.any() else 0
         if val:
-            w = (_from_lines(p.layout, pats)[:, :, 0] >> np.uint64((val & -val).bit_length() - 1)) & ONE
+            w = (from_lines(p.layout, pats)[:, :, 0] >> np.uint64((val & -val).bit_length() - 1)) & ONE
             picked: list[int] = w.astype(np.uint8).reshape(-1).tolist()
             return picked
         raise AssertionError("no left-kernel vector separates an unsolvable start: the maths is wrong")

@@ -79,7 +79,7 @@ FACTOR_SCRATCH = 4  # the elimination's scratch, the kernel and the solve's arra
 def dense_bytes(z: ZLayout) -> int:
     """Bytes an entry of the constraint matrix at the peak of this layout's plan (see above)."""
     k = z.k
-    ar = _arith(z, z.nfree + 1)
+    ar = arith(z, z.nfree + 1)
     lines = 2 if isinstance(ar, bitsliced.Z3Bits) else 2 + 2 * np.dtype(ar.dtype).itemsize
     return max(CHASE_BYTES + lines, 4 * dense_lu.float_parts(k) + (k % 4 == 2) + FACTOR_SCRATCH)
 
@@ -308,7 +308,7 @@ def zlayout_or_none(board: Shape, transposed: bool = False) -> ZLayout | None:
         offsets = tuple((dc, dr) for dr, dc in rules.rule.offsets)
         if transposed:
             offsets = tuple((-dl, -dp) for dl, dp in offsets)
-        turned = line_chase._layout(board.cols, board.rows, TURNED[rules.topology], offsets, offsets)
+        turned = line_chase.layout_of(board.cols, board.rows, TURNED[rules.topology], offsets, offsets)
         found.append(_zlayout(turned, rules.states))
     ready = [z for z in found if z is not None]
     return min(ready, key=lambda z: z.nfree) if ready else None
@@ -434,7 +434,7 @@ class _LocalZ:
 BITS_CELLS = 1 << 18  # from this many entries a line (places x columns) a chase with k = 3 runs bit-sliced
 
 
-def _arith(z: ZLayout, width: int, packed: bool | None = None) -> Arith:
+def arith(z: ZLayout, width: int, packed: bool | None = None) -> Arith:
     """The arithmetic of a chase `width` columns wide: bit-sliced Z_3 or Z_2 x Z_3 = Z_6
     (countlo.visible.algebra.bitsliced, docs/MATH.md §18.7) for k = 3 or 6 from BITS_CELLS entries a line
     (or as `packed` says), else bytes
@@ -574,7 +574,7 @@ def chase(z: ZLayout, fv: Arr, rhs: Ints | None = None, keep: bool = False, dot:
     symbolic chase); `rhs` (lines, places) b, None for b = 0, entered in column `rhs_col`.
     Returns the constraint values, the presses when `keep` and, with `dot` (lines, places), the
     dot products of the presses with it (without keeping every line). `packed` forces the
-    bit-sliced arithmetic on or off (tests); by default _arith chooses. The constraint values
+    bit-sliced arithmetic on or off (tests); by default arith chooses. The constraint values
     (residues 0..k-1) are written into `into` (ncons, W), any dtype that holds them (the
     symbolic chase: the float32 matrix zklu factors in place, docs/MATH.md §18.8), constraint i
     at row order[i] (default i); without `into`, into a new int64 array."""
@@ -582,7 +582,7 @@ def chase(z: ZLayout, fv: Arr, rhs: Ints | None = None, keep: bool = False, dot:
     k = z.k
     rows, cols = lay.rows, lay.cols
     w = fv.shape[1]
-    ar = _arith(z, w, packed)
+    ar = arith(z, w, packed)
     loc = lay.local
     f = z.f
     fv = ar.pack(fv)
@@ -722,7 +722,7 @@ class Plan:
 
 def _symmetric(board: Shape) -> bool:
     two = Shape(board.rows, board.cols, Rules(board.rules.topology, board.rules.rule, 2, board.rules.target))
-    return line_chase._symmetric(two)
+    return line_chase.symmetric(two)
 
 
 class _Plans:
@@ -748,14 +748,14 @@ class _Plans:
         if key in self.plans:
             self.plans.move_to_end(key)
             return self.plans[key], None
-        made, resid = _make(board, key[1], rhs)
+        made, resid = make(board, key[1], rhs)
         self.plans[key] = made
         if len(self.plans) > self.SIZE:
             self.plans.popitem(last=False)
         return made, resid
 
 
-def _make(board: Shape, transposed: bool, rhs: Ints | None) -> tuple[Plan, Ints | None]:
+def make(board: Shape, transposed: bool, rhs: Ints | None) -> tuple[Plan, Ints | None]:
     """The symbolic chase writes its constraints straight into one float32 matrix (the residual
     of rhs in one more column), which zklu factors where it is (docs/MATH.md §18.8)."""
     z = zlayout(board, transposed)
@@ -836,12 +836,12 @@ def colours(z: ZLayout) -> tuple[Ints, Ints] | None:
     return joined(var), joined(con)
 
 
-def _to_lines(z: ZLayout, cells: Ints) -> Ints:
-    return line_chase._to_lines(z.lay, cells)
+def to_lines(z: ZLayout, cells: Ints) -> Ints:
+    return line_chase.to_lines(z.lay, cells)
 
 
 def _from_lines(z: ZLayout, lines: Ints) -> Ints:
-    return line_chase._from_lines(z.lay, lines)
+    return line_chase.from_lines(z.lay, lines)
 
 
 def lights(board: Shape, presses: Ints) -> Ints:
@@ -912,7 +912,7 @@ def solve_start(board: Shape, start: Sequence[int], target: Sequence[int] | None
 def solve(board: Shape, b: Ints) -> tuple[list[int] | None, list[int] | None, tuple[int, ...]]:
     """(presses, witness, orders) for A x = b (mod k), b an (R, C) array: presses None when
     unsolvable, and then a witness w with w A = 0 and w.b != 0."""
-    rhs = _to_lines(zlayout(board), b)
+    rhs = to_lines(zlayout(board), b)
     p, resid = plan.made(board, rhs)
     z = p.z
     k = z.k
@@ -949,7 +949,7 @@ def _witness(board: Shape, b: Ints) -> list[int]:
     for start in range(0, gens.shape[1], WITNESS_BLOCK):
         block = gens[:, start:start + WITNESS_BLOCK]
         keep = block.shape[1] * board.cells <= KEEP_BYTES
-        done = chase(p.z, block, dot=_to_lines(p.z, b), keep=keep)
+        done = chase(p.z, block, dot=to_lines(p.z, b), keep=keep)
         assert done.dots is not None
         hit = np.flatnonzero(done.dots)
         if not len(hit):

@@ -126,7 +126,7 @@ def _a_poly(rows: int, chi: int, cols: int) -> int:
 
 
 @lru_cache(maxsize=32)
-def _plan(rows: int, cols: int) -> _Plan:
+def plan_for(rows: int, cols: int) -> _Plan:
     chi = chebyshev(cols)
     a = _a_poly(rows, chi, cols)
     g, s = gf2.xgcd_mod(a, chi)
@@ -222,7 +222,7 @@ def _small_quiet_rows(shape: Shape) -> tuple[tuple[int, ...], ...]:
 
 
 def _iter_quiet_rows(shape: Shape, count: int | None = None) -> Iterator[Rows]:
-    plan = _plan(shape.rows, shape.cols)
+    plan = plan_for(shape.rows, shape.cols)
     zero = [0] * shape.rows
     d = plan.nullity if count is None else min(count, plan.nullity)
     for j in range(d):
@@ -261,7 +261,7 @@ def _witness_rows(shape: Shape, rows: Sequence[int]) -> Rows:
     """
     import random  # noqa: PLC0415  (only unsolvable starts need it; start-up: bench/bench_startup.py)
 
-    plan = _plan(shape.rows, shape.cols)
+    plan = plan_for(shape.rows, shape.cols)
     d, cols = plan.nullity, shape.cols
     rng = random.Random(0)
     tries = 40 if shape.cells > SMALL else 0
@@ -282,7 +282,7 @@ def solve_rows(shape: Shape, rows: Sequence[int]) -> RowsSolution:
         raise ValueError(f"expected {shape.rows} rows, got {len(rows)}")
     if min(rows) < 0 or max(rows).bit_length() > shape.cols:
         raise ValueError(f"every row must be a {shape.cols}-bit non-negative int")
-    plan = _plan(shape.rows, shape.cols)
+    plan = plan_for(shape.rows, shape.cols)
     c = residual(rows, 0, shape.cols)
     first = _first_row(plan, c) if c else 0
     if first is None:

@@ -82,7 +82,7 @@ def test_random_codes_against_brute_force(case):
 def test_bounds_bracket_the_truth(case):
     n, basis = case
     red = reduce_basis(basis)
-    h = covering_radius._bounds(red, n, 0.05, 0)
+    h = covering_radius.bounds(red, n, 0.05, 0)
     truth = radius(basis, n)
     assert h.need <= truth <= h.upper
     assert sphere_bound(len(red), n) <= truth

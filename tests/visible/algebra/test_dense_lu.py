@@ -71,7 +71,7 @@ def test_sub_product_is_exact(dtype):
     a = rng.integers(-125, 126, (30, 600)).astype(dtype)
     b = rng.integers(-125, 126, (600, 20)).astype(dtype)
     exact = t.astype(np.int64) - a.astype(np.int64) @ b.astype(np.int64)
-    new = dense_lu._sub_product(t, a, b, bound, q)
+    new = dense_lu.sub_product(t, a, b, bound, q)
     assert new < limit
     assert float(np.abs(t).max()) < new
     assert np.array_equal(t.astype(np.int64) % q, exact % q)

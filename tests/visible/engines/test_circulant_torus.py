@@ -155,10 +155,10 @@ def test_solve_beyond_generals_limit_and_refusals():
     board = torus(2100, 2100)  # 4.41 million cells: past solutions.MAX_CELLS
     assert board.cells > solutions.MAX_CELLS
     rng = random.Random(3)
-    start = circulant_torus._to_list(row_lights(circulant_torus.random_rows(2100, 2100, rng), 2100), 2100)
+    start = circulant_torus.to_list(row_lights(circulant_torus.random_rows(2100, 2100, rng), 2100), 2100)
     sol = solutions.solve(board, start)
     assert sol.solvable and sol.nullity == circulant_torus.plan(2100, 2100).nullity
-    assert row_lights(circulant_torus._to_rows(board, sol.presses, "x"), board.cols) == circulant_torus._to_rows(board, start, "x")
+    assert row_lights(circulant_torus.to_rows(board, sol.presses, "x"), board.cols) == circulant_torus.to_rows(board, start, "x")
     with pytest.raises(BadSizeError, match="limited to 4194304 cells"):
         solutions.quiet(board, 1)
     with pytest.raises(BadSizeError, match="a torus with the plus rule is limited to 16777216 cells; 4097x4097"):
@@ -193,7 +193,7 @@ def test_products_in_the_ring_by_fft_and_by_shifts_agree():
     rng = random.Random(2)
     for bits in (800, 2000, 4095, 5000):
         a, b = rng.getrandbits(bits), rng.getrandbits(bits - 37)
-        assert circulant_torus._clmul_fft(a, b) == circulant_torus.gf2.mul(a, b)
+        assert circulant_torus.clmul_fft(a, b) == circulant_torus.gf2.mul(a, b)
 
 
 # --- through the CLI ------------------------------------------------------------------------------

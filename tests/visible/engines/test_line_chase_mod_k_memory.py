@@ -1,5 +1,5 @@
 """The symbolic chase writes its constraints straight into one float32 matrix that zklu factors
-where it is (countlo.visible.engines.line_chase_mod_k._make, docs/MATH.md §18.8): the same constraints, residuals,
+where it is (countlo.visible.engines.line_chase_mod_k.make, docs/MATH.md §18.8): the same constraints, residuals,
 kernels and solutions as the int64 rows joined and copied, on random boards, with every scratch
 bound (rows packed, finished and multiplied at a time) small enough to cut lines and blocks."""
 
@@ -53,9 +53,9 @@ def test_the_matrix_in_place_gives_what_the_joined_int64_rows_gave(k, tiny, monk
         for transposed in (False, True):
             z = line_chase_mod_k.zlayout(board, transposed)
             b = np.array([[rng.randrange(k) for _ in range(cols)] for _ in range(rows)], dtype=np.int64)
-            rhs = line_chase_mod_k._to_lines(z, b)
+            rhs = line_chase_mod_k.to_lines(z, b)
             old, old_resid = old_make(z, rhs)
-            new, new_resid = line_chase_mod_k._make(board, transposed, rhs)
+            new, new_resid = line_chase_mod_k.make(board, transposed, rhs)
             assert type(new.system) is type(old)
             assert new_resid is not None and np.array_equal(new_resid, old_resid)
             assert new.system.orders == old.orders

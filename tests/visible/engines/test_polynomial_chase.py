@@ -316,9 +316,9 @@ def test_all_solutions_limit():
 
 def test_both_solving_paths_are_exercised():
     """Y = m c (gcd(g, chi/g) = 1) and the polynomial division path both occur on small boards."""
-    from countlo.visible.engines.polynomial_chase import _plan
+    from countlo.visible.engines.polynomial_chase import plan_for
 
-    paths = {_plan(s.rows, s.cols).m is None for s in SMALL}
+    paths = {plan_for(s.rows, s.cols).m is None for s in SMALL}
     assert paths == {True, False}
 
 
