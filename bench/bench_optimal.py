@@ -1,7 +1,7 @@
 """Benchmark: each strategy's gap to the exact optimum on boards small enough to solve exactly.
 
 Every start of each board is played as a whole game (so the means are exact expectations over
-uniformly random starts); the optimum is countlo.play.optimal's programme, and its CPU time to
+uniformly random starts); the optimum is countlo.play.strategies.optimal's programme, and its CPU time to
 solve every belief of the board is shown.
 
     python bench/bench_optimal.py                          # 2x2, 3x3, 2x4
@@ -18,8 +18,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from countlo.board import Shape
-from countlo.play.exhaustive import exact_mean
-from countlo.play.optimal import solver
+from countlo.play.strategies.exhaustive import exact_mean
+from countlo.play.strategies.optimal import solver
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -13,7 +13,7 @@ from countlo.cli import options
 from countlo.errors import CountloError
 from countlo.hidden.result import engine_names
 from countlo.i18n import _, reason
-from countlo.play.names import strategy_names
+from countlo.play.strategies.names import strategy_names
 from countlo.ui.rulewords import rules_text
 
 

@@ -10,7 +10,7 @@ from typing import Any
 from countlo.cli import options
 from countlo.hidden.result import engine_names
 from countlo.i18n import N_, _, ljust, ngettext, reason, width
-from countlo.play.names import strategy_names
+from countlo.play.strategies.names import strategy_names
 from countlo.ui.rulewords import rules_text
 
 MAX_GAMES = 1_000_000

@@ -17,10 +17,10 @@ from countlo.play.advice import (
 from countlo.play.finish import FinishStep, Plan, finish_plan
 from countlo.play.game import Ending, GameResult, Outcome, Summary, play_game, summarize
 from countlo.play.guide import Guide, GuideError, Progress
-from countlo.play.names import StrategyName, strategy_names
 from countlo.play.oracle import Oracle, ScriptedOracle, SimulatedOracle
 from countlo.play.program import ProgramOracle
-from countlo.play.registry import UnknownStrategyError, make_strategy, strategy_help
+from countlo.play.strategies.names import StrategyName, strategy_names
+from countlo.play.strategies.registry import UnknownStrategyError, make_strategy, strategy_help
 
 __all__ = [
     "Advice",

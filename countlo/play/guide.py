@@ -39,8 +39,8 @@ from countlo.play.advice import (
 from countlo.play.finish import Plan, finish_plan
 from countlo.play.knowledge import Knowledge, press_set
 from countlo.play.outlook import Outlook, outlook
-from countlo.play.registry import make_strategy
-from countlo.play.strategy import best_informative
+from countlo.play.strategies.base import best_informative
+from countlo.play.strategies.registry import make_strategy
 from countlo.visible.bitsets import invariants, solve
 
 CACHE = 96  # posteriors and knowledge kept, one per record seen (undo and re-plans hit them)

@@ -66,7 +66,7 @@ JSON_KEYS = {"generate": {"rows", "cols", "seed", "index", "lights", "fewest", "
 @pytest.mark.parametrize("command", ["play", "replay", "simulate", "solve", "generate", "practice"])
 def test_chinese_help_leaves_no_english_sentence(run_cli, command):
     from countlo.hidden.result import engine_names
-    from countlo.play.names import strategy_names
+    from countlo.play.strategies.names import strategy_names
 
     out = run_cli(["--lang", "zh", command, "--help"]).stdout
     out = re.sub(r"--?[\w-]+|\$\w+|~/\S+|\b[A-Z][A-Z_|.]+\b", "", out)  # options, metavars, paths

@@ -11,11 +11,11 @@ from countlo.board import Shape
 from countlo.hidden.posterior import Posterior
 from countlo.hidden.record import record_of
 from countlo.hidden.row_sampler import RowSampler
-from countlo.play.adaptive import BASELINE, Adaptive, Tuning, View, choose
 from countlo.play.game import Outcome, play_game
 from countlo.play.oracle import SimulatedOracle
 from countlo.play.pins import pins
-from countlo.play.registry import make_strategy
+from countlo.play.strategies.adaptive import BASELINE, Adaptive, Tuning, View, choose
+from countlo.play.strategies.registry import make_strategy
 from countlo.visible.batch import algebra, bit_rows, fewest_press_sets, row_ints
 
 INVERTIBLE = [Shape(2, 2), Shape(3, 3), Shape(2, 4), Shape(3, 4), Shape(4, 5), Shape(6, 6)]

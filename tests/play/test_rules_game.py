@@ -16,7 +16,7 @@ from countlo.hidden.reconstruct import reconstruct
 from countlo.hidden.row_sampler import RowSampler, fits
 from countlo.play.game import play_game
 from countlo.play.oracle import SimulatedOracle
-from countlo.play.routine import brute_determines, determines, routine
+from countlo.play.strategies.routine import brute_determines, determines, routine
 from countlo.rules import Rule, Rules
 from countlo.visible import bitsets
 

@@ -28,9 +28,9 @@ from countlo.hidden.frontier import FrontierPosterior
 from countlo.hidden.record import Record
 from countlo.hidden.row_sampler import RowSampler, fits
 from countlo.lru import LRU
-from countlo.play.beliefs import BeliefProgramme, OutOfNodes, press_sets
 from countlo.play.knowledge import Knowledge
 from countlo.play.pins import pins
+from countlo.play.strategies.beliefs import BeliefProgramme, OutOfNodes, press_sets
 from countlo.visible.batch import (
     PressAlgebra,
     algebra,

@@ -1,6 +1,6 @@
 """The strategies by the names users type, with one line of help each.
 
-Kept apart from countlo.play.registry (which builds them and imports numpy) so the command
+Kept apart from countlo.play.strategies.registry (which builds them and imports numpy) so the command
 line can offer the names as `choices` without loading any strategy.
 """
 

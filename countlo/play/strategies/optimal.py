@@ -2,7 +2,7 @@
 
 With A invertible a game takes |X_start| + 2 W clicks (W: clicks made outside the press set
 needed at that moment), so the policy minimising the expected W minimises expected total clicks.
-The programme over beliefs is countlo.play.beliefs; this module feeds it every pattern's press set
+The programme over beliefs is countlo.play.strategies.beliefs; this module feeds it every pattern's press set
 and keys each belief by its least image under the board's symmetries (docs/MATH.md §20).
 
 Values and choices are memoised per shape in memory for the life of the process, so each belief is
@@ -19,7 +19,7 @@ from functools import lru_cache
 from countlo.board import Shape, press_masks
 from countlo.errors import CountloError
 from countlo.hidden.record import Record
-from countlo.play.beliefs import Belief, BeliefProgramme, press_sets
+from countlo.play.strategies.beliefs import Belief, BeliefProgramme, press_sets
 from countlo.visible.batch import algebra
 
 MAX_CELLS = 10  # 3x3 takes 0.5 s, 1x10 5 s; 1x12 took 166 s and 3x4 did not finish in 7 min (README)

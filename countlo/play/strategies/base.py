@@ -2,7 +2,7 @@
 
 A strategy is a small object with ``name`` and ``next_click(record, knowledge) -> int | None``;
 None means "stop probing" (the board is known, or the strategy has nothing more to offer, or,
-for `manual`, "ask the player"). The names users type live in countlo.play.registry.
+for `manual`, "ask the player"). The names users type live in countlo.play.strategies.registry.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from typing import Protocol
 from countlo.board import Shape
 from countlo.hidden.record import Record
 from countlo.play.knowledge import Knowledge
-from countlo.play.routine import routine
+from countlo.play.strategies.routine import routine
 
 
 class Strategy(Protocol):
@@ -70,7 +70,7 @@ class Sequential(Base):
 
 
 class Fixed(Base):
-    """A fixed routine of clicks that determines every board (countlo.play.routine), in its order."""
+    """A fixed routine of clicks that determines every board (countlo.play.strategies.routine), in its order."""
 
     name = "fixed"
 

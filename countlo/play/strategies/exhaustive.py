@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from countlo.board import Shape
 from countlo.play.game import play_game
-from countlo.play.optimal import MAX_CELLS, OptimalUnavailableError
 from countlo.play.oracle import SimulatedOracle
+from countlo.play.strategies.optimal import MAX_CELLS, OptimalUnavailableError
 
 
 def exact_mean(shape: Shape, strategy: str) -> float:

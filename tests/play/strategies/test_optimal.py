@@ -11,9 +11,9 @@ import pytest
 from countlo.board import Shape, press_masks
 from countlo.errors import CountloError
 from countlo.hidden.record import record_of
-from countlo.play.exhaustive import exact_mean as _exact_mean
-from countlo.play.optimal import MAX_CELLS, Optimal, OptimalUnavailableError, solver
-from countlo.play.registry import make_strategy
+from countlo.play.strategies.exhaustive import exact_mean as _exact_mean
+from countlo.play.strategies.optimal import MAX_CELLS, Optimal, OptimalUnavailableError, solver
+from countlo.play.strategies.registry import make_strategy
 from countlo.visible.engines.polynomial_chase import solve
 
 TINY = [Shape(1, 3), Shape(1, 4), Shape(2, 2), Shape(1, 6)]

@@ -12,7 +12,7 @@ is below a budget, and one that finds nothing below it remembers the budget as a
 Clicks that change no cell where the boards of S disagree are never needed (docs/MATH.md §20.2) and
 are not searched.
 
-Used whole on boards of a few cells (countlo.play.optimal, which adds the board's symmetries) and
+Used whole on boards of a few cells (countlo.play.strategies.optimal, which adds the board's symmetries) and
 as the adaptive strategy's end game once few boards are left (docs/MATH.md §20.1), where a node
 budget keeps a decision short.
 """

@@ -1,4 +1,4 @@
-"""Building a strategy from its name (countlo.play.names): one factory per StrategyName."""
+"""Building a strategy from its name (countlo.play.strategies.names): one factory per StrategyName."""
 
 from __future__ import annotations
 
@@ -6,10 +6,10 @@ from collections.abc import Callable
 
 from countlo.board import Shape
 from countlo.errors import CountloError
-from countlo.play.adaptive import Adaptive, adaptive_v1
-from countlo.play.names import HELP, StrategyName, strategy_names
-from countlo.play.optimal import Optimal
-from countlo.play.strategy import EntropyOnly, Fixed, Greedy, Manual, Restore, Sequential, Strategy
+from countlo.play.strategies.adaptive import Adaptive, adaptive_v1
+from countlo.play.strategies.base import EntropyOnly, Fixed, Greedy, Manual, Restore, Sequential, Strategy
+from countlo.play.strategies.names import HELP, StrategyName, strategy_names
+from countlo.play.strategies.optimal import Optimal
 
 
 class UnknownStrategyError(CountloError, ValueError):

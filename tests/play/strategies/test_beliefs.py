@@ -1,4 +1,4 @@
-"""The programme over beliefs (countlo.play.beliefs): the same values with or without the
+"""The programme over beliefs (countlo.play.strategies.beliefs): the same values with or without the
 board's symmetries, a work budget that stops it without corrupting what it proved, and the
 adaptive strategy's end game choosing a click of least exact value."""
 
@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 
 from countlo.board import Shape, press_masks
-from countlo.play.adaptive import Tuning, View, choose, endgame
-from countlo.play.beliefs import BeliefProgramme, OutOfNodes
-from countlo.play.optimal import solver
+from countlo.play.strategies.adaptive import Tuning, View, choose, endgame
+from countlo.play.strategies.beliefs import BeliefProgramme, OutOfNodes
+from countlo.play.strategies.optimal import solver
 from countlo.visible.batch import algebra
 
 

@@ -12,10 +12,10 @@ from hypothesis import strategies as st
 from countlo.board import Shape
 from countlo.hidden.record import Record, record_of
 from countlo.play.knowledge import Knowledge, entropy
-from countlo.play.names import strategy_names
 from countlo.play.oracle import SimulatedOracle
-from countlo.play.registry import UnknownStrategyError, make_strategy
-from countlo.play.routine import ROUTINE_6X6, brute_determines, determines, routine, ternary_kernel_size
+from countlo.play.strategies.names import strategy_names
+from countlo.play.strategies.registry import UnknownStrategyError, make_strategy
+from countlo.play.strategies.routine import ROUTINE_6X6, brute_determines, determines, routine, ternary_kernel_size
 
 S6 = Shape(6, 6)
 
@@ -145,7 +145,7 @@ def test_the_kernel_programme_agrees_with_listing_every_board(shape, data):
 
 def test_the_kernel_count_matches_brute_force_exactly_on_3x3():
     shape = Shape(3, 3)
-    from countlo.play.routine import observation_rows
+    from countlo.play.strategies.routine import observation_rows
 
     for clicks in [[], [4], [0, 4, 8], list(range(5)), [1, 1, 3]]:
         rows = observation_rows(shape, clicks)

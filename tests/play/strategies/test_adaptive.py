@@ -13,11 +13,11 @@ from countlo.board import Shape
 from countlo.hidden.posterior import Posterior
 from countlo.hidden.record import record_of
 from countlo.hidden.row_sampler import RowSampler
-from countlo.play.adaptive import Adaptive, Tuning, View, choose
 from countlo.play.game import Outcome, play_game
 from countlo.play.knowledge import Knowledge
 from countlo.play.oracle import SimulatedOracle
-from countlo.play.registry import make_strategy
+from countlo.play.strategies.adaptive import Adaptive, Tuning, View, choose
+from countlo.play.strategies.registry import make_strategy
 from countlo.visible.batch import algebra, bit_rows, fewest_press_sets, row_ints, solvable
 from countlo.visible.engines.polynomial_chase import nullity, solve
 from countlo.visible.fewest import fewest_presses
