@@ -174,15 +174,64 @@ def _fallback(stream: TextIO) -> TextIO | None:
     return _Fallback(stream)  # type: ignore[return-value]
 
 
+class StdoutError(CountloError):
+    """Standard output cannot be written (a full disk, /dev/full): one line on stderr, exit 2."""
+
+
+class _Checked:
+    """Standard output whose write errors (other than a closed pipe) are one StdoutError."""
+
+    def __init__(self, stream: TextIO):
+        self._stream = stream
+
+    def _guard(self, do: Callable[[], int | None]) -> int | None:
+        try:
+            return do()
+        except BrokenPipeError:
+            raise
+        except OSError as e:
+            _discard_stdout()
+            raise StdoutError(_("cannot write standard output: {reason}").format(reason=i18n.reason(e))) from None
+
+    def write(self, text: str) -> int:
+        return self._guard(lambda: self._stream.write(text)) or 0
+
+    def flush(self) -> None:
+        self._guard(self._stream.flush)
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._stream, name)
+
+
+def _discard_stdout() -> None:
+    """After a write error, what is still buffered for stdout goes nowhere: otherwise Python's
+    own flush at exit fails again and prints 'Exception ignored ... OSError'."""
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, 1)
+        os.close(null)
+    except OSError:
+        pass
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the process exit code."""
     saved = sys.stdout, sys.stderr
     sys.stdout = _fallback(sys.stdout) or sys.stdout
     sys.stderr = _fallback(sys.stderr) or sys.stderr
+    if not _isatty(sys.stdout):  # a terminal does not fill up; prompt_toolkit gets it untouched
+        sys.stdout = _Checked(sys.stdout)
     try:
         return _main(argv)
     finally:
         sys.stdout, sys.stderr = saved
+
+
+def _isatty(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
 
 
 def _parser_of(parser: argparse.ArgumentParser, command: str | None) -> argparse.ArgumentParser:
@@ -213,7 +262,9 @@ def _main(argv: list[str] | None = None) -> int:
                          "(see 'countlo --help', or 'countlo help COMMAND')\n")
         return 2
     try:
-        return int(args._run(args) or 0)
+        code = int(args._run(args) or 0)
+        sys.stdout.flush()  # a full disk is said here, in one line, not by Python at exit
+        return code
     except CountloError as e:
         sys.stderr.write(f"countlo {args.command}: {e}\n")
         return e.exit_code

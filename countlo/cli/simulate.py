@@ -88,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
         if args.jobs is not None:
             raise CountloError("--jobs and --scheduler do not go together: the cluster's workers play the games")
         client = connect(args.scheduler)  # one line, exit 2, before any file is written
-    finished, interrupted = _play_all(args, shape, seeds, jobs, client)
+    finished, interrupted, error = _play_all(args, shape, seeds, jobs, client)
     order = sorted(finished)
     results = [finished[seed][0] for seed in order]
     records = [finished[seed][1] for seed in order]
@@ -108,26 +108,32 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(out, indent=1))
     else:
         print(_table(args, shape, s, records, interrupted))
+    if error is not None:  # the summary above is of the games played; the records file is not complete
+        sys.stdout.flush()
+        sys.stderr.write(f"countlo simulate: {error}\n")
+        return 2
     if interrupted:
         return 130
     return 1 if s.failed else 0
 
 
-def _play_all(args, shape, seeds, jobs: int, client=None) -> tuple[dict[int, tuple], bool]:
-    """{seed: (GameResult, JSON record)} of every finished game, and whether Ctrl-C cut the run
-    short (the games finished by then are kept; with --records each is on disk already)."""
+def _play_all(args, shape, seeds, jobs: int, client=None) -> tuple[dict[int, tuple], bool, str | None]:
+    """{seed: (GameResult, JSON record)} of every finished game, whether the run was cut short
+    (Ctrl-C, or --records could not be written: the games finished by then are kept; with
+    --records each is on disk already), and the one line saying why --records failed."""
     from countlo.errors import CountloError
+    from countlo.formats.output import stream as open_stream
 
     finished: dict[int, tuple] = {}
     stream = None
-    if args.records:
+    error: str | None = None
+    if args.records is not None:
         try:
-            stream = open(args.records, "w", encoding="utf-8")  # noqa: SIM115 (closed below)
-        except OSError as e:
+            stream = open_stream(args.records, "--records")
+        except CountloError:
             if client is not None:
                 client.close()
-            raise CountloError(_("cannot write --records {path}: {reason}").format(
-                path=args.records, reason=reason(e))) from None
+            raise
     games = _games(args, shape, seeds, jobs, client)
     try:
         for seed, result, hidden in games:
@@ -137,12 +143,25 @@ def _play_all(args, shape, seeds, jobs: int, client=None) -> tuple[dict[int, tup
                 stream.write(json.dumps(record) + "\n")
                 stream.flush()
     except KeyboardInterrupt:
-        return finished, True
+        interrupted = True
+    except OSError as e:  # a full disk: the run stops, the games played so far are summarised
+        if stream is None:
+            raise
+        error, interrupted = _cannot_record(args.records, e), True
+    else:
+        interrupted = False
     finally:
         games.close()  # ends the workers, if any
-        if stream is not None:
+    if stream is not None:
+        try:
             stream.close()
-    return finished, False
+        except OSError as e:  # the last lines' flush failed: said once, after the summary
+            error = error or _cannot_record(args.records, e)
+    return finished, interrupted, error
+
+
+def _cannot_record(path: str, e: OSError) -> str:
+    return _("cannot write --records {path}: {reason}").format(path=path, reason=reason(e))
 
 
 def _games(args, shape, seeds, jobs: int, client=None):
