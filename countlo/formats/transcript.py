@@ -11,6 +11,7 @@ See transcripts/README.md.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import re
@@ -594,9 +595,13 @@ class Writer:
         return w, transcript
 
     def _append(self, text: str) -> None:
-        self._handle.write(text)
-        self._handle.flush()
-        os.fsync(self._handle.fileno())
+        try:
+            self._handle.write(text)
+            self._handle.flush()
+            os.fsync(self._handle.fileno())
+        except OSError as e:  # a full disk: one line (the lines written before are on disk)
+            raise TranscriptFileError(_("cannot write {path}: {reason}").format(
+                path=self.path, reason=reason(e))) from None
 
     def _add(self, event: Event) -> None:
         problems: list = []
@@ -635,7 +640,10 @@ class Writer:
 
     def close(self) -> None:
         if not self._handle.closed:
-            self._handle.close()
+            # every line was flushed when written; after a write error (said already) the
+            # unwritten rest would fail again here
+            with contextlib.suppress(OSError):
+                self._handle.close()
 
     def __enter__(self) -> Writer:
         return self

@@ -157,3 +157,15 @@ def test_a_full_standard_output_is_one_line(command):
                            stderr=subprocess.PIPE, text=True, env=env, timeout=120)
     assert r.returncode == 2 and one_line(r.stderr), r.stderr
     assert "cannot write standard output" in r.stderr
+
+
+@needs_dev_full
+def test_a_transcript_on_a_full_disk_is_one_line(tmp_path):
+    from countlo.board import Shape
+    from countlo.errors import TranscriptFileError
+    from countlo.formats.transcript import Header, Writer
+
+    full = open(FULL, "w", encoding="utf-8")  # noqa: SIM115 (the writer closes it)
+    with Writer(FULL, Header.new(Shape(3, 3), "adaptive", None, "exact"), [], full) as writer, \
+            pytest.raises(TranscriptFileError, match="cannot write /dev/full: No space left on device"):
+        writer.start(3)
