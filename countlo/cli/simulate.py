@@ -207,9 +207,13 @@ def _record(shape, seed, r, hidden) -> dict:
         "clicks": r.clicks, "reason": ending_text(shape, r.ending),
         "start": rec.start if rec else None,
         "steps": [[shape.name(s.cell), s.count] for s in rec.steps] if rec else [],
+        # a refused last count is an observation too: kept in steps, and said to be the one no board allows
+        "refused_last": r.refused is not None,
         "decision_ms_mean": _r(1000 * sum(r.decision_times) / len(r.decision_times)) if r.decision_times else None,
         "decision_ms_max": _r(1000 * max(r.decision_times)) if r.decision_times else None,
     }
+    if r.refused is not None:
+        out["steps"].append([shape.name(r.refused[0]), r.refused[1]])
     source = "simulated"
     if hidden is None:  # a game program does not reveal its board: the counts may determine it
         hidden, source = _reconstructed(rec)
