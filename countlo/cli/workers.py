@@ -124,6 +124,16 @@ def play_seed(args: argparse.Namespace, seed: int) -> Game:
     return seed, result, hidden
 
 
+def play_plain(args: argparse.Namespace, seed: int, lang: str = "en") -> str:
+    """One game on a Dask worker, returned as plain JSON text (countlo.cli.records.to_plain):
+    the only thing countlo takes back from a cluster, so nothing there is unpickled here."""
+    from countlo.cli.records import to_plain
+
+    i18n.use(lang)  # the reasons in the record are worded in the language countlo speaks
+    seed, result, hidden = play_seed(args, seed)
+    return to_plain(_shape(args), seed, result, hidden)
+
+
 def play_in_workers(args: argparse.Namespace, seeds: Iterable[int],
                     jobs: int) -> Generator[Game, None, None]:
     """Games in `jobs` worker processes, yielded as they finish (not in seed order).
