@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from countlo.errors import BadRuleError
 from countlo.i18n import _
+from countlo.tokens import is_integer, shown
 from countlo.value import Value
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up; mypy knows it)
@@ -151,11 +152,10 @@ class Rule(Value):
         offsets = []
         for item in parts[1:]:
             dr, sep, dc = item.partition(":")
-            try:
-                offsets.append((int(dr), int(dc)))
-            except ValueError:
+            if not (is_integer(dr, 3) and is_integer(dc, 3)):  # ASCII only: not '٣', not 5000 digits
                 raise BadRuleError(_("bad rule offset {item!r}: expected ROW:COL like -1:0").format(
-                    item=item)) from None
+                    item=shown(item)[1:-1]))
+            offsets.append((int(dr), int(dc)))
             if not sep or max(abs(offsets[-1][0]), abs(offsets[-1][1])) > MAX_MASK_SIDE:
                 raise BadRuleError(_("bad rule offset {item!r}: expected ROW:COL like -1:0").format(item=item))
         if not offsets:

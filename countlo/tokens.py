@@ -41,6 +41,11 @@ def whole_number(text: str, what: str = "a number", max_digits: int = MAX_DIGITS
     return int(text)
 
 
+def is_integer(text: str, max_digits: int = MAX_DIGITS) -> bool:
+    """True for an optional '-' then 1..max_digits ASCII digits (a rule offset like -1)."""
+    return is_whole(text.removeprefix("-"), max_digits)
+
+
 def shown(text: str, limit: int = SHOWN) -> str:
     """`repr(text)`, cut to about `limit` characters with the full length said."""
     if len(text) <= limit:

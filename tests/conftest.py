@@ -17,6 +17,12 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+# No example has a deadline: what a test checks never depends on how busy the machine is
+# (a loaded 2-core machine runs the same example 10x slower).
+settings.register_profile("countlo", deadline=None)
+settings.load_profile("countlo")
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data"

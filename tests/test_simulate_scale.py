@@ -130,6 +130,8 @@ def test_default_jobs_play_a_short_run_in_this_process(capsys, monkeypatch):
     def no_workers(*args, **kwargs):
         raise AssertionError("a short run started worker processes")
 
+    ticks = iter(range(10**6))  # a clock counting its calls: 0.1 s of work per call, however loaded the machine
+    monkeypatch.setattr(workers, "clock", lambda: next(ticks) / 10)
     monkeypatch.setattr(workers, "available_cores", lambda: 4)
     _, one = simulate_json(capsys, "--size", "3x3", "--games", "5", "--seed", "2", "--jobs", "1")
     monkeypatch.setattr(workers, "play_in_workers", no_workers)

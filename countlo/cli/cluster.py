@@ -20,13 +20,13 @@ from collections.abc import Generator, Sequence
 from typing import Any
 
 from countlo.errors import CountloError
-from countlo.i18n import _
+from countlo.i18n import _, reason
 
 CONNECT_SECONDS = 10.0  # how long to try reaching the scheduler before saying it cannot be reached
 AHEAD_PER_THREAD = 2  # games handed out per worker thread beyond the ones being played
 AHEAD_LEAST = 8  # ... and at least this many, so workers that join later find games waiting
 
-Game = tuple[int, Any, Any]  # (seed, GameResult, hidden start or None)
+Game = tuple[int, Any, dict[str, Any]]  # (seed, records.Played, the game's JSON record)
 
 
 class ClusterError(CountloError):
@@ -35,25 +35,100 @@ class ClusterError(CountloError):
     exit_code = 2
 
 
-def connect(address: str) -> Any:
-    """A distributed.Client on the scheduler at `address`; ClusterError in one line if the extra
-    is not installed or the scheduler does not answer within CONNECT_SECONDS."""
+LOOPBACK_NAMES = ("localhost",)
+
+
+def _loopback(host: str) -> bool:
+    """True for an address of this machine only (127.0.0.0/8, ::1, localhost); names other
+    than localhost are not resolved, so they count as other machines."""
+    import ipaddress
+
+    if host.lower() in LOOPBACK_NAMES:
+        return True
     try:
-        from distributed import Client
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def _security(address: str, scheme: str, host: str, trust: bool, tls: Sequence[str | None]) -> Any:
+    """The distributed.Security of the trust model (README, "Who may join"): plain tcp only on
+    this machine or with --trust-cluster; tls:// with the CA that signs every member's
+    certificate and this client's certificate and key (mutual TLS, encryption required)."""
+    given = [t for t in tls if t is not None]
+    if scheme == "tls":
+        if len(given) != 3:
+            raise ClusterError(_("--scheduler {address}: tls:// needs --tls-ca-file, --tls-cert and --tls-key "
+                                 "(the cluster's CA, and this client's certificate and key)").format(address=address))
+        for path in given:
+            try:
+                with open(path, "rb"):
+                    pass
+            except OSError as e:
+                raise ClusterError(_("cannot read {path}: {reason}").format(path=path, reason=reason(e))) from None
+        from distributed.security import Security
+
+        ca, cert, key = tls
+        return Security(tls_ca_file=ca, tls_client_cert=cert, tls_client_key=key, require_encryption=True)
+    if given:
+        raise ClusterError(_("--tls-ca-file, --tls-cert and --tls-key need a tls:// scheduler address, not "
+                             "{address}").format(address=address))
+    if not trust and not _loopback(host):
+        raise ClusterError(_("--scheduler {address}: plain tcp:// is refused for another machine: anyone who "
+                             "can reach that scheduler can join it; use tls:// with --tls-ca-file, --tls-cert "
+                             "and --tls-key, or say --trust-cluster if you trust that network").format(address=address))
+    return None
+
+
+def _client_class() -> Any:
+    """distributed.Client, except that a client which failed to connect is not closed again when
+    it is collected (Dask's own clean-up of it waits 20 s and prints a traceback)."""
+    import contextlib
+
+    from distributed import Client
+
+    class OneShotClient(Client):
+        _failed = False
+
+        def start(self, **kwargs: Any) -> Any:
+            try:
+                return super().start(**kwargs)
+            except BaseException:
+                self._failed = True
+                with contextlib.suppress(Exception):
+                    self._loop_runner.stop()
+                raise
+
+        def __del__(self) -> None:
+            if not self._failed:
+                super().__del__()
+
+    return OneShotClient
+
+
+def connect(address: str, trust: bool = False, tls: Sequence[str | None] = (None, None, None)) -> Any:
+    """A distributed.Client on the scheduler at `address`; ClusterError in one line if the extra
+    is not installed, the address breaks the trust model (see `_security`), or the scheduler does
+    not answer within CONNECT_SECONDS. The client takes back only msgpack data (never pickle)."""
+    try:
+        from distributed import Client  # noqa: F401 (is the extra installed?)
     except ImportError:
         raise ClusterError(_("--scheduler needs the cluster extra: pip install 'countlo[cluster]' "
                              "(dask and distributed)")) from None
     from distributed.comm import parse_address, parse_host_port
 
-    try:  # a malformed address fails here, before a Client exists (its clean-up would hang)
+    try:  # a malformed address fails here, before a Client exists
         scheme, where = parse_address(address)
-        if scheme in ("tcp", "tls"):
-            parse_host_port(where)
+        if scheme not in ("tcp", "tls"):
+            raise ValueError(_("countlo connects over tcp:// or tls:// only, not {scheme}://").format(scheme=scheme))
+        host, _port = parse_host_port(where)
     except (ValueError, TypeError) as e:
         raise ClusterError(_("--scheduler {address!r} is not a scheduler address like "
                              "tcp://10.0.0.5:8786: {error}").format(address=address, error=e)) from None
+    security = _security(address, scheme, host, trust, tls)
     try:
-        return Client(address, timeout=CONNECT_SECONDS, set_as_default=False)
+        return _client_class()(address, timeout=CONNECT_SECONDS, set_as_default=False, security=security,
+                               deserializers=["msgpack"])  # results are JSON text: no pickle taken back
     except (OSError, TimeoutError, ValueError, TypeError) as e:
         why = " ".join(str(e).split()) or type(e).__name__
         raise ClusterError(_("cannot reach the Dask scheduler at {address}: {why}").format(
@@ -69,12 +144,16 @@ def _threads(client: Any) -> int:
     return sum(client.nthreads().values())
 
 
-def play_on_cluster(client: Any, args: argparse.Namespace, seeds: Sequence[int]) -> Generator[Game, None, None]:
-    """Games on the cluster of `client` (from connect), yielded as they finish (not in seed
+def play_on_cluster(client: Any, args: argparse.Namespace, shape: Any,
+                    seeds: Sequence[int]) -> Generator[Game, None, None]:
+    """Games on the cluster of `client` (from connect) as (seed, records.Played, JSON record),
+    each checked as plain data before it is believed, yielded as they finish (not in seed
     order); the client is closed when the generator ends or is closed."""
     from distributed import as_completed
 
-    from countlo.cli.workers import play_seed
+    from countlo import i18n
+    from countlo.cli.records import from_plain
+    from countlo.cli.workers import play_plain
 
     address = client.scheduler.address
     portable = _portable(args)
@@ -89,7 +168,8 @@ def play_on_cluster(client: Any, args: argparse.Namespace, seeds: Sequence[int])
             seed = next(todo, None)
             if seed is None:
                 return
-            future = client.submit(play_seed, portable, seed, key=f"countlo-{run}-{seed}", pure=False)
+            future = client.submit(play_plain, portable, seed, i18n.language(), key=f"countlo-{run}-{seed}",
+                                   pure=False)
             in_flight[future] = seed
             running.add(future)
 
@@ -102,16 +182,21 @@ def play_on_cluster(client: Any, args: argparse.Namespace, seeds: Sequence[int])
         for future in running:
             seed = in_flight.pop(future)
             try:
-                game = future.result()
+                text = future.result()
             except ImportError as e:  # the worker's Python has no countlo (or another version)
                 raise ClusterError(_("a Dask worker could not play seed {seed}: {error} (install countlo "
                                      "on every worker, the same version as here)").format(seed=seed, error=e)) from None
+            except TypeError as e:  # Dask refused a pickled reply: see connect
+                raise ClusterError(_("a Dask worker sent seed {seed}'s result as something other than "
+                                     "plain data ({error}); only plain game records are accepted from the "
+                                     "cluster").format(seed=seed, error=" ".join(str(e).split())[:200])) from None
             except Exception as e:
                 if type(e).__name__ != "KilledWorker":
                     raise
                 raise ClusterError(_("the Dask workers died playing seed {seed}: {error}").format(
                     seed=seed, error=e)) from None
-            yield game
+            played, record = from_plain(text, shape, seed)
+            yield seed, played, record
             hand_out()
     finally:
         if in_flight:

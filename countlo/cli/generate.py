@@ -8,6 +8,7 @@ import json
 from collections.abc import Callable
 from typing import TypeVar
 
+from countlo.cli import options
 from countlo.i18n import N_, _, ngettext
 
 T = TypeVar("T")
@@ -60,15 +61,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _count(text: str) -> int:
-    if not text.isdigit() or not 1 <= int(text) <= 1_000_000:
-        raise argparse.ArgumentTypeError(_("expected a whole number 1..1000000, not {text}").format(text=repr(text)))
-    return int(text)
+    return options.bounded(1, 1_000_000)(text)
 
 
 def _seed(text: str) -> int:
-    if not text.isdigit():
-        raise argparse.ArgumentTypeError(_("expected a whole number, not {text}").format(text=repr(text)))
-    return int(text)
+    return options.bounded(0, options.LARGEST)(text)  # ASCII digits: not '²' or '٣'
 
 
 def run(args: argparse.Namespace) -> int:

@@ -17,11 +17,12 @@ from countlo import __version__, i18n
 from countlo.cli import speech
 from countlo.errors import CountloError
 from countlo.i18n import N_, _
+from countlo.printable import Printable, printable
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up; mypy knows it)
 if TYPE_CHECKING:
     from collections.abc import Callable
-    from typing import TextIO
+    from typing import Any, TextIO
 
 COMMANDS: dict[str, str] = {  # translated where shown
     "play": N_("guided session: type the counts the game shows, get the next click (--sim to try "
@@ -52,7 +53,7 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> None:  # type: ignore[override]
         sys.stderr.write(_("{prog}: {message} (see '{prog} --help')").format(
-            prog=self.prog, message=message) + "\n")
+            prog=self.prog, message=printable(message)) + "\n")
         raise SystemExit(2)
 
     def _get_formatter(self) -> argparse.HelpFormatter:
@@ -174,15 +175,69 @@ def _fallback(stream: TextIO) -> TextIO | None:
     return _Fallback(stream)  # type: ignore[return-value]
 
 
+class StdoutError(CountloError):
+    """Standard output cannot be written (a full disk, /dev/full): one line on stderr, exit 2."""
+
+
+class _Checked:
+    """Standard output whose write errors (other than a closed pipe) are one StdoutError."""
+
+    def __init__(self, stream: TextIO):
+        self._stream = stream
+
+    def _guard(self, do: Callable[[], int | None]) -> int | None:
+        try:
+            return do()
+        except BrokenPipeError:
+            raise
+        except OSError as e:
+            _discard_stdout()
+            raise StdoutError(_("cannot write standard output: {reason}").format(reason=i18n.reason(e))) from None
+
+    def write(self, text: str) -> int:
+        return self._guard(lambda: self._stream.write(text)) or 0
+
+    def flush(self) -> None:
+        self._guard(self._stream.flush)
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._stream, name)
+
+
+def _discard_stdout() -> None:
+    """After a write error, what is still buffered for stdout goes nowhere: otherwise Python's
+    own flush at exit fails again and prints 'Exception ignored ... OSError'."""
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, 1)
+        os.close(null)
+    except OSError:
+        pass
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the process exit code."""
     saved = sys.stdout, sys.stderr
-    sys.stdout = _fallback(sys.stdout) or sys.stdout
-    sys.stderr = _fallback(sys.stderr) or sys.stderr
+    # everything printed passes countlo.printable: a graph file's node name or a game program's
+    # stderr cannot retitle or clear the terminal (prompt_toolkit writes its screen beneath)
+    out: Any = Printable(_fallback(sys.stdout) or sys.stdout)
+    if not _isatty(out):  # a terminal does not fill up
+        out = _Checked(out)
+    sys.stdout, sys.stderr = out, Printable(_fallback(sys.stderr) or sys.stderr)
     try:
         return _main(argv)
+    except KeyboardInterrupt:  # Ctrl-C while starting up (imports, the parser), before a command runs
+        sys.stderr.write("\n" + _("interrupted") + "\n")
+        return 130
     finally:
         sys.stdout, sys.stderr = saved
+
+
+def _isatty(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
 
 
 def _parser_of(parser: argparse.ArgumentParser, command: str | None) -> argparse.ArgumentParser:
@@ -192,6 +247,14 @@ def _parser_of(parser: argparse.ArgumentParser, command: str | None) -> argparse
         if isinstance(action, argparse._SubParsersAction) and command in action.choices:
             return action.choices[command]
     return parser
+
+
+def _empty(parser: argparse.ArgumentParser, args: argparse.Namespace) -> str | None:
+    """The first option (or argument) given an empty string, if any."""
+    for action in parser._actions:
+        if getattr(args, action.dest, None) == "":
+            return action.option_strings[0] if action.option_strings else str(action.metavar or action.dest)
+    return None
 
 
 def _main(argv: list[str] | None = None) -> int:
@@ -208,14 +271,22 @@ def _main(argv: list[str] | None = None) -> int:
                 _("unrecognized arguments: %s") % " ".join(extra))
     except SystemExit as e:  # --help, --version, or a usage error already printed as one line
         return e.code if isinstance(e.code, int) else 2
+    empty = _empty(_parser_of(parser, getattr(args, "command", None)), args)
+    if empty is not None:  # '--records ""' is a mistake (a script's unset variable), not "no file"
+        try:
+            _parser_of(parser, args.command).error(_("{option} was given an empty value").format(option=empty))
+        except SystemExit:
+            return 2
     if not getattr(args, "_run", None):  # bare `countlo`: usage on stderr, one line saying why
         sys.stderr.write(f"countlo: no command given: choose one of {', '.join(COMMANDS)} "
                          "(see 'countlo --help', or 'countlo help COMMAND')\n")
         return 2
     try:
-        return int(args._run(args) or 0)
+        code = int(args._run(args) or 0)
+        sys.stdout.flush()  # a full disk is said here, in one line, not by Python at exit
+        return code
     except CountloError as e:
-        sys.stderr.write(f"countlo {args.command}: {e}\n")
+        sys.stderr.write(f"countlo {args.command}: {printable(str(e))}\n")  # one line, whatever it quotes
         return e.exit_code
     except MemoryError:  # a last guard: the known large requests are refused before this
         sys.stderr.write(f"countlo {args.command}: " + _("not enough memory for this request") + "\n")

@@ -28,6 +28,9 @@ def integer(text: str) -> int:
     return int(text)
 
 
+LARGEST = 10**MAX_DIGITS - 1  # the largest number of MAX_DIGITS digits (seeds)
+
+
 def bounded(low: int, high: int):
     """The type of a whole number in low..high."""
 

@@ -118,7 +118,10 @@ def open_session(args: argparse.Namespace):
     from countlo.cli.rules_args import given, rules_of
 
     if args.resume:
-        writer, transcript = Writer.resume(args.resume)
+        # everything is checked (size, rules, seed, the simulated board's counts) before the
+        # file is reopened: a refused resume leaves it as it was, unfinished last line included
+        found = Writer.examine(args.resume)
+        transcript = found.transcript
         header = transcript.header
         check_supported(header.shape)
         check_size(header.shape)
@@ -145,6 +148,7 @@ def open_session(args: argparse.Namespace):
             if transcript.record is not None:
                 _replay(oracle, transcript.record)
         label = _("simulated game, seed {seed}").format(seed=oracle.seed) if oracle else ""
+        writer = Writer.reopen(args.resume, found)[0]
         return Session(guide, writer, oracle, where=str(args.resume), label=label), writer
     shape = Shape.parse(args.size or "6x6").with_rules(rules_of(args))
     check_supported(shape)

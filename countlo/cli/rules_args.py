@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 
+from countlo.cli import options
 from countlo.errors import BadRuleError
 from countlo.i18n import _
 
@@ -15,7 +16,7 @@ def add_rule_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--rule", metavar="NAME|FILE",
                    help=_("click rule: plus (default), x, star, ring, knight, rowcol, or a FILE "
                           "drawing it (# changed, . unchanged, O the centre changed, o the centre unchanged)"))
-    p.add_argument("--states", type=int, metavar="K",
+    p.add_argument("--states", type=options.integer, metavar="K",
                    help=_("light states; the hidden game needs 2 (the count model)"))
     p.add_argument("--target", choices=("dark", "lit"),
                    help=_("the game ends with every light out (dark, default) or on (lit)"))
@@ -35,7 +36,8 @@ def rules_of(args: argparse.Namespace):  # -> countlo.rules.Rules
         raise BadRuleError(_("--states {k}: the hidden game needs two states (a click changes the count "
                              "by |N| - 2 x the lit cells of N, which needs lights that are either on "
                              "or off); use 'countlo solve --states'").format(k=args.states))
-    return Rules.make(args.topology or "plane", rule_of(args.rule), 2, args.target or "dark")
+    return Rules.make("plane" if args.topology is None else args.topology, rule_of(args.rule), 2,
+                      args.target or "dark")
 
 
 def add_board_arguments(p: argparse.ArgumentParser, graph: bool = True) -> None:
@@ -79,20 +81,20 @@ def board_and_target(args: argparse.Namespace, size: str | None, with_target: bo
 
     states = 2
     if args.states is not None:
-        if not (args.states.isascii() and args.states.isdigit()) or len(args.states) > 3:
-            raise BadRuleError(_("{option} must be a whole number 2..255, not {text}").format(
-                option="--states", text=repr(args.states[:20])))
-        states = int(args.states)
+        from countlo.tokens import whole_number
+
+        states = whole_number(args.states, "--states")  # ASCII digits, bounded; board_of checks the range
     graph = getattr(args, "graph", None)
     if graph is None and size is None:
         if args.to is None:
             raise BadSizeError(_("a board size is needed (--size RxC)"))
-        unsized = board_of(argparse.Namespace(graph=None, topology=args.topology or "plane",
+        unsized = board_of(argparse.Namespace(graph=None, topology="plane" if args.topology is None else args.topology,
                                               rule=args.rule, states=states, size=None))[0]
         sized = start_values(unsized, read_input(args.to), args.to, False)[0]  # the size of the target
         assert not isinstance(sized, Graph)
         size = f"{sized.rows}x{sized.cols}"
-    board = board_of(argparse.Namespace(graph=graph, topology=args.topology or "plane", rule=args.rule,
+    topology = "plane" if args.topology is None else args.topology
+    board = board_of(argparse.Namespace(graph=graph, topology=topology, rule=args.rule,
                                         states=states, size=None if graph is not None else size))[0]
     target = None
     if not with_target:

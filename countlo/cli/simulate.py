@@ -8,6 +8,7 @@ import sys
 from typing import Any
 
 from countlo.cli import options
+from countlo.cli.records import game_record, rounded
 from countlo.hidden.result import engine_names
 from countlo.i18n import N_, _, ljust, ngettext, reason, width
 from countlo.play.strategies.names import strategy_names
@@ -57,6 +58,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help=_("play the games on the Dask cluster whose scheduler is at ADDRESS, e.g. "
                           "tcp://10.0.0.5:8786 (needs pip install 'countlo[cluster]'; the same games "
                           "and summary as one process)"))
+    p.add_argument("--trust-cluster", action="store_true",
+                   help=_("allow a plain tcp:// --scheduler on another machine: everyone who can reach it "
+                          "can join the cluster (see the README's trust model)"))
+    p.add_argument("--tls-ca-file", metavar="FILE", help=_("with a tls:// --scheduler: the CA that signs "
+                                                            "the certificates of the cluster's members"))
+    p.add_argument("--tls-cert", metavar="FILE", help=_("with a tls:// --scheduler: this client's certificate"))
+    p.add_argument("--tls-key", metavar="FILE", help=_("with a tls:// --scheduler: this client's private key"))
     p.add_argument("--records", metavar="FILE",
                    help=_("write one JSON line per game to FILE as soon as it finishes"))
     from countlo.cli.rules_args import add_rule_arguments
@@ -87,8 +95,9 @@ def run(args: argparse.Namespace) -> int:
 
         if args.jobs is not None:
             raise CountloError("--jobs and --scheduler do not go together: the cluster's workers play the games")
-        client = connect(args.scheduler)  # one line, exit 2, before any file is written
-    finished, interrupted = _play_all(args, shape, seeds, jobs, client)
+        client = connect(args.scheduler, args.trust_cluster,  # one line, exit 2, before any file is written
+                         (args.tls_ca_file, args.tls_cert, args.tls_key))
+    finished, interrupted, error = _play_all(args, shape, seeds, jobs, client)
     order = sorted(finished)
     results = [finished[seed][0] for seed in order]
     records = [finished[seed][1] for seed in order]
@@ -99,62 +108,80 @@ def run(args: argparse.Namespace) -> int:
             "size": str(shape), "rules": shape.rules.describe(), "strategy": args.strategy, "engine": args.engine,
             "oracle": "simulated" if args.oracle_cmd is None else args.oracle_cmd, "density": args.density,
             "games": s.games, "solved": s.solved, "unsolvable": s.unsolvable, "failed": s.failed,
-            "probes_mean": _r(s.probes_mean), "probes_median": _r(s.probes_median),
-            "probes_max": s.probes_max, "clicks_mean": _r(s.clicks_mean),
-            "clicks_median": _r(s.clicks_median), "clicks_max": s.clicks_max,
-            "decision_ms_mean": _r(s.decision_ms_mean), "decision_ms_max": _r(s.decision_ms_max),
+            "probes_mean": rounded(s.probes_mean), "probes_median": rounded(s.probes_median),
+            "probes_max": s.probes_max, "clicks_mean": rounded(s.clicks_mean),
+            "clicks_median": rounded(s.clicks_median), "clicks_max": s.clicks_max,
+            "decision_ms_mean": rounded(s.decision_ms_mean), "decision_ms_max": rounded(s.decision_ms_max),
             "records": records,
         }
         print(json.dumps(out, indent=1))
     else:
         print(_table(args, shape, s, records, interrupted))
+    if error is not None:  # the summary above is of the games played; the records file is not complete
+        sys.stdout.flush()
+        sys.stderr.write(f"countlo simulate: {error}\n")
+        return 2
     if interrupted:
         return 130
     return 1 if s.failed else 0
 
 
-def _play_all(args, shape, seeds, jobs: int, client=None) -> tuple[dict[int, tuple], bool]:
-    """{seed: (GameResult, JSON record)} of every finished game, and whether Ctrl-C cut the run
-    short (the games finished by then are kept; with --records each is on disk already)."""
+def _play_all(args, shape, seeds, jobs: int, client=None) -> tuple[dict[int, tuple], bool, str | None]:
+    """{seed: (GameResult, JSON record)} of every finished game, whether the run was cut short
+    (Ctrl-C, or --records could not be written: the games finished by then are kept; with
+    --records each is on disk already), and the one line saying why --records failed."""
     from countlo.errors import CountloError
+    from countlo.formats.output import stream as open_stream
 
     finished: dict[int, tuple] = {}
     stream = None
-    if args.records:
+    error: str | None = None
+    if args.records is not None:
         try:
-            stream = open(args.records, "w", encoding="utf-8")  # noqa: SIM115 (closed below)
-        except OSError as e:
+            stream = open_stream(args.records, "--records")
+        except CountloError:
             if client is not None:
                 client.close()
-            raise CountloError(_("cannot write --records {path}: {reason}").format(
-                path=args.records, reason=reason(e))) from None
+            raise
     games = _games(args, shape, seeds, jobs, client)
     try:
-        for seed, result, hidden in games:
-            record = _record(shape, seed, result, hidden)
+        for seed, result, record in games:
             finished[seed] = (result, record)
             if stream is not None:
                 stream.write(json.dumps(record) + "\n")
                 stream.flush()
     except KeyboardInterrupt:
-        return finished, True
+        interrupted = True
+    except OSError as e:  # a full disk: the run stops, the games played so far are summarised
+        if stream is None:
+            raise
+        error, interrupted = _cannot_record(args.records, e), True
+    else:
+        interrupted = False
     finally:
         games.close()  # ends the workers, if any
-        if stream is not None:
+    if stream is not None:
+        try:
             stream.close()
-    return finished, False
+        except OSError as e:  # the last lines' flush failed: said once, after the summary
+            error = error or _cannot_record(args.records, e)
+    return finished, interrupted, error
+
+
+def _cannot_record(path: str, e: OSError) -> str:
+    return _("cannot write --records {path}: {reason}").format(path=path, reason=reason(e))
 
 
 def _games(args, shape, seeds, jobs: int, client=None):
-    """(seed, GameResult, hidden start or None) per finished game, in this process, in `jobs`
-    workers or on the Dask cluster of `client` (then in the order they finish), with a progress
-    bar on a terminal."""
+    """(seed, GameResult or records.Played, JSON record) per finished game, in this process, in
+    `jobs` workers or on the Dask cluster of `client` (then in the order they finish), with a
+    progress bar on a terminal."""
     from countlo.cli.workers import play_in_process, play_in_workers, play_one, play_then_spread, warm_up
 
     if client is not None:
         from countlo.cli.cluster import play_on_cluster
 
-        source = play_on_cluster(client, args, seeds)
+        source = play_on_cluster(client, args, shape, seeds)  # records checked as they arrive
     elif jobs > 1 and args.jobs is not None:  # asked for: workers from the first game
         source = play_in_workers(args, seeds, jobs)
     elif jobs > 1:
@@ -162,6 +189,8 @@ def _games(args, shape, seeds, jobs: int, client=None):
     else:
         warm_up(shape, args)
         source = play_in_process(lambda seed: play_one(args, shape, seed), seeds)
+    if client is None:
+        source = _with_records(shape, source)
     try:
         if sys.stderr.isatty():
             from prompt_toolkit.output import create_output
@@ -179,50 +208,18 @@ def _games(args, shape, seeds, jobs: int, client=None):
         source.close()
 
 
-def _record(shape, seed, r, hidden) -> dict:
-    from countlo.ui.wording import ending_text
-
-    rec = r.record
-    out = {
-        "seed": seed, "outcome": r.outcome.value, "solved": r.solved, "probes": r.probes,
-        "clicks": r.clicks, "reason": ending_text(shape, r.ending),
-        "start": rec.start if rec else None,
-        "steps": [[shape.name(s.cell), s.count] for s in rec.steps] if rec else [],
-        "decision_ms_mean": _r(1000 * sum(r.decision_times) / len(r.decision_times)) if r.decision_times else None,
-        "decision_ms_max": _r(1000 * max(r.decision_times)) if r.decision_times else None,
-    }
-    source = "simulated"
-    if hidden is None:  # a game program does not reveal its board: the counts may determine it
-        hidden, source = _reconstructed(rec)
-    out["hidden"] = None if hidden is None else [
-        "".join("#" if row >> c & 1 else "." for c in range(shape.cols))
-        for row in shape.to_rows(hidden)
-    ]
-    out["hidden_source"] = source
-    return out
-
-
-def _reconstructed(record) -> tuple[int | None, str]:
-    """The start a program's counts determine, or None with why (the program never reveals it)."""
-    from countlo.hidden.reconstruct import reconstruct
-    from countlo.hidden.result import Status
-
-    unknown = _("not revealed by the game program, and its counts do not determine it")
-    if record is None:
-        return None, unknown
-    r = reconstruct(record, "linear", limit=2)
-    if r.status is Status.DETERMINED:
-        return r.board, _("reconstructed from the game program's counts")
-    return None, unknown
+def _with_records(shape, games):
+    """(seed, GameResult, JSON record) of each (seed, GameResult, hidden start) in `games`."""
+    try:
+        for seed, result, hidden in games:
+            yield seed, result, game_record(shape, seed, result, hidden)
+    finally:
+        games.close()  # ends the workers, if any
 
 
 def _board(shape) -> str:
     return str(shape) if shape.rules.classic and shape.rules.target == "dark" else (
         f"{shape} ({rules_text(shape.rules)})")
-
-
-def _r(x):
-    return None if x is None else round(x, 3)
 
 
 def _table(args, shape, s, records, interrupted: bool = False) -> str:

@@ -7,7 +7,7 @@ import sys
 import time
 
 from countlo.cli.bigboard import GRID_LIMIT, big_board_note
-from countlo.i18n import N_, _, ngettext, reason
+from countlo.i18n import N_, _, ngettext
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up; mypy knows it)
 if TYPE_CHECKING:
@@ -154,6 +154,10 @@ def run(args: argparse.Namespace) -> int:
         from countlo.formats.image import check_path
 
         check_path(args.image)
+    if args.out is not None:  # --image is checked above: a bad name for either leaves the other alone
+        from countlo.formats.output import check
+
+        check(args.out, "--out")
     if args.graph is not None or not _classic_rules(args):
         from countlo.cli import solve_rules
 
@@ -346,15 +350,12 @@ def _check_limits(shape, args) -> None:
 
 def _write(path: str, rows, cols: int) -> None:
     """The press grid as 1/0 lines, written a row at a time (a 65535x65535 grid is 4 GB)."""
-    from countlo.errors import CountloError
+    from countlo.formats.output import replacing
     from countlo.formats.textgrid import format_rows
 
-    try:
-        with open(path, "w", encoding="utf-8") as f:
-            for row in rows:
-                f.write(format_rows([row], cols))
-    except OSError as e:
-        raise CountloError(_("cannot write {path}: {reason}").format(path=path, reason=reason(e))) from None
+    with replacing(path, "--out") as f:
+        for row in rows:
+            f.write(format_rows([row], cols))
 
 
 def _all(shape, bits: int, nullity: int, limit: int | None) -> list[list[int]]:

@@ -19,7 +19,7 @@ from countlo.cli.bigboard import GRID_LIMIT, big_board_note
 from countlo.errors import BadRuleError, BadSizeError, BoardFormatError, CountloError
 from countlo.formats.text import read_input
 from countlo.graph import GRAPH_RULES, Board, Graph
-from countlo.i18n import _, ngettext, reason
+from countlo.i18n import _, ngettext
 from countlo.rules import Rule, Rules
 from countlo.ui.rulewords import graph_text, method_words, rules_text
 
@@ -253,12 +253,9 @@ class _Answer:
         else:
             text = "\n".join(f"{n}={v}" if v != 1 else n
                              for n, v in zip(self.board.nodes, presses) if v) + "\n"
-        try:
-            with open(self.args.out, "w", encoding="utf-8") as f:
-                f.write(text)
-        except OSError as e:
-            raise CountloError(_("cannot write {path}: {reason}").format(path=self.args.out,
-                                                                     reason=reason(e))) from None
+        from countlo.formats.output import write_text
+
+        write_text(self.args.out, "--out", text)
 
     def head(self) -> dict[str, Any]:
         b = self.board
@@ -436,11 +433,9 @@ def _most(board: Board, args: argparse.Namespace) -> int:
         else:
             text = "\n".join(f"{n}={v}" if v != 1 else n
                              for n, v in zip(board.nodes, start) if v) + "\n"
-        try:
-            with open(args.out, "w", encoding="utf-8") as f:
-                f.write(text)
-        except OSError as e:
-            raise CountloError(_("cannot write {path}: {reason}").format(path=args.out, reason=reason(e))) from None
+        from countlo.formats.output import write_text
+
+        write_text(args.out, "--out", text)
     if args.json:
         print(json.dumps(dict(answer.head(), most=h.lower if h.exact else None, exact=h.exact,
                               lower_bound=h.lower, upper_bound=h.upper, method=h.method,

@@ -6,6 +6,7 @@ from __future__ import annotations
 import sys
 
 from countlo.i18n import _
+from countlo.printable import unescaped
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up; mypy knows it)
 if TYPE_CHECKING:
@@ -21,12 +22,12 @@ def status_line(many: str) -> Progress | None:
     def show(st: Status) -> None:
         frac = st.done / st.total
         left = st.elapsed * (1 - frac) / frac if frac else 0.0
-        sys.stderr.write("\r\x1b[K" + _(
+        unescaped(sys.stderr).write("\r\x1b[K" + _(
             "searching {many} solutions: {done}% done, best {best} presses, {spent} s, about "
             "{left} s left (Ctrl-C stops with the best so far)").format(
                 many=many, done=f"{100 * frac:.1f}", best=st.best, spent=f"{st.elapsed:.0f}",
                 left=f"{left:.0f}"))
-        sys.stderr.flush()
+        unescaped(sys.stderr).flush()
 
     return show
 
@@ -34,5 +35,5 @@ def status_line(many: str) -> Progress | None:
 def clear_status() -> None:
     """Wipe the status line (nothing to wipe when stderr is not a terminal)."""
     if sys.stderr.isatty():
-        sys.stderr.write("\r\x1b[K")
-        sys.stderr.flush()
+        unescaped(sys.stderr).write("\r\x1b[K")  # countlo's own control, not text from outside
+        unescaped(sys.stderr).flush()

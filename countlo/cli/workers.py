@@ -11,6 +11,8 @@ from __future__ import annotations
 import argparse
 import os
 import signal
+import sys
+import threading
 import time
 from collections.abc import Callable, Generator, Iterable, Sequence
 from typing import Any
@@ -23,6 +25,7 @@ Game = tuple[int, Any, Any]  # (seed, GameResult, hidden start or None)
 # a worker costs a fresh interpreter, its imports and a warm-up decision (about a second each on
 # a busy 2-core machine), so a run that ends sooner would only be slowed down by workers.
 HANDOVER_SECONDS = 2.0
+clock = time.perf_counter  # wall clock: a game program's own time counts too (tests count calls instead)
 
 
 def available_cores() -> int:
@@ -50,12 +53,12 @@ def play_then_spread(args: argparse.Namespace, shape: Any, seeds: Sequence[int],
     """
     budget = HANDOVER_SECONDS if budget is None else budget
     warm_up(shape, args)
-    began = time.perf_counter()  # wall clock: a game program's own time counts too
+    began = clock()
     for i, seed in enumerate(seeds):
         result, hidden = play_one(args, shape, seed)
         yield seed, result, hidden
         rest = seeds[i + 1:]
-        if len(rest) > 1 and jobs > 1 and time.perf_counter() - began > budget:
+        if len(rest) > 1 and jobs > 1 and clock() - began > budget:
             yield from play_in_workers(args, rest, min(jobs, len(rest)))
             return
 
@@ -92,9 +95,40 @@ def _shape(args: argparse.Namespace) -> Any:
 _ARGS: argparse.Namespace | None = None
 
 
-def _start_worker(args: argparse.Namespace, lang: str = "en") -> None:
+WATCH_SECONDS = 1.0  # how often a worker looks whether its parent is still there
+PR_SET_PDEATHSIG = 1  # linux/prctl.h
+
+
+def die_with_parent(parent: int | None = None) -> None:
+    """End this worker when the process that started it dies, even by SIGKILL (a crash, the OOM
+    killer), so no worker plays on for minutes holding its memory: on Linux the kernel sends
+    SIGKILL at the parent's death (prctl PR_SET_PDEATHSIG); everywhere a daemon thread checks
+    every WATCH_SECONDS that the parent is still this process's parent."""
+    parent = os.getppid() if parent is None else parent
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):  # no libc to ask: the watchdog below still works
+            pass
+    if os.getppid() != parent:  # the parent died before prctl took effect
+        os._exit(1)
+    threading.Thread(target=_watch, args=(parent,), name="countlo-parent-watch", daemon=True).start()
+
+
+def _watch(parent: int) -> None:
+    while True:
+        time.sleep(WATCH_SECONDS)
+        if os.getppid() != parent:  # re-parented: the parent is gone
+            os._exit(1)
+
+
+def _start_worker(args: argparse.Namespace, lang: str = "en", parent: int | None = None) -> None:
     global _ARGS
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
+    die_with_parent(parent)
     _ARGS = args
     i18n.use(lang)  # a spawned worker speaks what the parent was asked to (--lang is not inherited)
 
@@ -123,6 +157,26 @@ def play_seed(args: argparse.Namespace, seed: int) -> Game:
     return seed, result, hidden
 
 
+def play_plain(args: argparse.Namespace, seed: int, lang: str = "en") -> str:
+    """One game on a Dask worker, returned as plain JSON text (countlo.cli.records.to_plain):
+    the only thing countlo takes back from a cluster, so nothing there is unpickled here."""
+    from countlo.cli.records import to_plain
+
+    i18n.use(lang)  # the reasons in the record are worded in the language countlo speaks
+    seed, result, hidden = play_seed(args, seed)
+    return to_plain(_shape(args), seed, result, hidden)
+
+
+def _quiet_tracker() -> None:
+    """The pool's queues hold a few semaphores, which multiprocessing's resource tracker removes
+    if this process dies without doing so (SIGKILL, the OOM killer): that clean-up is its job,
+    and its warning ('There appear to be 5 leaked semaphore objects') would only alarm. The
+    tracker, started with the pool, takes its warning filters from sys.warnoptions."""
+    quiet = "ignore:resource_tracker:UserWarning"
+    if quiet not in sys.warnoptions:
+        sys.warnoptions.append(quiet)
+
+
 def play_in_workers(args: argparse.Namespace, seeds: Iterable[int],
                     jobs: int) -> Generator[Game, None, None]:
     """Games in `jobs` worker processes, yielded as they finish (not in seed order).
@@ -135,8 +189,9 @@ def play_in_workers(args: argparse.Namespace, seeds: Iterable[int],
 
     # spawn: a fresh interpreter per worker, safe beside the progress bar's thread
     context = multiprocessing.get_context("spawn")
+    _quiet_tracker()
     pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=_start_worker,
-                               initargs=(args, i18n.language()))
+                               initargs=(args, i18n.language(), os.getpid()))
     pending: set[Future] = set()
     todo = iter(seeds)
     try:

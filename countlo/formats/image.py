@@ -15,10 +15,12 @@ import math
 import os
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import BinaryIO, cast
 
 from countlo.board import Shape, column_letters
 from countlo.errors import CountloError
 from countlo.formats import font
+from countlo.formats.output import check, replacing, write_text
 from countlo.formats.png import write_png
 
 # Palette (index: RGB). Lit lights are amber on dark slate, as in the game; presses red and
@@ -192,6 +194,7 @@ def check_path(path: str) -> str:
     suffix = os.path.splitext(path)[1].lower()
     if suffix not in SUFFIXES:
         raise ImageError(f"--image {path}: the file name must end in .png or .svg")
+    check(path, "--image")  # before anything is solved or written
     return suffix[1:]
 
 
@@ -200,15 +203,11 @@ def save(picture: Picture, path: str) -> Layout:
     check_fits(picture.shape, len(picture.panels), path)
     kind = check_path(path)
     lay = layout(picture)
-    try:
-        if kind == "png":
-            with open(path, "wb") as out:
-                write_png(out, lay.width, lay.height, COLOURS, _png_rows(picture, lay))
-        else:
-            with open(path, "w", encoding="utf-8") as f:
-                f.write(svg(picture, lay))
-    except OSError as e:
-        raise ImageError(f"cannot write {path}: {e.strerror or e}") from None
+    if kind == "png":
+        with replacing(path, "--image", binary=True) as out:
+            write_png(cast(BinaryIO, out), lay.width, lay.height, COLOURS, _png_rows(picture, lay))
+    else:
+        write_text(path, "--image", svg(picture, lay))
     return lay
 
 

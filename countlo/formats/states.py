@@ -24,6 +24,7 @@ from countlo.board import Shape, column_letters
 from countlo.errors import BadRuleError, BoardFormatError
 from countlo.graph import Graph
 from countlo.i18n import _
+from countlo.tokens import is_whole, shown
 
 _CLASSIC = str.maketrans({**{ch: "1" for ch in "1#*O"}, **{ch: "0" for ch in "0.-"}})
 _DARK = str.maketrans({ch: "0" for ch in ".-"})
@@ -66,7 +67,7 @@ def parse_grid(text: str, states: int, source: str = "input") -> tuple[int, int,
 def _cells(body: str, states: int) -> list[int] | None:
     if states > 10:
         parts = ["0" if p in (".", "-") else p for p in body.split()]
-        return [int(p) for p in parts] if all(p.isdigit() and p.isascii() for p in parts) else None
+        return [int(p) for p in parts] if all(is_whole(p) for p in parts) else None  # ASCII, bounded
     text = body.replace(" ", "").replace("\t", "")
     text = text.translate(_CLASSIC if states == 2 else _DARK)
     return [int(ch) for ch in text] if text.isdigit() and text.isascii() else None
@@ -176,10 +177,10 @@ def parse_graph_state(text: str, graph: Graph, source: str = "state") -> list[in
                 raise BoardFormatError(_("{source} line {line}: node {name!r} already set on line {first}").format(
                     source=source, line=lineno, name=name, first=seen[name]))
             seen[name] = lineno
-            v = 1 if not value else int(value) if value.isdigit() else -1
+            v = 1 if not value else int(value) if is_whole(value) else -1  # not '²', '٣' or 5000 digits
             if not 0 <= v < graph.states:
-                raise BoardFormatError(_("{source} line {line}: state {value!r} of {name} is not 0..{last}").format(
-                    source=source, line=lineno, value=value, name=name, last=graph.states - 1))
+                raise BoardFormatError(_("{source} line {line}: state {value} of {name} is not 0..{last}").format(
+                    source=source, line=lineno, value=shown(value), name=name, last=graph.states - 1))
             out[index[name]] = v
     return out
 

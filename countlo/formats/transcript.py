@@ -11,13 +11,14 @@ See transcripts/README.md.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import re
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from enum import Enum
-from typing import ClassVar
+from typing import ClassVar, NamedTuple
 
 from countlo.board import Shape
 from countlo.errors import BadCountError, CountloError, TranscriptError, TranscriptFileError
@@ -504,6 +505,14 @@ def load(path: str) -> Transcript:
     return read(read_text(path), source=str(path))
 
 
+class Resumable(NamedTuple):
+    """A transcript file read for resuming: what it holds, and an unfinished last line (None if
+    it ends with a newline) that `Writer.reopen` will set aside."""
+
+    transcript: Transcript
+    dropped: str | None
+
+
 class Writer:
     """Appends a transcript one line at a time; each line is flushed and fsync'd when written."""
 
@@ -541,12 +550,14 @@ class Writer:
 
     @classmethod
     def resume(cls, path: str) -> tuple[Writer, Transcript]:
-        """The writer reopened for appending, and what the file holds; an unfinished last line
-        (a crash mid-write) is cut off and named in a note.
+        """The writer reopened for appending, and what the file holds (see `examine`, `reopen`)."""
+        return cls.reopen(path, cls.examine(path))
 
-        Nothing is written until the file has been read and checked as a countlo transcript:
-        a file of notes, or a hand-written table without a final newline, is refused unchanged.
-        """
+    @staticmethod
+    def examine(path: str) -> Resumable:
+        """What the transcript at `path` holds, read and checked without writing anything: a
+        file of notes, or a hand-written table without a final newline, is refused unchanged.
+        The caller checks the rest (size, rules, seed) before `reopen` writes."""
         text = read_text(path)
         first = next((ln for ln in text.split("\n") if ln.strip()), "")
         if not _MAGIC_LINE.match(first.strip()):
@@ -559,6 +570,13 @@ class Writer:
             dropped = text[text.rfind("\n") + 1:]
             text = text[:len(text) - len(dropped)]
         transcript = read(text, source=str(path))  # raises before anything is written
+        return Resumable(transcript, dropped)
+
+    @classmethod
+    def reopen(cls, path: str, found: Resumable) -> tuple[Writer, Transcript]:
+        """The writer reopened for appending the transcript `examine` found at `path`; an
+        unfinished last line (a crash mid-write) is cut off here and named in a note."""
+        transcript, dropped = found.transcript, found.dropped
         try:
             if dropped is not None:
                 with open(path, "r+b") as f:
@@ -577,9 +595,13 @@ class Writer:
         return w, transcript
 
     def _append(self, text: str) -> None:
-        self._handle.write(text)
-        self._handle.flush()
-        os.fsync(self._handle.fileno())
+        try:
+            self._handle.write(text)
+            self._handle.flush()
+            os.fsync(self._handle.fileno())
+        except OSError as e:  # a full disk: one line (the lines written before are on disk)
+            raise TranscriptFileError(_("cannot write {path}: {reason}").format(
+                path=self.path, reason=reason(e))) from None
 
     def _add(self, event: Event) -> None:
         problems: list = []
@@ -618,7 +640,10 @@ class Writer:
 
     def close(self) -> None:
         if not self._handle.closed:
-            self._handle.close()
+            # every line was flushed when written; after a write error (said already) the
+            # unwritten rest would fail again here
+            with contextlib.suppress(OSError):
+                self._handle.close()
 
     def __enter__(self) -> Writer:
         return self

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import random
 import time
 from collections.abc import Callable, Sequence
@@ -63,6 +62,9 @@ class GameResult:
     decision_times: tuple[float, ...]  # seconds per decision: observe + advice
     record: Record | None
     corrections: tuple[Fix, ...] = ()
+    refused: tuple[int, int] | None = None
+    """The last click and the count it showed when no board allows that count (a contradiction's
+    last observation): the record cannot hold it, but the click was sent and the count read."""
 
     @property
     def solved(self) -> bool:
@@ -100,11 +102,14 @@ def play_game(oracle: Oracle, strategy: str = "adaptive", engine: str = "exact",
 
     def result(outcome: Outcome, ending: Ending, last: tuple[int, int] | None = None) -> GameResult:
         r = guide.record
+        refused = None
         if last is not None and r is not None:
-            with contextlib.suppress(BadCountError):
+            try:
                 r = r.then(*last)
-        return GameResult(outcome, ending, guide.probes, len(r.steps) if r else 0, tuple(times), r,
-                          guide.corrections)
+            except BadCountError:  # kept beside the record: every observation is reported
+                refused = last
+        clicks = (len(r.steps) if r else 0) + (refused is not None)
+        return GameResult(outcome, ending, guide.probes, clicks, tuple(times), r, guide.corrections, refused)
 
     def contradiction(ending: Ending, last: tuple[int, int]) -> GameResult:
         """A contradiction, unless the oracle printed more lines than it was asked for."""

@@ -130,3 +130,23 @@ def test_simulate_help_names_every_option(run_cli):
     p = run_cli(["simulate", "--help"])
     for opt in ("--games", "--strategy", "--engine", "--size", "--seed", "--density", "--oracle-cmd", "--json"):
         assert opt in p.stdout
+
+
+def test_a_game_refused_at_its_first_click_records_that_click_and_count(run_cli, tmp_path):
+    """Issue 28 item 11: the click was sent and a count read, so the record says so."""
+    import sys
+
+    game = tmp_path / "liar.py"  # every light on, then still every light on: no click leaves that
+    game.write_text("import sys\nprint(9, flush=True)\nfor line in sys.stdin:\n    print(9, flush=True)\n")
+    r = run_cli(["simulate", "--size", "3x3", "--games", "1", "--jobs", "1", "--json",
+                 "--oracle-cmd", f"{sys.executable} {game}"])
+    rec = json.loads(r.stdout)["records"][0]
+    assert rec["outcome"] == "contradiction"
+    assert rec["clicks"] == 1 and len(rec["steps"]) == 1 and rec["steps"][0][1] == 9
+    assert rec["refused_last"] is True
+
+
+def test_a_solved_games_record_refuses_nothing(run_cli):
+    r = run_cli(["simulate", "--size", "3x3", "--games", "3", "--jobs", "1", "--json"])
+    for rec in json.loads(r.stdout)["records"]:
+        assert rec["refused_last"] is False and rec["clicks"] == len(rec["steps"])

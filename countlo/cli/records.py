@@ -1,0 +1,162 @@
+"""A simulated game as the plain record `simulate` prints and writes (`--json`, `--records`), and
+the same record as the only thing countlo takes back from a Dask cluster.
+
+`game_record` builds the record from a game played here or in a `--jobs` worker. A game played on
+the cluster is turned into that record by the worker (`to_plain`: JSON text, which Dask carries
+without pickle) and checked here field by field (`from_plain`) before it is believed: a worker
+that joined the scheduler may be anyone's, so what it sends is data of a known shape, never code.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any, NamedTuple
+
+from countlo.errors import CountloError
+from countlo.i18n import _
+
+LONGEST_PLAIN = 16 << 20  # characters of one game's result from the cluster (a 16x16 game needs ~50 kB)
+LONGEST_REASON = 4096
+LARGEST_NUMBER = 10**9
+
+
+def rounded(x: float | None) -> float | None:
+    return None if x is None else round(x, 3)
+
+
+def game_record(shape: Any, seed: int, r: Any, hidden: int | None) -> dict[str, Any]:
+    """The JSON record of one game (GameResult `r`; the hidden start, None from a game program)."""
+    from countlo.ui.wording import ending_text
+
+    rec = r.record
+    out: dict[str, Any] = {
+        "seed": seed, "outcome": r.outcome.value, "solved": r.solved, "probes": r.probes,
+        "clicks": r.clicks, "reason": ending_text(shape, r.ending),
+        "start": rec.start if rec else None,
+        "steps": [[shape.name(s.cell), s.count] for s in rec.steps] if rec else [],
+        # a refused last count is an observation too: kept in steps, and said to be the one no board allows
+        "refused_last": r.refused is not None,
+        "decision_ms_mean": rounded(1000 * sum(r.decision_times) / len(r.decision_times)) if r.decision_times else None,
+        "decision_ms_max": rounded(1000 * max(r.decision_times)) if r.decision_times else None,
+    }
+    if r.refused is not None:
+        out["steps"].append([shape.name(r.refused[0]), r.refused[1]])
+    source = "simulated"
+    if hidden is None:  # a game program does not reveal its board: the counts may determine it
+        hidden, source = reconstructed(rec)
+    out["hidden"] = None if hidden is None else [
+        "".join("#" if row >> c & 1 else "." for c in range(shape.cols))
+        for row in shape.to_rows(hidden)
+    ]
+    out["hidden_source"] = source
+    return out
+
+
+def reconstructed(record: Any) -> tuple[int | None, str]:
+    """The start a program's counts determine, or None with why (the program never reveals it)."""
+    from countlo.hidden.reconstruct import reconstruct
+    from countlo.hidden.result import Status
+
+    unknown = _("not revealed by the game program, and its counts do not determine it")
+    if record is None:
+        return None, unknown
+    r = reconstruct(record, "linear", limit=2)
+    if r.status is Status.DETERMINED:
+        return r.board, _("reconstructed from the game program's counts")
+    return None, unknown
+
+
+class Played(NamedTuple):
+    """What the summary reads of a game played on the cluster (as of a GameResult)."""
+
+    outcome: Any  # countlo.play.game.Outcome
+    probes: int
+    clicks: int
+    decision_times: tuple[float, ...]
+
+    @property
+    def solved(self) -> bool:
+        return bool(self.outcome.value == "solved")
+
+    @property
+    def correct(self) -> bool:
+        return bool(self.outcome.value in ("solved", "unsolvable"))
+
+
+def to_plain(shape: Any, seed: int, r: Any, hidden: int | None) -> str:
+    """One game as JSON text: its record and its decision times (what the summary needs)."""
+    return json.dumps({"record": game_record(shape, seed, r, hidden), "decision_times": list(r.decision_times)})
+
+
+class BadResultError(CountloError):
+    """A result from the cluster that is not a game record of the asked seed and board."""
+
+
+_KEYS = {"seed", "outcome", "solved", "probes", "clicks", "reason", "start", "steps", "refused_last",
+         "decision_ms_mean", "decision_ms_max", "hidden", "hidden_source"}
+
+
+def from_plain(text: object, shape: Any, seed: int) -> tuple[Played, dict[str, Any]]:
+    """The game a worker sent for `seed`, checked field by field; BadResultError (one line) if
+    anything is not what countlo itself would have written."""
+    from countlo.play.game import Outcome
+
+    def bad(what: str) -> BadResultError:
+        return BadResultError(_("a Dask worker sent a malformed result for seed {seed} ({what}); only "
+                                "plain game records are accepted from the cluster").format(seed=seed, what=what))
+
+    def number(x: object, low: int = 0, high: int = LARGEST_NUMBER) -> bool:
+        return type(x) is int and low <= x <= high
+
+    def real(x: object) -> bool:
+        return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x) and x >= 0
+
+    if not isinstance(text, str) or len(text) > LONGEST_PLAIN:
+        raise bad(_("not JSON text of a bounded length"))
+    try:
+        data = json.loads(text)
+    except ValueError:
+        raise bad(_("not JSON")) from None
+    if not isinstance(data, dict) or set(data) != {"record", "decision_times"}:
+        raise bad(_("not a record and its decision times"))
+    rec, times = data["record"], data["decision_times"]
+    if not isinstance(times, list) or not all(real(t) for t in times):
+        raise bad("decision_times")
+    if not isinstance(rec, dict) or set(rec) != _KEYS:
+        raise bad(_("not the keys of a game record"))
+    outcomes = {o.value: o for o in Outcome}
+    checks = {
+        "seed": rec["seed"] == seed and type(rec["seed"]) is int,
+        "outcome": isinstance(rec["outcome"], str) and rec["outcome"] in outcomes,
+        "solved": type(rec["solved"]) is bool and rec["solved"] == (rec["outcome"] == "solved"),
+        "probes": number(rec["probes"]), "clicks": number(rec["clicks"]),
+        "reason": isinstance(rec["reason"], str) and len(rec["reason"]) <= LONGEST_REASON,
+        "start": rec["start"] is None or number(rec["start"], 0, shape.cells),
+        "steps": isinstance(rec["steps"], list) and len(rec["steps"]) <= LARGEST_NUMBER
+        and all(_step(s, shape) for s in rec["steps"]),
+        "refused_last": type(rec["refused_last"]) is bool,
+        "decision_ms_mean": rec["decision_ms_mean"] is None or real(rec["decision_ms_mean"]),
+        "decision_ms_max": rec["decision_ms_max"] is None or real(rec["decision_ms_max"]),
+        "hidden": rec["hidden"] is None or (
+            isinstance(rec["hidden"], list) and len(rec["hidden"]) == shape.rows
+            and all(isinstance(row, str) and len(row) == shape.cols and set(row) <= {"#", "."}
+                    for row in rec["hidden"])),
+        "hidden_source": isinstance(rec["hidden_source"], str) and len(rec["hidden_source"]) <= LONGEST_REASON,
+    }
+    wrong = [key for key, ok in checks.items() if not ok]
+    if wrong:
+        raise bad(", ".join(wrong))
+    return Played(outcomes[rec["outcome"]], rec["probes"], rec["clicks"], tuple(times)), rec
+
+
+def _step(step: object, shape: Any) -> bool:
+    """A step as `["C4", 17]`: a cell of the board and a count it can show."""
+    if not (isinstance(step, list) and len(step) == 2 and isinstance(step[0], str) and len(step[0]) <= 16
+            and type(step[1]) is int and 0 <= step[1] <= shape.cells):
+        return False
+    try:
+        shape.parse_cell(step[0])
+    except (CountloError, ValueError):
+        return False
+    return True
