@@ -1,4 +1,4 @@
-"""Time the exact engine: Posterior(record) plus count_distributions() over realistic records.
+"""Time the exact engine: WindowPosterior(record) plus count_distributions() over realistic records.
 
 Records: a random hidden start, then 0..20 clicks that are random cells, distinct cells, or
 click-and-restore pairs (what the strategies produce). Reports medians over all records.
@@ -18,7 +18,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from countlo.board import Shape
-from countlo.hidden.posterior import Posterior
+from countlo.hidden.posterior.window import WindowPosterior
 from countlo.hidden.record import record_of
 
 
@@ -46,7 +46,7 @@ def timed(rec, method: str, repeats: int, clock=time.perf_counter) -> tuple[floa
     best = (float("inf"), float("inf"))
     for _ in range(repeats):
         t0 = clock()
-        post = Posterior(rec, method)
+        post = WindowPosterior(rec, method)
         t1 = clock()
         post.count_distributions()
         t2 = clock()

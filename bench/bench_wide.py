@@ -36,13 +36,13 @@ def child(board: str, engine: str) -> None:
 
     from countlo.board import Shape
     from countlo.errors import CountloError
-    from countlo.hidden.posterior import Posterior
-    from countlo.hidden.posterior_split import SplitPosterior
+    from countlo.hidden.posterior.split import SplitPosterior
+    from countlo.hidden.posterior.window import WindowPosterior
     from countlo.hidden.record import record_of
     from countlo.rules import Rules
 
     if engine == "window":  # the baseline: the window programme without the 512 MB table bound
-        import countlo.hidden.posterior_sparse as sparse
+        import countlo.hidden.posterior.sparse as sparse
 
         sparse.TABLE_BYTES = 1 << 62
     topology, rule, size = board.split(":")
@@ -57,7 +57,7 @@ def child(board: str, engine: str) -> None:
     try:
         for rec in recs:
             t = time.process_time()
-            post = Posterior(rec) if engine == "window" else SplitPosterior(rec)
+            post = WindowPosterior(rec) if engine == "window" else SplitPosterior(rec)
             post.count_distributions()
             times.append(time.process_time() - t)
     except CountloError as e:

@@ -63,7 +63,7 @@ def test_large_requests_are_refused_before_any_large_allocation(tmp_path, argv, 
 
 def test_a_wide_rule_game_fits_under_the_cap(tmp_path):
     """A 5x5 Klein bottle under the knight rule: the window programme's tables took 5.9 GB; the
-    split engine's memory is fixed by the board (countlo.hidden.posterior_split.split_bytes)."""
+    split engine's memory is fixed by the board (countlo.hidden.posterior.split.split_bytes)."""
     p = run_capped(["-m", "countlo", "simulate", "--size", "5x5", "--topology", "klein", "--rule",
                     "knight", "--games", "1", "--seed", "1", "--json"], tmp_path)
     assert p.returncode == 0, p.stderr[-2000:]

@@ -105,7 +105,7 @@ def open_session(args: argparse.Namespace):
     """The Session the options describe, with its transcript open (new or resumed)."""
     from countlo.board import Shape
     from countlo.formats.transcript import Header, Writer
-    from countlo.hidden.frontier import check_supported
+    from countlo.hidden.posterior.frontier import check_supported
     from countlo.play.guide import Guide
     from countlo.play.oracle import SimulatedOracle
     from countlo.ui.session import Session

@@ -77,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
     from countlo.cli.play import check_size
     from countlo.cli.rules_args import rules_of
     from countlo.cli.workers import available_cores
-    from countlo.hidden.frontier import check_supported
+    from countlo.hidden.posterior.frontier import check_supported
     from countlo.play.game import summarize
     from countlo.play.program import program_argv
 

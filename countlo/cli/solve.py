@@ -65,27 +65,30 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     from countlo.cli.speech import keep_lines
 
     keep_lines(p, _(EPILOG))
-    p.add_argument("file", nargs="?", metavar="FILE|-",
-                   help=_("the start as a text grid (1 # * O lit, 0 . - dark); '-' for stdin"))
-    p.add_argument("--size", metavar="RxC", help=_("board size, e.g. 6x6 (needed by --lit, --all-on)"))
-    p.add_argument("--all-on", action="store_true", help=_("start with every light on"))
-    p.add_argument("--lit", metavar="LIST",
-                   help=_("lit cells as 1-based numbers in reading order, e.g. 1,7,13"))
-    p.add_argument("--to", metavar="FILE", help=_("target pattern (default all dark): presses "
-                                                  "turning the start into it"))
-    p.add_argument("--target", choices=("dark", "lit"),
-                   help=_("target every cell dark (default) or lit (state 1)"))
-    p.add_argument("--topology", default="plane", metavar="NAME",
-                   help=_("plane (default), cylinder, torus, moebius, klein or projective"))
-    p.add_argument("--rule", metavar="NAME|FILE",
-                   help=_("click rule: plus (default), x, star, ring, knight, rowcol, a FILE with "
-                          "the rule drawn as a grid; sigma or sigma+ on a --graph"))
-    p.add_argument("--states", type=integer, default=2, metavar="K",  # range: Rules.make, as generate
-                   help=_("light states 2..255 (a click adds 1 mod K; default 2)"))
-    p.add_argument("--graph", metavar="FILE", help=_("play on the graph in FILE instead of a grid"))
-    p.add_argument("--quiet", action="store_true",
-                   help=_("list a basis of the quiet patterns (presses that change nothing)"))
-    what = p.add_mutually_exclusive_group()
+    start = p.add_argument_group(_("the start and the target"))
+    start.add_argument("file", nargs="?", metavar="FILE|-",
+                       help=_("the start as a text grid (1 # * O lit, 0 . - dark); '-' for stdin"))
+    start.add_argument("--size", metavar="RxC", help=_("board size, e.g. 6x6 (needed by --lit, --all-on)"))
+    start.add_argument("--all-on", action="store_true", help=_("start with every light on"))
+    start.add_argument("--lit", metavar="LIST",
+                       help=_("lit cells as 1-based numbers in reading order, e.g. 1,7,13"))
+    start.add_argument("--to", metavar="FILE", help=_("target pattern (default all dark): presses "
+                                                      "turning the start into it"))
+    start.add_argument("--target", choices=("dark", "lit"),
+                       help=_("target every cell dark (default) or lit (state 1)"))
+    rules = p.add_argument_group(_("the rules"))
+    rules.add_argument("--topology", default="plane", metavar="NAME",
+                       help=_("plane (default), cylinder, torus, moebius, klein or projective"))
+    rules.add_argument("--rule", metavar="NAME|FILE",
+                       help=_("click rule: plus (default), x, star, ring, knight, rowcol, a FILE with "
+                              "the rule drawn as a grid; sigma or sigma+ on a --graph"))
+    rules.add_argument("--states", type=integer, default=2, metavar="K",  # range: Rules.make, as generate
+                       help=_("light states 2..255 (a click adds 1 mod K; default 2)"))
+    rules.add_argument("--graph", metavar="FILE", help=_("play on the graph in FILE instead of a grid"))
+    question = p.add_argument_group(_("the question (default: one solution)"))
+    question.add_argument("--quiet", action="store_true",
+                          help=_("list a basis of the quiet patterns (presses that change nothing)"))
+    what = question.add_mutually_exclusive_group()
     what.add_argument("--all", action="store_true", help=_("list every solution"))
     what.add_argument("--min", action="store_true", help=_("a solution with the fewest presses"))
     what.add_argument("--most", action="store_true",
@@ -93,20 +96,20 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                              "start (needs only --size)"))
     what.add_argument("--classes", action="store_true",
                       help=_("solutions grouped up to the rotations/reflections fixing the start"))
-    p.add_argument("--limit", type=_positive, metavar="N", help=_("with --all: list at most N"))
-    p.add_argument("--time-limit", type=_seconds, metavar="SECONDS",
-                   help=_("with --min (default {min:g}) or --most (default {most:g}): stop after "
-                          "this long with the best found and a proven bound").format(
-                              min=MIN_TIME, most=MOST_TIME))
-    p.add_argument("--full", action="store_true",
-                   help=_("print grids and press lists even above {n}x{n}").format(n=GRID_LIMIT))
-    p.add_argument("--out", metavar="FILE", help=_("write the press pattern as a 1/0 grid (with --most: the start "
-                                                   "that needs the most presses)"))
-    p.add_argument("--json", action="store_true", help=_("machine-readable output"))
-    p.add_argument("--image", metavar="FILE.png|FILE.svg",
-                   help=_("also draw the start, the presses (or the quiet pattern proving it "
-                          "unsolvable) and a legend; with --quiet, the quiet patterns"))
-
+    question.add_argument("--limit", type=_positive, metavar="N", help=_("with --all: list at most N"))
+    question.add_argument("--time-limit", type=_seconds, metavar="SECONDS",
+                          help=_("with --min (default {min:g}) or --most (default {most:g}): stop after "
+                                 "this long with the best found and a proven bound").format(
+                                     min=MIN_TIME, most=MOST_TIME))
+    output = p.add_argument_group(_("the output"))
+    output.add_argument("--full", action="store_true",
+                        help=_("print grids and press lists even above {n}x{n}").format(n=GRID_LIMIT))
+    output.add_argument("--out", metavar="FILE", help=_("write the press pattern as a 1/0 grid (with --most: the "
+                                                        "start that needs the most presses)"))
+    output.add_argument("--json", action="store_true", help=_("machine-readable output"))
+    output.add_argument("--image", metavar="FILE.png|FILE.svg",
+                        help=_("also draw the start, the presses (or the quiet pattern proving it "
+                               "unsolvable) and a legend; with --quiet, the quiet patterns"))
 
 def _positive(text: str) -> int:
     from countlo.cli.options import integer

@@ -1,8 +1,8 @@
 """The hidden board: the record of clicks and counts, three reconstruction engines behind one
 result type (`linear`, `z3`, `exact`), and the diagnosis of mistyped counts (docs/MATH.md §9-§13).
 
-The exact posterior (`countlo.hidden.posterior.Posterior`) and the row sampler load numpy and
-are imported by name where needed.
+The exact posterior (`countlo.hidden.posterior`, one module per method) loads numpy and is
+imported by name where needed.
 """
 
 from countlo.hidden.diagnose import Fix, diagnose

@@ -1,7 +1,7 @@
 """Rebuilding the hidden start from a record, with any of three engines that must agree.
 
 `linear` (countlo.hidden.linear) eliminates the integer equations exactly and searches the free cells;
-`z3` (countlo.hidden.smt) hands the same equations to an SMT solver; `exact` (countlo.hidden.posterior) counts
+`z3` (countlo.hidden.smt) hands the same equations to an SMT solver; `exact` (countlo.hidden.posterior.window) counts
 consistent starts row by row. The shared result types live in countlo.hidden.result; z3 itself loads only when the `z3`
 engine runs.
 """
@@ -27,7 +27,7 @@ def reconstruct(record: Record, engine: Engine | str = Engine.EXACT, limit: int 
     if engine is Engine.Z3:
         return smt.reconstruct(record, limit or smt.LIMIT)
     # numpy loads with the exact engine only, so the record/result vocabulary stays cheap to import.
-    from countlo.hidden.posterior import posterior_of  # noqa: PLC0415
+    from countlo.hidden.posterior.choice import posterior_of  # noqa: PLC0415
 
     p = posterior_of(record)
     return from_count(p.count, p.board, exact=getattr(p, "count_exact", True))

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from countlo.board import Shape
 from countlo.errors import BadCountError, CountloError
 from countlo.hidden.diagnose import Fix, diagnose
-from countlo.hidden.posterior import AnyPosterior, check_rules, posterior_of
+from countlo.hidden.posterior.choice import Posterior, check_rules, posterior_of
 from countlo.hidden.record import Record, Step, check_start, first_prefix
 from countlo.hidden.result import engine_of
 from countlo.i18n import _
@@ -47,8 +47,8 @@ CACHE = 96  # posteriors and knowledge kept, one per record seen (undo and re-pl
 POSTERIOR_BYTES = 192 << 20  # at most this much of cached posterior tables (see _posterior)
 
 
-def _table_bytes(post: AnyPosterior) -> int:
-    return int(getattr(post, "nbytes", 0))
+def _table_bytes(post: Posterior) -> int:
+    return post.nbytes
 WITNESS_LIMIT = 256  # list the possible starts to look for a common unclearability proof
 
 
@@ -97,12 +97,12 @@ class Guide:
         self.corrections: tuple[Fix, ...] = ()  # applied so far
         self._stuck: Stuck | None = None
         self._history: list[_State] = []
-        self._posteriors: LRU[Record, AnyPosterior] = LRU(CACHE)
+        self._posteriors: LRU[Record, Posterior] = LRU(CACHE)
         self._knowledge: LRU[Record, Knowledge] = LRU(CACHE)
         self._advice: tuple[tuple[Record | None, Stuck | None], Advice] | None = None
 
     # --- caches -----------------------------------------------------------------------------
-    def _posterior(self, record: Record) -> AnyPosterior:
+    def _posterior(self, record: Record) -> Posterior:
         found = self._posteriors.get(record)
         if found is not None:
             return found

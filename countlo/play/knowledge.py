@@ -13,7 +13,7 @@ from collections.abc import Callable
 from functools import cached_property
 
 from countlo.board import Shape, iter_bits
-from countlo.hidden.posterior import AnyPosterior, posterior_of
+from countlo.hidden.posterior.choice import Posterior, posterior_of
 from countlo.hidden.reconstruct import reconstruct
 from countlo.hidden.record import Record
 from countlo.hidden.result import Reconstruction, Status
@@ -28,7 +28,7 @@ class Knowledge:
     """What a record tells about the hidden start, computed lazily and cached.
 
     `posterior_of` (record -> Posterior) lets a caller share a cache across steps; by default
-    a fresh countlo.hidden.posterior.Posterior is built. `prior` is `counted` (possible, board,
+    a fresh countlo.hidden.posterior.window.Posterior is built. `prior` is `counted` (possible, board,
     tally) of the record without its last step, when known: then a known board stays known (or becomes contradicted)
     by one consistency check, and a click that undoes the click before it (the count must
     return to what it was) leaves the possible boards as they were, both without a posterior.
@@ -39,7 +39,7 @@ class Knowledge:
         record: Record,
         engine: str = "exact",
         seed: int | str = 0,
-        posterior_of: Callable[[Record], AnyPosterior] | None = None,
+        posterior_of: Callable[[Record], Posterior] | None = None,
         prior: tuple[int, int | None, Tally] | None = None,
     ):
         self.record = record
@@ -50,8 +50,8 @@ class Knowledge:
         self._prior = prior if record.steps else None
 
     @cached_property
-    def posterior(self) -> AnyPosterior:
-        """The exact posterior over hidden starts (countlo.hidden.posterior.posterior_of)."""
+    def posterior(self) -> Posterior:
+        """The exact posterior over hidden starts (countlo.hidden.posterior.window.posterior_of)."""
         if self._posterior_of is not None:
             return self._posterior_of(self.record)
         return posterior_of(self.record)

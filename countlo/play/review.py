@@ -9,8 +9,8 @@ from dataclasses import dataclass, field
 
 from countlo.board import Shape
 from countlo.hidden.diagnose import diagnose, searchable
-from countlo.hidden.frontier import check_supported
-from countlo.hidden.posterior import posterior_of
+from countlo.hidden.posterior.choice import posterior_of
+from countlo.hidden.posterior.frontier import check_supported
 from countlo.hidden.reconstruct import determined_after, reconstruct
 from countlo.hidden.record import Record, Step, first_prefix, possible_after
 from countlo.hidden.result import Status

@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 from countlo.board import Shape
-from countlo.hidden.posterior import Posterior
+from countlo.hidden.posterior.sampler import RowSampler
+from countlo.hidden.posterior.window import WindowPosterior
 from countlo.hidden.record import record_of
-from countlo.hidden.row_sampler import RowSampler
 from countlo.play.game import Outcome, play_game
 from countlo.play.oracle import SimulatedOracle
 from countlo.play.pins import pins
@@ -78,7 +78,7 @@ def test_a_clicked_support_pins_a_6x6_target_long_before_the_board_is_known():
     rnd = random.Random(4)
     board = rnd.getrandbits(36)
     record = record_of(shape, board, sorted(found.supports[t]))
-    assert Posterior(record).count > 10**6
+    assert WindowPosterior(record).count > 10**6
     starts = row_ints(RowSampler(record).sample(500, np.random.default_rng(0)))
     x = _press_sets_now(record, starts)
     assert len(set(x[:, t].tolist())) == 1

@@ -11,9 +11,9 @@ from brute import BrutePosterior, random_records
 from countlo.board import Shape
 from countlo.cli import main
 from countlo.formats.transcript import Header, read
-from countlo.hidden.posterior import Posterior
+from countlo.hidden.posterior.sampler import RowSampler, fits
+from countlo.hidden.posterior.window import WindowPosterior
 from countlo.hidden.reconstruct import reconstruct
-from countlo.hidden.row_sampler import RowSampler, fits
 from countlo.play.game import play_game
 from countlo.play.oracle import SimulatedOracle
 from countlo.play.strategies.routine import brute_determines, determines, routine
@@ -33,7 +33,7 @@ def records(shape: Shape, n: int, seed: int):
 def test_exact_posterior_matches_brute_force(topology, rule, rows, cols):
     shape = Shape(rows, cols, Rules.make(topology, rule))
     for rec in records(shape, 4, rows * cols):
-        post, brute = Posterior(rec), BrutePosterior(rec)
+        post, brute = WindowPosterior(rec), BrutePosterior(rec)
         assert post.count == brute.count
         assert max(abs(a - b) for a, b in zip(post.light_marginals(),
                                               brute.light_marginals())) < 1e-9

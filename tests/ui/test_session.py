@@ -398,10 +398,10 @@ def test_a_count_the_engine_cannot_follow_is_kept_and_the_session_ends(tmp_path,
     """Under wide rules the exact posterior's tables may pass their memory limit only once a
     record opens them: that count is a real observation, so it reaches the transcript and the
     session ends with one line, instead of refusing the count (the limit lowered to meet it)."""
-    from countlo.hidden import posterior_sparse
+    from countlo.hidden.posterior import sparse
     from countlo.rules import Rules
 
-    monkeypatch.setattr(posterior_sparse, "TABLE_BYTES", 1 << 20)
+    monkeypatch.setattr(sparse, "TABLE_BYTES", 1 << 20)
     shape = Shape(6, 7, Rules.make("torus", "plus"))  # 42 cells: the window programme
     game = SimulatedOracle(shape, 3)
     path = tmp_path / "t.txt"

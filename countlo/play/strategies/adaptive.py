@@ -24,9 +24,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from countlo.board import Shape, press_masks
-from countlo.hidden.frontier import FrontierPosterior
+from countlo.hidden.posterior.frontier import FrontierPosterior
+from countlo.hidden.posterior.sampler import RowSampler, fits
 from countlo.hidden.record import Record
-from countlo.hidden.row_sampler import RowSampler, fits
 from countlo.lru import LRU
 from countlo.play.knowledge import Knowledge
 from countlo.play.pins import pins

@@ -10,9 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from countlo.board import Shape
-from countlo.hidden.posterior import Posterior
+from countlo.hidden.posterior.sampler import RowSampler
+from countlo.hidden.posterior.window import WindowPosterior
 from countlo.hidden.record import record_of
-from countlo.hidden.row_sampler import RowSampler
 from countlo.play.game import Outcome, play_game
 from countlo.play.knowledge import Knowledge
 from countlo.play.oracle import SimulatedOracle
@@ -102,7 +102,7 @@ def test_row_sampler_agrees_with_the_posterior_on_6x6(board, clicks, wide):
     clicks = [c % shape.cells for c in clicks]
     record = record_of(shape, board, clicks)
     rs = RowSampler(record)
-    assert rs.count == Posterior(record).count
+    assert rs.count == WindowPosterior(record).count
     assert all(record.consistent(s) for s in row_ints(rs.sample(30, np.random.default_rng(0))))
 
 
@@ -160,13 +160,13 @@ def test_narrows_down_boards_none_of_which_can_be_cleared():
     record = record_of(shape, 1, [])
     assert not any(solve(shape, 1 << k).solvable for k in range(16))
     k = Adaptive(shape).next_click(record, Knowledge(record))
-    assert k is not None and len(Posterior(record).count_distribution(k)) > 1
+    assert k is not None and len(WindowPosterior(record).count_distribution(k)) > 1
 
 
 def test_stops_when_the_board_is_known():
     shape = Shape(6, 6)
     record = record_of(shape, 0b1011 << 9, [])
-    post = Posterior(record)
+    post = WindowPosterior(record)
     knowledge = Knowledge(record)
     strategy = Adaptive(shape)
     assert post.count > 1 and strategy.next_click(record, knowledge) is not None
@@ -184,7 +184,7 @@ def test_choices_are_cells_and_repeat_for_the_same_record(size, board, clicks):
     first = Adaptive(shape).next_click(record, Knowledge(record, seed=3))
     again = Adaptive(shape).next_click(record, Knowledge(record, seed=3))
     assert first == again
-    post = Posterior(record)
+    post = WindowPosterior(record)
     telling = any(len(d) > 1 for d in post.count_distributions())
     if post.count > 1 and record.count and telling:
         assert first in range(shape.cells)
@@ -205,7 +205,7 @@ def _check_game(shape: Shape, seed: int):
         assert result.outcome == Outcome.UNSOLVABLE, result.ending
         assert not solve(shape, oracle.lights).solvable
     # probing stops at the first step after which one start fits; the rest is the finish
-    known_at = next((i for i in range(len(record.steps) + 1) if Posterior(record.prefix(i)).count == 1), None)
+    known_at = next((i for i in range(len(record.steps) + 1) if WindowPosterior(record.prefix(i)).count == 1), None)
     if known_at is None:  # the guide stopped early: every start still possible is provably unclearable
         assert result.outcome == Outcome.UNSOLVABLE and result.probes == len(record.steps)
         return result

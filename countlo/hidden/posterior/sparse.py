@@ -1,4 +1,4 @@
-"""The same dynamic programme as `posterior_dp`, keeping only the window states that occur.
+"""The same dynamic programme as `dense`, keeping only the window states that occur.
 
 For boards wider than a dense table allows (up to 10 x 10): a table is a sorted array of
 window states (int64 keys, bit p = window cell p) with one row of counts per state. Click
@@ -7,7 +7,7 @@ much; when it says little, few cells need a window at all (see `plan_for` with c
 The backward pass is computed only on states the forward pass reached, which is all the
 joints need.
 
-Exactness: as in `posterior_dp`, float64 up to 53 cells and int64 up to 66 are exact by the size
+Exactness: as in `dense`, float64 up to 53 cells and int64 up to 66 are exact by the size
 of the counts. Above 53 cells the tables may still be run in float64 with `guarded=True`: every
 value is a sum of nonnegative integers, so while all values stay below 2^53 they are exact, and
 the first value that would not be is seen to reach 2^53 (rounding is monotone); then
@@ -23,8 +23,8 @@ from typing import Any
 import numpy as np
 
 from countlo.errors import EngineLimitError
-from countlo.hidden.posterior_dp import Plan, band, table_dtype, window_bits
-from countlo.hidden.posterior_split import SPLIT_CELLS
+from countlo.hidden.posterior.dense import Plan, band, table_dtype, window_bits
+from countlo.hidden.posterior.split import SPLIT_CELLS
 from countlo.hidden.record import Equation
 from countlo.i18n import _
 

@@ -10,8 +10,9 @@ import pytest
 from brute import BrutePosterior, random_records
 
 from countlo.board import Shape
-from countlo.hidden.posterior import Posterior, posterior_of
-from countlo.hidden.posterior_split import SPLIT_BYTES, SPLIT_CELLS, SplitPosterior, fits, split_bytes
+from countlo.hidden.posterior.choice import posterior_of
+from countlo.hidden.posterior.split import SPLIT_BYTES, SPLIT_CELLS, SplitPosterior, fits, split_bytes
+from countlo.hidden.posterior.window import WindowPosterior
 from countlo.hidden.record import Record, Step, record_of
 from countlo.rules import Rule, Rules
 
@@ -28,7 +29,7 @@ def records(shape: Shape, n: int, seed: int):
 def test_split_equals_the_window_programme_and_brute_force(topology, rule, rows, cols):
     shape = Shape(rows, cols, Rules.make(topology, rule))
     for rec in records(shape, 5, rows * cols):
-        split, window, brute = SplitPosterior(rec), Posterior(rec), BrutePosterior(rec)
+        split, window, brute = SplitPosterior(rec), WindowPosterior(rec), BrutePosterior(rec)
         assert split.count == window.count == brute.count
         assert split.board == window.board
         # the same exact integers divided by the same count: equal floats
@@ -71,7 +72,7 @@ def test_a_board_of_36_cells_matches_the_window_programme():
     """The largest split board, against the window programme where its window is narrow."""
     shape = Shape(6, 6, Rules.make("cylinder", "plus"))
     for rec in records(shape, 2, 5):
-        split, window = SplitPosterior(rec), Posterior(rec)
+        split, window = SplitPosterior(rec), WindowPosterior(rec)
         assert split.count == window.count
         assert split.start_marginals() == window.start_marginals()
         assert split.count_distributions() == window.count_distributions()
@@ -83,14 +84,14 @@ def test_posterior_of_takes_the_split_engine_for_small_boards_under_other_rules(
     assert isinstance(posterior_of(record_of(Shape(6, 6, Rules.make("projective", "x")), 7, [3])),
                       SplitPosterior)
     assert not fits(Shape(6, 6))  # the classic game keeps its own engines
-    assert isinstance(posterior_of(record_of(Shape(5, 5), 7, [3])), Posterior)
+    assert isinstance(posterior_of(record_of(Shape(5, 5), 7, [3])), WindowPosterior)
     assert not fits(Shape(6, 7, Rules.make("torus")))
     # the guide bounds its cache of posteriors by what they keep
     rec = record_of(Shape(6, 6, Rules.make("torus")), 12345, [1, 2, 3])
     split = SplitPosterior(rec)
     assert split.nbytes == sum(a.nbytes for a in (split._a, split._b, split._ga, split._gb, split._ca,
                                                   split._cb, split._cum, split._first_a, split._first_b))
-    assert Posterior(rec).nbytes > 0
+    assert WindowPosterior(rec).nbytes > 0
 
 
 def test_the_split_engine_stops_at_its_stated_size():
@@ -134,18 +135,18 @@ def _dense_record():
 def test_dense_law_tables_stay_within_their_byte_budget(monkeypatch):
     import sys
 
-    # the module Posterior came from (other tests may import countlo afresh)
-    post = sys.modules[Posterior.__module__]
+    # the module WindowPosterior came from (other tests may import countlo afresh)
+    post = sys.modules[WindowPosterior.__module__]
     DENSE_BYTES, Tables, SparseTables = post.DENSE_BYTES, post.Tables, post.SparseTables
     dense_peak_bytes = post.dense_peak_bytes
     monkeypatch.setattr(post, "DENSE_SWITCH", 0.0)  # dense wherever the byte budget allows
     rec = _dense_record()
     peak = dense_peak_bytes(rec.shape, rec.start)
     assert peak <= DENSE_BYTES
-    free = Posterior(rec)
+    free = WindowPosterior(rec)
     assert isinstance(free._law_tables(), Tables)
     monkeypatch.setattr(post, "DENSE_BYTES", peak - 1)
-    bounded = Posterior(rec)
+    bounded = WindowPosterior(rec)
     assert isinstance(bounded._law_tables(), SparseTables)
     assert bounded.count_distributions() == free.count_distributions()
     assert bounded.start_marginals() == free.start_marginals()
@@ -157,7 +158,7 @@ def test_dense_law_tables_stay_within_their_byte_budget(monkeypatch):
 def test_window_caches_hold_at_most_their_byte_budget():
     import numpy as np
 
-    from countlo.hidden.posterior_dp import CACHE_BYTES, Cache
+    from countlo.hidden.posterior.dense import CACHE_BYTES, Cache
 
     cache = Cache()
     big = np.zeros(CACHE_BYTES // 4, dtype=np.uint8)
@@ -171,15 +172,15 @@ def test_window_caches_hold_at_most_their_byte_budget():
 
 
 def test_sparse_tables_past_their_byte_budget_are_refused_in_one_line(monkeypatch, capsys):
-    import countlo.hidden.posterior_sparse as sparse
+    import countlo.hidden.posterior.sparse as sparse
     from countlo.cli import main
 
     shape = Shape(7, 7, Rules.make("moebius", "plus"))
     rec = record_of(shape, 0x1_2345_6789_ABCD, [3, 17, 24, 40, 9])
-    assert Posterior(rec).count > 0
+    assert WindowPosterior(rec).count > 0
     monkeypatch.setattr(sparse, "TABLE_BYTES", 1 << 12)
     with pytest.raises(sparse.TablesTooLarge, match=r"would pass 0 MB.*at most 36 cells usually fits"):
-        Posterior(rec)
+        WindowPosterior(rec)
     monkeypatch.setattr(sparse, "TABLE_BYTES", 1 << 20)
     code = main(["simulate", "--size", "7x7", "--topology", "moebius", "--games", "1", "--seed", "1"])
     err = capsys.readouterr().err

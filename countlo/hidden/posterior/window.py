@@ -4,14 +4,14 @@ Every start consistent with the record is equally likely. A dynamic programme co
 exactly: cells are taken one at a time in reading order along the shorter side of the board
 (the record is transposed when the board is wider than tall), the state being a sliding window
 of at most 2C + 1 cells plus the running lit total for the starting count; a click's equation
-is checked once its whole neighbourhood is in the window (`posterior_dp` plans the windows).
-Only window states that occur are kept (`posterior_sparse`), and cells near no click take no
+is checked once its whole neighbourhood is in the window (`dense` plans the windows).
+Only window states that occur are kept (`sparse`), and cells near no click take no
 step at all: given the lit total of the others they are a uniformly random set, counted by
 binomials. A backward pass over the same tables gives every marginal and, for every cell, the
 law of the count a click there would show; backward sampling draws uniform starts.
 
 Counts are exact Python ints: tables run in float64 where every value is provably an integer
-below 2^53, and otherwise in int64 or Python ints (see `posterior_sparse`).
+below 2^53, and otherwise in int64 or Python ints (see `sparse`).
 
 The programme, its exactness and the next-count laws: docs/MATH.md §9.
 
@@ -33,15 +33,13 @@ import numpy as np
 
 from countlo.board import Shape, move_bits
 from countlo.errors import EngineLimitError
-from countlo.hidden.frontier import FrontierPosterior
-from countlo.hidden.posterior_dp import DENSE_BYTES, Plan, Tables, dense_peak_bytes, dense_size, lit_values, plan_for
-from countlo.hidden.posterior_sparse import Inexact, SparseTables, binom
-from countlo.hidden.posterior_split import SPLIT_CELLS, SplitPosterior
-from countlo.hidden.posterior_split import fits as split_fits
+from countlo.hidden.posterior.dense import DENSE_BYTES, Plan, Tables, dense_peak_bytes, dense_size, lit_values, plan_for
+from countlo.hidden.posterior.sparse import Inexact, SparseTables, binom
+from countlo.hidden.posterior.split import SPLIT_CELLS
 from countlo.hidden.record import Equation, Record
 from countlo.i18n import _
 
-DENSE_CELLS = 66  # dense tables need float64/int64 counts (see posterior_dp)
+DENSE_CELLS = 66  # dense tables need float64/int64 counts (see dense)
 WINDOW_BITS = 26  # other rules: widest window (cells held at once) the programme may need
 
 
@@ -51,14 +49,6 @@ def window_bits_needed(shape: Shape) -> int:
     if shape.cols > shape.rows and shape.rules.transposable:
         shape = shape.transposed()
     return max(st.bits for st in plan_for(shape).steps)
-
-
-def check_rules(shape: Shape) -> None:
-    """Raise EngineLimitError when the exact posterior (`posterior_of`) cannot follow a game under
-    these rules (never for the classic game, nor for boards the split engine takes). docs/MATH.md §18."""
-    if shape.rules.classic or split_fits(shape):  # small boards: the split engine, fixed memory
-        return
-    check_window(shape)
 
 
 def check_window(shape: Shape) -> None:
@@ -79,7 +69,7 @@ DENSE_SWITCH = 0.08  # dense next-count pass when the sparse one looks this larg
 
 def _sparse(plan: Plan, n0: int, eqs: dict[int, list[Equation]],
             terminals: Iterable[tuple[int, int]] = ((0, 0),)) -> SparseTables:
-    """Sparse tables in float64 where that is provably exact (see posterior_sparse), else in
+    """Sparse tables in float64 where that is provably exact (see sparse), else in
     int64 / Python ints."""
     if plan.shape.cells > 53:
         try:
@@ -99,7 +89,7 @@ class _Guarded(SparseTables):
             yield from SparseTables(self.plan, self.n0, self.eqs, self.terminals).joints()
 
 
-class Posterior:
+class WindowPosterior:
     """Exact posterior over the hidden start of a record: count, marginals, next-count laws, samples."""
 
     def __init__(self, record: Record, method: str = "sparse"):
@@ -351,19 +341,3 @@ def _draw_many(weights: list[int], n: int, rng: random.Random) -> list[int]:
         acc += v
         cum.append(acc)
     return [bisect_right(cum, rng.randrange(acc)) for _ in range(n)]
-
-
-AnyPosterior = Posterior | FrontierPosterior | SplitPosterior
-FRONTIER_CELLS = 50  # from this many cells on, the frontier engine (measured: bench_posterior.py)
-
-
-def posterior_of(record: Record) -> AnyPosterior:
-    """The exact posterior of `record` by the engine that suits its board: the window programme
-    above up to 7 x 7, the frontier programme (countlo.hidden.frontier) on bigger boards; under
-    other rules the split engine (countlo.hidden.posterior_split) up to SPLIT_CELLS cells, whose
-    memory is fixed by the board, then the window programme."""
-    if record.shape.cells >= FRONTIER_CELLS and record.shape.rules.classic:
-        return FrontierPosterior(record)
-    if split_fits(record.shape):
-        return SplitPosterior(record)
-    return Posterior(record)

@@ -14,8 +14,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from countlo.board import Shape
-from countlo.hidden.frontier import FrontierPosterior
-from countlo.hidden.posterior import FRONTIER_CELLS, Posterior, posterior_of
+from countlo.hidden.posterior.choice import FRONTIER_CELLS, posterior_of
+from countlo.hidden.posterior.frontier import FrontierPosterior
+from countlo.hidden.posterior.window import WindowPosterior
 from countlo.hidden.record import Record, record_of
 
 
@@ -56,7 +57,7 @@ def test_medium_boards_match_the_window_engine(shape, data):
     n = data.draw(st.integers(0, shape.cells + 8))
     clicks = data.draw(st.lists(st.integers(0, shape.cells - 1), min_size=n, max_size=n))
     rec = record_of(shape, start, clicks)
-    ref, post = Posterior(rec), FrontierPosterior(rec)
+    ref, post = WindowPosterior(rec), FrontierPosterior(rec)
     assert post.count == ref.count and post.board == ref.board
     assert post.start_marginals() == pytest.approx(ref.start_marginals(), abs=1e-9)
     for cell in range(0, shape.cells, 5):
@@ -133,7 +134,7 @@ def test_determined_board_on_10x10_is_found():
 
 def test_engine_choice_by_board_size():
     small, big = Record(Shape(7, 7), 10), Record(Shape(8, 8), 10)
-    assert type(posterior_of(small)) is Posterior and 49 < FRONTIER_CELLS <= 64
+    assert type(posterior_of(small)) is WindowPosterior and 49 < FRONTIER_CELLS <= 64
     assert type(posterior_of(big)) is FrontierPosterior
 
 

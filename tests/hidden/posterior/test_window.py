@@ -7,9 +7,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import countlo.hidden.posterior
+import countlo.hidden.posterior.window
 from countlo.board import Shape, popcount, press_masks
-from countlo.hidden.posterior import Posterior
+from countlo.hidden.posterior.window import WindowPosterior
 from countlo.hidden.record import Record, Step, record_of
 
 
@@ -41,9 +41,9 @@ def expected(rec: Record, boards: list[int]):
     return marg, dists
 
 
-def check_against(rec: Record, boards: list[int], post: Posterior | None = None, method: str = "sparse"):
+def check_against(rec: Record, boards: list[int], post: WindowPosterior | None = None, method: str = "sparse"):
     """Assert every answer of the posterior of `rec` equals the one computed from `boards`."""
-    post = post or Posterior(rec, method)
+    post = post or WindowPosterior(rec, method)
     assert post.count == len(boards)
     assert post.board == (boards[0] if len(boards) == 1 else None)
     assert post.boards(len(boards)) == sorted(boards)
@@ -95,7 +95,7 @@ def tables(request, monkeypatch):
     """"sparse only" keeps the next-count pass sparse however large it looks; "sparse" may
     switch it to dense tables (small boards often do); "dense" is dense throughout."""
     if request.param == "sparse only":
-        monkeypatch.setattr(countlo.hidden.posterior, "DENSE_SWITCH", float("inf"))
+        monkeypatch.setattr(countlo.hidden.posterior.window, "DENSE_SWITCH", float("inf"))
         return "sparse"
     return request.param
 
@@ -129,7 +129,7 @@ def test_full_restore_and_reading_order_pin_3x3():
     s = Shape(3, 3)
     for b in range(1 << s.cells):
         for clicks in (restore_clicks(9), list(range(9))):
-            p = Posterior(record_of(s, b, clicks))
+            p = WindowPosterior(record_of(s, b, clicks))
             assert (p.count, p.board) == (1, b)
 
 
@@ -172,7 +172,7 @@ def test_contradictory_records_give_zero_and_empty_answers(shape, method):
     rng = random.Random(7)
     for _ in range(10 if shape.cells <= 20 else 2):
         rec = contradictory(shape, rng)
-        p = Posterior(rec, method)
+        p = WindowPosterior(rec, method)
         assert p.count == 0 and p.board is None
         assert p.start_marginals() == [0.0] * shape.cells
         assert p.light_marginals() == [0.0] * shape.cells
@@ -196,17 +196,17 @@ def test_medium_boards_match_enumeration(shape, method, data):
     rec = record_of(shape, start, clicks)
     boards = all_consistent(rec)
     assert start in boards
-    switch = countlo.hidden.posterior.DENSE_SWITCH
+    switch = countlo.hidden.posterior.window.DENSE_SWITCH
     try:
         if method == "sparse only":
             method = "sparse"
-            countlo.hidden.posterior.DENSE_SWITCH = float("inf")
+            countlo.hidden.posterior.window.DENSE_SWITCH = float("inf")
         check_against(rec, boards, method=method)
     finally:
-        countlo.hidden.posterior.DENSE_SWITCH = switch
+        countlo.hidden.posterior.window.DENSE_SWITCH = switch
 
 
-def same_answers(a: Posterior, b: Posterior) -> None:
+def same_answers(a: WindowPosterior, b: WindowPosterior) -> None:
     assert a.count == b.count
     assert a.start_marginals() == pytest.approx(b.start_marginals(), rel=1e-12)
     assert a.count_distributions() == b.count_distributions()
@@ -225,7 +225,7 @@ def test_sparse_and_dense_tables_agree(tables, shape, data):
     most = 30 if shape.cells <= 42 else 14
     clicks = data.draw(st.lists(st.integers(0, shape.cells - 1), max_size=most))
     rec = record_of(shape, start, clicks)
-    same_answers(Posterior(rec, tables), Posterior(rec, "dense"))
+    same_answers(WindowPosterior(rec, tables), WindowPosterior(rec, "dense"))
 
 
 def dfs_consistent(rec: Record, budget: int = 400_000) -> list[int] | None:
@@ -264,7 +264,7 @@ def test_large_boards_match_independent_search(shape, data):
     cells = st.integers(0, shape.cells - 1)
     clicks = data.draw(st.lists(cells, min_size=shape.cells - 6, max_size=shape.cells + 10))
     rec = record_of(shape, start, clicks)
-    post = Posterior(rec)
+    post = WindowPosterior(rec)
     assert post.count >= 1
     boards = dfs_consistent(rec)
     if boards is not None:
@@ -288,7 +288,7 @@ def test_samples_are_uniform_and_agree_with_marginals(shape, clicks):
         boards = all_consistent(rec)
         if 4 <= len(boards) <= 12:
             break
-    post = Posterior(rec)
+    post = WindowPosterior(rec)
     n = 600 * len(boards)
     drawn = Counter(post.sample(n, random.Random(5)))
     assert set(drawn) == set(boards)
@@ -303,7 +303,7 @@ def test_samples_are_uniform_and_agree_with_marginals(shape, clicks):
 def test_sample_is_reproducible_and_with_replacement():
     s = Shape(3, 3)
     rec = record_of(s, 0b101010101, [4])
-    post = Posterior(rec)
+    post = WindowPosterior(rec)
     a = post.sample(40, random.Random(1))
     assert a == post.sample(40, random.Random(1))
     assert len(a) == 40 and len(set(a)) <= post.count < 40
@@ -317,7 +317,7 @@ def test_6x6_restore_method_and_reading_order_pin_the_start():
     for _ in range(24):
         b = rng.randrange(1 << 36)
         for clicks in (restore_clicks(36), list(range(36))):
-            p = Posterior(record_of(s, b, clicks))
+            p = WindowPosterior(record_of(s, b, clicks))
             assert (p.count, p.board) == (1, b)
             assert p.start_marginals() == [float(b >> k & 1) for k in range(36)]
 
@@ -325,7 +325,7 @@ def test_6x6_restore_method_and_reading_order_pin_the_start():
 def test_no_clicks_is_a_binomial_count():
     for shape in (Shape(6, 6), Shape(8, 8), Shape(2, 33), Shape(1, 100), Shape(4, 25)):
         for n0 in (0, 1, shape.cells // 2, shape.cells):
-            p = Posterior(Record(shape, n0))
+            p = WindowPosterior(Record(shape, n0))
             assert p.count == comb(shape.cells, n0)  # exact beyond 2^53 and 2^63
             assert p.start_marginals() == pytest.approx([n0 / shape.cells] * shape.cells)
 
@@ -341,7 +341,7 @@ def test_exact_counts_beyond_64_bits(shape):
         start = rng.randrange(1 << s.cells)
         rec = record_of(s, start, [0, far])
         a, b = rec.equations()[1].rhs, rec.equations()[2].rhs
-        p = Posterior(rec)
+        p = WindowPosterior(rec)
         assert p.count == comb(3, a) * comb(3, b) * comb(s.cells - 6, rec.start - a - b)
         assert p.count > (2**64 if s.cells == 100 else 2**53)
         marg = p.start_marginals()
@@ -374,8 +374,8 @@ def test_transposed_record_gives_transposed_answers(rows, cols, data):
     s, t = Shape(rows, cols), Shape(cols, rows)
     start = data.draw(st.integers(0, s.full))
     clicks = data.draw(st.lists(st.integers(0, s.cells - 1), max_size=25))
-    a = Posterior(record_of(s, start, clicks))
-    b = Posterior(record_of(t, transpose_board(s, start), [transpose_cell(s, k) for k in clicks]))
+    a = WindowPosterior(record_of(s, start, clicks))
+    b = WindowPosterior(record_of(t, transpose_board(s, start), [transpose_cell(s, k) for k in clicks]))
     assert a.count == b.count
     ma, mb = a.start_marginals(), b.start_marginals()
     da, db = a.count_distributions(), b.count_distributions()

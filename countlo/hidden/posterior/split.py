@@ -20,7 +20,7 @@ Everything is int64 and exact: the count is at most 2^n <= 2^36 here.
 
 Memory is fixed by the board up front (`split_bytes`): a few 8-byte arrays over the states of
 the two halves and a law's group tables, whatever the record says; that is what makes it the engine for small boards
-under rules whose clicks reach far, where the window of `posterior_dp` holds nearly every cell.
+under rules whose clicks reach far, where the window of `dense` holds nearly every cell.
 """
 
 from __future__ import annotations
