@@ -242,17 +242,21 @@ def run(args: argparse.Namespace) -> int:
 
 def listen(args: argparse.Namespace, session):
     """Start the bridge and its server; say where, and the pairing code."""
+    import shutil
+
     from countlo.ui.bridge import Bridge
+    from countlo.ui.layout import fit
     from countlo.ui.listen import DEFAULT_PORT as PORT
     from countlo.ui.listen import serve
+    from countlo.ui.picture import plain
 
     bridge = Bridge(session.shape, tuple(args.origin), tuple(args.approve))
     server = serve(bridge, PORT if args.listen == -1 else args.listen)
-    port = server.server_address[1]
-    print(_("Listening for the game page on 127.0.0.1:{port}; pairing code: {code}").format(
-        port=port, code=bridge.code))
+    said = _("Listening for the game page on 127.0.0.1:{port}; pairing code: {code}").format(
+        port=server.server_address[1], code=bridge.code) + "\n"
     if args.approve:
-        print(_("Pages from {origins} pair without the code.").format(origins=", ".join(args.approve)))
+        said += _("Pages from {origins} pair without the code.").format(origins=", ".join(args.approve)) + "\n"
+    sys.stdout.write(plain(fit([("", said)], shutil.get_terminal_size().columns)))
     sys.stdout.flush()
     return bridge, server
 

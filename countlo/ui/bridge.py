@@ -39,9 +39,9 @@ from countlo.board import Shape
 from countlo.i18n import _
 from countlo.play.advice import Finish
 from countlo.ui.picture import Fragments, plain
-from countlo.ui.screen import line
+from countlo.ui.screen import line, sentence
 from countlo.ui.session import Session
-from countlo.ui.wording import advice_text, clicks, finish_lead
+from countlo.ui.wording import advice_text, clicks, finish_lead, to_go
 
 MAX_BODY = 4096
 """Largest message a page may send, in bytes (the longest real one is about 150)."""
@@ -439,8 +439,11 @@ def state_of(session: Session) -> dict[str, Any]:
     done = session.guide.done
     target = None if done or session.over or advice.phase == "stuck" else session.target()
     expect = advice.expected if isinstance(advice, Finish) and session.pending is None else None
+    outlook = session.outlook() if advice.phase == "probe" and target is not None else None
     if isinstance(advice, Finish):
         said = _("{lead}: {clicks} to go. ").format(lead=finish_lead(advice), clicks=clicks(len(advice.plan))).strip()
+    elif outlook is not None:  # the next click is on its own line: say how many are still to come
+        said = sentence(to_go(outlook))
     else:
         said = advice_text(shape, advice, session.guide.strategy)
     record = session.guide.record

@@ -261,6 +261,7 @@ def test_http_refuses_what_it_cannot_read(server):
     assert request(port, "POST", "/pair", b"{oops")[1]["error"] == "a message must be a JSON object"
     status, reply, allowed = request(port, "POST", "/pair", b"{}", {"Origin": "https://evil.example"})
     assert status == 403 and reply["refused"] and "https://evil.example" in reply["error"]
+    assert allowed == "https://evil.example"  # the page may read why it is refused, and nothing else
     assert request(port, "POST", "/pair", b"{}", {"Host": "evil.example"})[0] == 421
     assert request(port, "GET", "/nothing")[0] == 404
     assert not bridge.inbox and bridge.token is None
