@@ -272,8 +272,9 @@ def test_the_overlay_and_the_names_on_the_page(browser, page, tmp_path):
         reach(browser, n + 1)
     cell = marked(browser)
     text = browser.find_element("id", "countlo-overlay").text
-    assert f"Next: {names[cell]}" in text and "boards left" in text, text
+    assert f"Next: {names[cell]}" in text and "boards left" in text and "clicks to go" in text, text
     assert browser.execute_script("return document.querySelectorAll('[data-countlo-next]').length") == 1
+    time.sleep(0.7)  # the flashes of the last click are over: the picture shows the board as it rests
     shot = tmp_path / "page.png"
     assert browser.save_screenshot(str(shot))
     assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
