@@ -28,7 +28,15 @@ def match_pattern(text: str) -> str:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     from countlo.cli.play import DEFAULT_PORT, port_number
 
-    parser.add_argument("--port", type=port_number, default=DEFAULT_PORT, metavar="PORT", help=_(
+    def port(text: str) -> int:
+        """The port the script calls: 0 (any free port) is for countlo play --listen, not here."""
+        value = port_number(text)
+        if value == 0:
+            raise argparse.ArgumentTypeError(_("the script calls one port, 1-65535, not 0; run countlo play "
+                                               "--listen PORT with the same one"))
+        return value
+
+    parser.add_argument("--port", type=port, default=DEFAULT_PORT, metavar="PORT", help=_(
         "the port countlo play --listen uses (default {port})").format(port=DEFAULT_PORT))
     parser.add_argument("--match", metavar="PATTERN", action="append", default=[], type=match_pattern,
                         help=_("also run on pages matching PATTERN, e.g. https://example.org/game/* "

@@ -95,7 +95,8 @@
     }
     function answer(body, json) {
       return json && typeof json === "object"
-        ? { event: body.event, data: body.data, res: json.res, problem: !!json.problem } : null;
+        ? { event: body.event, data: body.data, res: json.res, problem: !!json.problem }
+        : { event: body.event, data: body.data, failed: true };
     }
     const realFetch = window.fetch;
     if (realFetch) {
@@ -106,7 +107,7 @@
         if (body && api.test(url)) {
           const n = sent++;
           p.then(function (r) { return r.clone().json(); })
-            .then(function (j) { tell(n, answer(body, j)); }, function () { tell(n, null); });
+            .then(function (j) { tell(n, answer(body, j)); }, function () { tell(n, answer(body, null)); });
         }
         return p;
       };
@@ -130,7 +131,6 @@
       }
       return send.apply(this, arguments);
     };
-    window.dispatchEvent(new CustomEvent("countlo-hooked"));
   }
 
   // --- Talking to countlo ---------------------------------------------------------------
@@ -202,9 +202,29 @@
     pump();
   }
 
-  function observe(a) {
+  function observe(a, fromText) {
     const whole = function (n) { return typeof n === "number" && n >= 0 && Math.floor(n) === n; };
-    if (!a || !whole(a.res)) return;
+    if (!a) return;
+    if (!fromText) answered = true; // the server's answers can be read: the text is not needed
+    if (!fromText && a.event === "toggle" && (a.failed || !whole(a.res))) { // a click the game did not take
+      const k = clicks.findIndex(function (c) { return c.cell === a.data; });
+      if (k >= 0) clicks.splice(k, 1);
+      return;
+    }
+    if (!whole(a.res)) return;
+    if (!fromText && a.event === "toggle") { // the server answered this click: no text needed
+      const k = clicks.findIndex(function (c) { return c.cell === a.data; });
+      if (k >= 0) {
+        clicks.splice(k, 1);
+      } else {
+        const g = guessed.indexOf(a.data);
+        if (g >= 0) { guessed.splice(g, 1); return; } // its shown count was sent already
+      }
+    }
+    if (fromText && a.event === "toggle") {
+      guessed.push(a.data);
+      if (guessed.length > 16) guessed.shift();
+    }
     if (a.event === "init") {
       send({ kind: "init", count: a.res });
     } else if (a.event === "toggle" && whole(a.data)) {
@@ -474,31 +494,43 @@
   }
 
   // --- Reading the counts from the shown text, when no server answer can be read -----------
-  let hooked = false;
-  const clicks = []; // clicks waiting for their shown count (fallback only)
-  let lastShown = null;
+  // Every click on a game button waits here until the game server's answer for it is seen
+  // (observe() takes it off). On a page whose answers cannot be read at all, a click gets the
+  // count shown after it instead: the first change of the text after the click, or, PAGE.settle
+  // ms on, the count as it stands (a click that leaves the count as it was changes no text);
+  // there, click at an even pace, one count shown after the other.
+  let answered = false; // a server answer was read on this page: its clicks wait for theirs
+  const clicks = [];
+  const guessed = []; // clicks whose count was read from the text, in case their answer comes late
+  const texts = []; // the shown count each time it changed: {count, at}
+  let lastText = null;
 
   function fallback() {
-    if (hooked) return;
     const now = shownCount();
-    if (now === null) return;
-    if (lastShown === null && !clicks.length && me.shown === null) {
-      lastShown = now;
-      observe({ event: "init", res: now });
+    const t = Date.now();
+    if (now !== null && now !== lastText) {
+      lastText = now;
+      texts.push({ count: now, at: t });
+      if (texts.length > 64) texts.shift();
+    }
+    if (me.shown === null && !clicks.length && texts.length && t - texts[texts.length - 1].at > PAGE.settle / 3) {
+      texts.length = 0; // the starting count, shown with no server answer seen for it
+      observe({ event: "init", res: lastText }, true);
       return;
     }
-    if (clicks.length && (now !== lastShown || Date.now() - clicks[0].at > PAGE.settle)) {
-      const c = clicks.shift();
-      observe({ event: "toggle", data: c.cell, res: now });
+    while (clicks.length && !answered) {
+      const c = clicks[0];
+      while (texts.length && texts[0].at <= c.at) texts.shift();
+      if (!texts.length && (t - c.at <= PAGE.settle || lastText === null)) break;
+      clicks.shift();
+      observe({ event: "toggle", data: c.cell, res: texts.length ? texts.shift().count : lastText }, true);
     }
-    lastShown = now;
   }
 
   // --- Start ----------------------------------------------------------------------------
   window.addEventListener("countlo-answer", function (e) {
     try { observe(JSON.parse(e.detail)); } catch (err) { /* not an answer countlo reads */ }
   });
-  window.addEventListener("countlo-hooked", function () { hooked = true; });
   const sandboxed = typeof unsafeWindow !== "undefined" && unsafeWindow !== window;
   if (sandboxed) {
     const script = document.createElement("script");
@@ -511,7 +543,7 @@
 
   document.addEventListener("click", function (e) {
     const b = e.target && e.target.closest ? e.target.closest(PAGE.cells) : null;
-    if (!b || hooked) return;
+    if (!b) return;
     const i = cellButtons().indexOf(b);
     if (i >= 0) clicks.push({ cell: i, at: Date.now() });
   }, true);
@@ -522,7 +554,7 @@
     queued = true;
     setTimeout(function () { queued = false; label(); fallback(); }, 0);
   }).observe(document, { childList: true, subtree: true, characterData: true });
-  setInterval(fallback, 250);
+  setInterval(fallback, 100);
   document.addEventListener("DOMContentLoaded", label);
   start();
 })();

@@ -4,7 +4,7 @@
 Each `init` draws the next seeded board (the board `countlo play --sim --seed K` plays, through
 countlo's SimulatedOracle, so a bridged game can be compared with a simulated one) and answers
 its lit count; `toggle` with a button index answers the new count, and `problem` once the board
-is dark. Standard library only; one lock, so the answers come in the order the clicks were made.
+is dark (also at /rpc, an address the userscript does not know). Standard library only; one lock, so the answers come in the order the clicks were made.
 """
 
 from __future__ import annotations
@@ -79,7 +79,7 @@ class Handler(BaseHTTPRequestHandler):
 
     def do_POST(self) -> None:
         body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-        if self.path.split("?")[0] != "/api/problem/CountLightsOut/server":
+        if self.path.split("?")[0] not in ("/api/problem/CountLightsOut/server", "/rpc"):
             self._send(404, b"{}", "application/json")
             return
         answer = self.server.game.answer(body.get("event"), body.get("data"))

@@ -117,7 +117,7 @@ def page(browser, tmp_path):
     a function (seeds, *options, relay=False, host="127.0.0.1", delay=FAST) -> (countlo, game)."""
     started: list = []
 
-    def open_page(seeds, *options, relay=False, host="127.0.0.1", delay=FAST, approve=True):
+    def open_page(seeds, *options, relay=False, host="127.0.0.1", delay=FAST, approve=True, query=""):
         game = GameServer(seeds)
         origin = f"http://127.0.0.1:{game.port}"
         countlo = Countlo(tmp_path, *(("--approve", origin) if approve else ()), *options)
@@ -129,7 +129,7 @@ def page(browser, tmp_path):
         script = browser.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument",
                                          {"source": userscript(port)})["identifier"]
         started.append((countlo, game, proxy, script))
-        browser.get(f"http://{host}:{game.port}/problem/CountLightsOut?delay={delay}")
+        browser.get(f"http://{host}:{game.port}/problem/CountLightsOut?delay={delay}{query}")
         countlo.proxy = proxy
         return countlo, game
 
@@ -411,5 +411,48 @@ def test_a_page_from_another_origin_is_refused(browser, page):
     assert "A page was refused" in countlo.output()
     # the session is intact: the page from the right origin plays the game to the end
     browser.get(f"http://127.0.0.1:{game.port}/problem/CountLightsOut?delay={FAST}")
+    play(browser)
+    solved_record(countlo.game(1))
+
+
+def test_a_page_calling_its_server_through_xmlhttprequest(browser, page):
+    countlo, _game = page([12], query="&xhr=1")
+    assert play(browser) == [len(solved_record(countlo.game(1)).steps)]
+
+
+def test_without_the_server_answers_the_shown_count_is_read(browser, page):
+    """A page whose server address the script does not know: the counts come from the text
+    "当前有 N 盏灯亮着", an unchanged one once the page has had time to show it."""
+    countlo, game = page([13], delay=100, query="&api=/rpc")
+    started(browser)
+    check = SimulatedOracle(SHAPE, 13)
+    assert countlo.game(1).record.start == check.start()
+    same = game.game.unchanged()
+    cells = [marked(browser), *same[:1]]
+    for n, cell in enumerate(cells, 1):
+        button(browser, cell).click()
+        reach(browser, n)
+    record = countlo.game(1).record
+    assert [(s.cell, s.count) for s in record.steps] == [(c, check.click(c)) for c in cells]
+    button(browser, marked(browser)).click()
+    reach(browser, len(cells) + 1)
+
+
+def test_pause_holds_the_clicks_until_resume(browser, page):
+    countlo, _game = page([14])
+    started(browser)
+    button(browser, marked(browser)).click()
+    reach(browser, 1)
+    pause = browser.find_element("css selector", "#countlo-overlay .countlo-pause")
+    pause.click()
+    assert status(browser) == "paused"
+    held = marked(browser)
+    button(browser, held).click()
+    wait_for(browser, "return document.querySelector('#countlo-overlay .countlo-queue').textContent"
+                      ".includes('waiting to be sent to countlo: 1')", "the click to wait in the page")
+    assert len(countlo.game(1).record.steps) == 1
+    pause.click()  # Resume
+    reach(browser, 2)
+    assert countlo.game(1).record.steps[1].cell == held
     play(browser)
     solved_record(countlo.game(1))
