@@ -144,6 +144,7 @@ class Bridge:
         self.version = 0
         self.state: dict[str, Any] = {"started": False, "next": None, "index": None, "version": 0}
         self.restart = False  # the page drew a new board: this session's game ends
+        self.holding = False  # the page's clicks wait: the counts so far contradict each other
         self.message: str | None = None  # the last observation refused, shown on the page
         self.wrong_at = -WRONG_CODE_PAUSE
         self.told: set[str] = set()  # origins already said to be refused
@@ -325,15 +326,16 @@ class Bridge:
                 pass
 
     def busy(self) -> bool:
+        """True if `take` has something to do (clicks held while the counts contradict do not count)."""
         with self.lock:
-            return bool(self.inbox or self.notes)
+            return bool(self.notes or (self.inbox and not self.holding))
 
     def wait_for_work(self, timeout: float) -> bool:
         """Block until there is work or `timeout` seconds pass; True if there is work."""
         with self.lock:
-            if not (self.inbox or self.notes):
+            if not (self.notes or (self.inbox and not self.holding)):
                 self.lock.wait(timeout)
-            return bool(self.inbox or self.notes)
+            return bool(self.notes or (self.inbox and not self.holding))
 
     def close(self) -> None:
         with self.lock:
@@ -359,6 +361,17 @@ class Bridge:
                 self.restart = True
                 out += self._new_board(session, head.count)
                 break
+            if head.cell is not None and stuck(session):
+                # no click fits the counts so far: the page's clicks wait (in order) until a fix or
+                # an undo typed here makes them fit, rather than being lost or read against the
+                # wrong record
+                if not self.holding:
+                    self.message = _("the page's clicks wait until the counts fit again: undo or fix a "
+                                     "count in the terminal")
+                    out += line(("class:warn", "! " + self.message))
+                self.holding = True
+                break
+            self.holding = False
             with self.lock:
                 self.inbox.popleft()
             out += self._apply(session, head)
@@ -426,6 +439,11 @@ class Bridge:
                 self.version += 1
                 self.state = {**state, "version": self.version}
                 self.lock.notify_all()
+
+
+def stuck(session: Session) -> bool:
+    """True while no click fits the counts so far (a fix or an undo must come first)."""
+    return session.started and not session.over and not session.guide.done and session.advice().phase == "stuck"
 
 
 def state_of(session: Session) -> dict[str, Any]:

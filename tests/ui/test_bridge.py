@@ -189,6 +189,26 @@ def test_a_count_typed_wrong_in_the_terminal_is_fixed_from_the_page(game):
     assert load(str(path)).record == record
 
 
+def test_clicks_wait_while_the_counts_contradict_and_come_in_after_the_fix(game):
+    """Typed counts that no board fits leave the session stuck: the page's clicks wait, in
+    order, instead of being refused (and lost) or read against the wrong record."""
+    session, bridge, path, _clock = game
+    token = paired(bridge)
+    for typed in ("1", "A1 2!", "F6 3!"):  # start 1, then two counts only a start of 3 or 5 explains
+        session.handle(typed)
+    assert session.advice().phase == "stuck"
+    bridge.event(PAGE, {"token": token, "page": "p1", "seq": 0, "kind": "click", "cell": 14, "count": 4, "before": 3})
+    said = plain(bridge.take(session)).splitlines()
+    assert said[-1] == "! the page's clicks wait until the counts fit again: undo or fix a count in the terminal"
+    assert len(bridge.inbox) == 1 and not bridge.busy() and len(session.guide.record.steps) == 2
+    assert plain(bridge.take(session)) == ""  # said once
+    session.handle("fix 0 3")
+    bridge.take(session)
+    record = session.guide.record
+    assert [(s.cell, s.count) for s in record.steps] == [(0, 2), (35, 3), (14, 4)] and not bridge.inbox
+    assert load(str(path)).record == record
+
+
 def test_a_new_board_ends_the_game_and_waits_for_the_next_session(game):
     session, bridge, path, _clock = game
     token = paired(bridge)
