@@ -21,8 +21,8 @@
 //    game server's answers: `init` gives the starting count, `toggle` with button i the count
 //    after clicking i; the text "当前有 N 盏灯亮着" is read instead when no answer can be;
 //  - sends each of them, numbered, to countlo on 127.0.0.1 once the page is paired (the code
-//    countlo prints, typed in the overlay); a message that cannot be sent waits and is sent
-//    again, in order, so no click is lost;
+//    countlo prints, typed in the overlay); a message that cannot be sent waits (across a
+//    reload too) and is sent again, in order, so no click is lost;
 //  - shows countlo's state in a small overlay, with a Pause button (clicks made while paused
 //    wait in the page and are sent on Resume).
 //
@@ -170,7 +170,25 @@
     shown: null, words: null, server: null, error: "", wait: 250, pumping: false, polling: false,
     status: "connecting",
   };
-  try { me.token = sessionStorage.getItem("countlo-token"); } catch (e) { me.token = null; }
+  // This tab's messages keep their numbers across a reload, and those not yet sent are sent
+  // after it: a click made just before a reload is not lost.
+  try {
+    me.token = sessionStorage.getItem("countlo-token");
+    const saved = JSON.parse(sessionStorage.getItem("countlo-page") || "null");
+    if (saved && typeof saved.page === "string" && Number.isInteger(saved.seq) && Array.isArray(saved.outbox)) {
+      me.page = saved.page;
+      me.seq = saved.seq;
+      me.outbox = saved.outbox;
+    }
+  } catch (e) {
+    me.token = null;
+  }
+
+  function save() {
+    try {
+      sessionStorage.setItem("countlo-page", JSON.stringify({ page: me.page, seq: me.seq, outbox: me.outbox }));
+    } catch (e) { /* without storage a reload starts the numbering again and pairs with the code */ }
+  }
 
   function keepToken(token) {
     me.token = token;
@@ -198,6 +216,7 @@
     message.seq = me.seq++;
     message.page = me.page;
     me.outbox.push(message);
+    save();
     render();
     pump();
   }
@@ -252,10 +271,12 @@
         if (me.status === "offline") me.status = me.paused ? "paused" : "paired";
         if (r.status === 200 || r.status === 400) { // taken, or unreadable (it will never be taken)
           me.outbox.shift();
+          save();
           me.error = r.status === 400 ? r.body.error || "" : "";
           if (r.body.state) show(r.body.state);
         } else if (r.status === 409 && typeof r.body.expect === "number") {
           while (me.outbox.length && me.outbox[0].seq < r.body.expect) me.outbox.shift();
+          save();
           if (me.outbox.length && me.outbox[0].seq > r.body.expect) await pair(null);
         } else if (r.status === 403) {
           unpaired(r.body);

@@ -14,7 +14,7 @@ from countlo.board import Shape
 from countlo.formats.transcript import Header, Writer, load
 from countlo.play.guide import Guide
 from countlo.play.oracle import SimulatedOracle
-from countlo.ui.bridge import MAX_BODY, Bridge, origin_of
+from countlo.ui.bridge import BURST, MAX_BODY, Bridge, origin_of
 from countlo.ui.listen import serve
 from countlo.ui.picture import plain
 from countlo.ui.session import Session
@@ -125,6 +125,18 @@ def test_a_malformed_message_gets_one_error_and_the_page_goes_on(game, message, 
     said = plain(bridge.take(session))
     assert f"The page sent a message countlo cannot read: {error}" in said
     assert session.guide.record.start == 9 and not session.over
+
+
+def test_a_page_sending_too_fast_is_told_to_slow_down_and_loses_nothing(game):
+    _session, bridge, _path, clock = game
+    token = paired(bridge)
+    send = lambda seq: bridge.event(PAGE, {"token": token, "page": "p1", "seq": seq, "kind": "init", "count": 5})
+    replies = [send(seq)[0] for seq in range(BURST + 5)]
+    assert replies[:BURST] == [200] * BURST  # numbers 0..BURST-1 taken
+    assert send(BURST) == (429, {"error": "too many messages at once; the page sends them again"})
+    assert bridge.expect == BURST  # the refused one keeps its number: it comes again
+    clock.now += 1.0
+    assert send(BURST)[0] == 200 and len(bridge.inbox) == BURST + 1
 
 
 def test_an_unpaired_or_replaced_page_is_refused(game):

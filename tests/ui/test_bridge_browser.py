@@ -456,3 +456,25 @@ def test_pause_holds_the_clicks_until_resume(browser, page):
     assert countlo.game(1).record.steps[1].cell == held
     play(browser)
     solved_record(countlo.game(1))
+
+
+def test_a_click_waiting_when_the_page_reloads_is_sent_after_it(browser, page):
+    countlo, _game = page([15, 16], relay=True)
+    started(browser)
+    button(browser, marked(browser)).click()
+    reach(browser, 1)
+    countlo.proxy.drop()
+    wait_for(browser, "return document.getElementById('countlo-overlay').getAttribute('data-countlo-status') === 'offline'",
+             "the overlay to say offline")
+    cell = marked(browser)
+    button(browser, cell).click()
+    wait_for(browser, "return document.querySelector('#countlo-overlay .countlo-queue').textContent"
+                      ".includes('waiting to be sent to countlo: 1')", "the click to wait in the page")
+    browser.refresh()  # a new board; the click made before it still waits in this tab
+    countlo.proxy.restore()
+    started(browser)
+    first = countlo.game(1)
+    assert [s.cell for s in first.record.steps][1:] == [cell]
+    assert any("new board" in n for n in first.notes), first.notes
+    play(browser)
+    solved_record(countlo.game(2))
