@@ -113,7 +113,6 @@ def words() -> dict[str, str]:
         "pair": _("Pair"),
         "pause": _("Pause"),
         "resume": _("Resume"),
-        "paired": _("Paired with countlo."),
         "paused": _("Paused: your clicks wait here until you resume."),
         "waiting": _("waiting to be sent to countlo: {n}"),
         "offline": _("No answer from countlo; retrying (your clicks wait here)."),
@@ -220,7 +219,10 @@ class Bridge:
             if not again:
                 self.token = secrets.token_urlsafe(18)
             replaced = self.page is not None and self.page != page
-            self.page, self.origin, self.expect = page, origin, nxt
+            # the same page pairing again may not have heard that its last messages arrived: those
+            # stay taken (a repeat is acknowledged, not applied twice)
+            self.expect = max(self.expect, nxt) if again and not replaced else nxt
+            self.page, self.origin = page, origin
             self.notes.append(line(("class:note", "   " + (
                 _("The page at {origin} is paired again.") if again and not replaced else
                 _("A page at {origin} is paired; the one before it no longer is.") if replaced else

@@ -152,6 +152,16 @@ def test_an_unpaired_or_replaced_page_is_refused(game):
     assert not bridge.inbox
 
 
+def test_a_page_pairing_again_after_a_lost_reply_does_not_send_a_click_twice(game):
+    _session, bridge, _path, _clock = game
+    token = paired(bridge, "p1")
+    click = {"token": token, "page": "p1", "seq": 0, "kind": "init", "count": 7}
+    assert bridge.event(PAGE, click)[0] == 200  # the reply is lost; the page still holds message 0
+    assert bridge.pair(PAGE, {"page": "p1", "token": token, "next": 0})[0] == 200
+    assert bridge.event(PAGE, click)[1]["again"] is True
+    assert len(bridge.inbox) == 1
+
+
 def test_a_reloaded_page_pairs_again_with_its_token_and_goes_on_from_its_next_message(game):
     _session, bridge, _path, _clock = game
     token = paired(bridge, "p1")
