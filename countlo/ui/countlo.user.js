@@ -553,13 +553,24 @@
     try { observe(JSON.parse(e.detail)); } catch (err) { /* not an answer countlo reads */ }
   });
   const sandboxed = typeof unsafeWindow !== "undefined" && unsafeWindow !== window;
-  if (sandboxed) {
-    const script = document.createElement("script");
-    script.textContent = "(" + pageHook.toString() + ")(" + JSON.stringify(PAGE.api.source) + ");";
-    (document.head || document.documentElement).appendChild(script);
-    script.remove();
-  } else {
+  function inject() { // the page's own world runs the wrapper (a page forbidding inline scripts: the text is read)
+    try {
+      const script = document.createElement("script");
+      script.textContent = "(" + pageHook.toString() + ")(" + JSON.stringify(PAGE.api.source) + ");";
+      (document.head || document.documentElement).appendChild(script);
+      script.remove();
+    } catch (e) { /* the shown text is read instead */ }
+  }
+  if (!sandboxed) {
     pageHook(PAGE.api.source);
+  } else if (document.documentElement) {
+    inject();
+  } else { // so early that the page has no element yet: the first one comes before any script
+    new MutationObserver(function (records, watch) {
+      if (!document.documentElement) return;
+      watch.disconnect();
+      inject();
+    }).observe(document, { childList: true });
   }
 
   document.addEventListener("click", function (e) {

@@ -117,7 +117,7 @@ def page(browser, tmp_path):
     a function (seeds, *options, relay=False, host="127.0.0.1", delay=FAST) -> (countlo, game)."""
     started: list = []
 
-    def open_page(seeds, *options, relay=False, host="127.0.0.1", delay=FAST, approve=True, query=""):
+    def open_page(seeds, *options, relay=False, host="127.0.0.1", delay=FAST, approve=True, query="", before=""):
         game = GameServer(seeds)
         origin = f"http://127.0.0.1:{game.port}"
         countlo = Countlo(tmp_path, *(("--approve", origin) if approve else ()), *options)
@@ -127,7 +127,7 @@ def page(browser, tmp_path):
             proxy = Relay(countlo.port)
             port = proxy.port
         script = browser.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument",
-                                         {"source": userscript(port)})["identifier"]
+                                         {"source": before + userscript(port)})["identifier"]
         started.append((countlo, game, proxy, script))
         browser.get(f"http://{host}:{game.port}/problem/CountLightsOut?delay={delay}{query}")
         countlo.proxy = proxy
@@ -478,3 +478,12 @@ def test_a_click_waiting_when_the_page_reloads_is_sent_after_it(browser, page):
     assert any("new board" in n for n in first.notes), first.notes
     play(browser)
     solved_record(countlo.game(2))
+
+
+def test_in_a_script_manager_sandbox_the_script_wraps_the_page_from_a_script_element(browser, page):
+    """A manager that grants GM_xmlhttpRequest runs the script apart from the page (there,
+    unsafeWindow is the page's window): the wrapping of fetch goes into the page as a script."""
+    countlo, _game = page([17], before="var unsafeWindow = {};\n")
+    started(browser)
+    assert browser.execute_script("return String(window.fetch).includes('api.test(url)')")
+    assert play(browser) == [len(solved_record(countlo.game(1)).steps)]
