@@ -480,10 +480,25 @@ def test_a_click_waiting_when_the_page_reloads_is_sent_after_it(browser, page):
     solved_record(countlo.game(2))
 
 
+# What a script manager gives a script granted GM_xmlhttpRequest, as far as this script uses it:
+# a sandbox apart from the page (unsafeWindow is the page's window) and a request function that
+# calls back with {status, responseText} (here made with the page's fetch, counted).
+MANAGER = """
+var unsafeWindow = {};
+var GM_xmlhttpRequest = function (d) {
+  window.countloGM = (window.countloGM || 0) + 1;
+  fetch(d.url, {method: d.method, body: d.data}).then(function (r) {
+    return r.text().then(function (t) { d.onload({status: r.status, responseText: t}); });
+  }, d.onerror);
+};
+"""
+
+
 def test_in_a_script_manager_sandbox_the_script_wraps_the_page_from_a_script_element(browser, page):
-    """A manager that grants GM_xmlhttpRequest runs the script apart from the page (there,
-    unsafeWindow is the page's window): the wrapping of fetch goes into the page as a script."""
-    countlo, _game = page([17], before="var unsafeWindow = {};\n")
+    """In a manager's sandbox the wrapping of fetch goes into the page as a script element, and
+    countlo is called through GM_xmlhttpRequest."""
+    countlo, _game = page([17], before=MANAGER)
     started(browser)
     assert browser.execute_script("return String(window.fetch).includes('api.test(url)')")
+    assert browser.execute_script("return window.countloGM") > 2
     assert play(browser) == [len(solved_record(countlo.game(1)).steps)]
