@@ -399,15 +399,19 @@ class Bridge:
                                                     "the count after {cell}").format(cell=self._name(obs)))
             out += self._line(session, str(obs.before), None, obs)
         record = session.guide.record
+        said = None
         if obs.before is not None and record is not None and not session.guide.done and record.count != obs.before:
             # the page showed the game's own count: the one in the record was typed wrong
-            out += line(("class:warn", "! " + _("the page showed {before} before {cell}, but this game's count "
-                                                "is {count}").format(before=obs.before, cell=self._name(obs),
-                                                                     count=record.count)))
+            said = _("the page showed {before} before {cell}, but this game's count is {count}").format(
+                before=obs.before, cell=self._name(obs), count=record.count)
+            out += line(("class:warn", "! " + said))
             fix = f"fix {len(record.steps)} {obs.before}"
             if session.check(fix) is None:
                 out += session.handle(fix)
-        return out + self._line(session, f"{self._name(obs)} {obs.count}", f"{self._name(obs)} {obs.count}!", obs)
+        out += self._line(session, f"{self._name(obs)} {obs.count}", f"{self._name(obs)} {obs.count}!", obs)
+        if said is not None and self.message is None:
+            self.message = said  # said on the page too, with the fix that followed
+        return out
 
     def _name(self, obs: Observation) -> str:
         return self.shape.name(obs.cell) if obs.cell is not None else ""

@@ -206,6 +206,7 @@ def test_a_count_typed_wrong_in_the_terminal_is_fixed_from_the_page(game):
     said = plain(bridge.take(session))
     assert f"! the page showed 18 before {SHAPE.name(cell)}, but this game's count is 17" in said
     assert "fixed: the starting count is 18" in said
+    assert bridge.state["message"] == f"the page showed 18 before {SHAPE.name(cell)}, but this game's count is 17"
     record = session.guide.record
     assert record.start == 18 and len(record.steps) == 1
     assert load(str(path)).record == record
