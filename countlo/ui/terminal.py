@@ -8,7 +8,6 @@ bottom the live board. Impossible counts are refused by a Validator before Enter
 
 from __future__ import annotations
 
-import asyncio
 import os
 import select
 import sys
@@ -105,8 +104,8 @@ def run_terminal(session: Session, input=None, output=None, colour: bool = True,
             app.exit(result=WOKEN + app.current_buffer.text)
 
     def listen() -> None:  # runs once the prompt is up, in its event loop
-        if bridge is not None:
-            loop = asyncio.get_running_loop()
+        loop = prompt.app.loop  # the running prompt's event loop (set before pre_run is called)
+        if bridge is not None and loop is not None:
             bridge.waker = lambda: loop.call_soon_threadsafe(interrupt)
             if bridge.busy():
                 interrupt()
