@@ -47,7 +47,7 @@ def _need_browser() -> tuple[str, str]:
     missing = ", ".join(n for n, ok in (("chromium", chromium), ("chromium-driver", driver),
                                         ("selenium (pip install -e '.[browser]')", have_selenium)) if not ok)
     if os.environ.get("COUNTLO_REQUIRE_BROWSER"):
-        pytest.fail(f"COUNTLO_REQUIRE_BROWSER is set but {missing} is missing")
+        pytest.fail(f"COUNTLO_REQUIRE_BROWSER is set but this is missing: {missing}")
     pytest.skip(f"no headless browser here: {missing} missing")
 
 
