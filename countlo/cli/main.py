@@ -35,6 +35,7 @@ COMMANDS: dict[str, str] = {  # translated where shown
                 "symmetry, or the presses turning one pattern into another (--to)"),
     "generate": N_("random solvable boards: uniform, or with a given fewest-press count or "
                    "difficulty"),
+    "userscript": N_("write the userscript that pairs the game page with 'countlo play --listen'"),
     "practice": N_("classic Lights Out in the terminal with the lights visible: hints, undo, and "
                    "your moves against the fewest"),
 }

@@ -21,6 +21,27 @@ class PlayOptionError(CountloError, ValueError):
     """Options of `countlo play` that do not go together."""
 
 
+DEFAULT_PORT = 47251  # countlo.ui.listen.DEFAULT_PORT, named here so building the parser imports no ui
+
+
+def port_number(text: str) -> int:
+    """A TCP port 0-65535 (0: any free port, printed)."""
+    value = options.integer(text)
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(_("a port is 0-65535, not {value}").format(value=value))
+    return value
+
+
+def origin(text: str) -> str:
+    """A web page's origin as the browser sends it: scheme://host[:port]."""
+    from countlo.ui.bridge import origin_of
+
+    found = origin_of(text)
+    if found is None:
+        raise argparse.ArgumentTypeError(_("{text} is not an origin like https://example.org").format(text=text))
+    return found
+
+
 MAX_CELLS = 1000
 """Largest board a game is played on: the exact count of the boards still possible is kept in
 floating tables, which overflow past 2^1024 boards (a 3x1000 board has 2^3000)."""
@@ -56,6 +77,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "seed of the simulated board (default: a random one, printed)"))
     parser.add_argument("--plain", action="store_true",
                         help=_("plain lines even in a terminal (no full prompt, no colour)"))
+    parser.add_argument("--listen", metavar="PORT", nargs="?", const=-1, type=port_number, help=_(
+        "also take the clicks and counts from the game page, through the userscript (countlo "
+        "userscript), on 127.0.0.1:PORT (default {port})").format(port=DEFAULT_PORT))
+    parser.add_argument("--origin", metavar="URL", action="append", default=[], type=origin, help=_(
+        "with --listen: accept only pages from this origin (e.g. https://example.org; repeat for more)"))
+    parser.add_argument("--approve", metavar="URL", action="append", default=[], type=origin, help=_(
+        "with --listen: pages from this origin pair without the code (for scripted use)"))
     from countlo.cli.rules_args import add_rule_arguments
 
     add_rule_arguments(parser)
@@ -168,15 +196,88 @@ def open_session(args: argparse.Namespace):
     return Session(guide, writer, oracle, where=str(path), label=label), writer
 
 
+def next_path(transcript: str | None, shape, n: int) -> Path:
+    """Where game `n` (2, 3, ...) of a --listen session goes: beside the first game's
+    --transcript FILE as FILE-n.txt, else a new dated file."""
+    if transcript:
+        first = Path(transcript)
+        path = first.with_name(f"{first.stem}-{n}{first.suffix}")
+        while path.exists():
+            n += 1
+            path = first.with_name(f"{first.stem}-{n}{first.suffix}")
+        return path
+    return default_path(shape, False)
+
+
 def run(args: argparse.Namespace) -> int:
     from countlo.ui.terminal import interactive, run_lines, run_terminal, wants_colour
 
+    if args.listen is None and (args.origin or args.approve):
+        raise PlayOptionError(_("--origin and --approve go with --listen"))
+    if args.listen is not None and args.sim:
+        raise PlayOptionError(_("--listen takes the counts from the game page; leave out --sim"))
+    first = args.transcript
     session, writer = open_session(args)
+    bridge = server = None
     try:
-        if interactive(sys.stdin, sys.stdout) and not args.plain:
-            run_terminal(session, colour=wants_colour(sys.stdout))
-        else:
-            run_lines(session, sys.stdin, sys.stdout)
+        if args.listen is not None:
+            bridge, server = listen(args, session)
+        games = 1
+        while True:
+            try:
+                if interactive(sys.stdin, sys.stdout) and not args.plain:
+                    run_terminal(session, colour=wants_colour(sys.stdout), bridge=bridge)
+                else:
+                    run_lines(session, sys.stdin, sys.stdout, bridge=bridge)
+                again = bridge is not None and (bridge.restart or (session.guide.done and next_game(bridge, session)))
+            finally:
+                writer.close()
+            if not again or bridge is None:
+                break
+            games += 1
+            bridge.restart = False
+            args.resume, args.transcript = None, str(next_path(first, session.shape, games))
+            session, writer = open_session(args)
     finally:
-        writer.close()
+        if server is not None:
+            server.shutdown()
     return 0
+
+
+def listen(args: argparse.Namespace, session):
+    """Start the bridge and its server; say where, and the pairing code."""
+    import shutil
+
+    from countlo.ui.bridge import Bridge
+    from countlo.ui.layout import fit
+    from countlo.ui.listen import DEFAULT_PORT as PORT
+    from countlo.ui.listen import serve
+    from countlo.ui.picture import plain
+
+    bridge = Bridge(session.shape, tuple(args.origin), tuple(args.approve))
+    server = serve(bridge, PORT if args.listen == -1 else args.listen)
+    said = _("Listening for the game page on 127.0.0.1:{port}; pairing code: {code}").format(
+        port=server.server_address[1], code=bridge.code) + "\n"
+    if args.approve:
+        said += _("Pages from {origins} pair without the code.").format(origins=", ".join(args.approve)) + "\n"
+    sys.stdout.write(plain(fit([("", said)], shutil.get_terminal_size().columns)))
+    sys.stdout.flush()
+    return bridge, server
+
+
+def next_game(bridge, session) -> bool:
+    """After a solved game: wait for the page to start the next one (True), or Ctrl-C (False)."""
+    print(_("Waiting for the page's next game (Ctrl-C leaves)."))
+    sys.stdout.flush()
+    try:
+        while not bridge.restart:
+            if bridge.wait_for_work(1.0):
+                said = bridge.take(session)
+                if said:
+                    from countlo.ui.picture import plain
+
+                    print(plain(said), end="")
+                    sys.stdout.flush()
+    except KeyboardInterrupt:
+        return False
+    return True

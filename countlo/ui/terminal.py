@@ -9,13 +9,20 @@ bottom the live board. Impossible counts are refused by a Validator before Enter
 from __future__ import annotations
 
 import os
+import select
 import sys
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from countlo.ui.layout import fit, narrow_note, status_bar
 from countlo.ui.picture import STYLE, Fragments, picture_width, plain, shade_styles
 from countlo.ui.session import Session
 from countlo.ui.wording import UNDO_KEYS
+
+if TYPE_CHECKING:
+    from countlo.ui.bridge import Bridge
+
+WOKEN = "\x00countlo: the page sent something\x00"
+"""What a prompt returns when the game page interrupts it (never a typed line)."""
 
 
 def wants_colour(stream: TextIO, environ: dict[str, str] | None = None) -> bool:
@@ -37,8 +44,12 @@ def interactive(stdin: TextIO, stdout: TextIO) -> bool:
         return False
 
 
-def run_terminal(session: Session, input=None, output=None, colour: bool = True) -> None:
-    """Run the session behind a prompt_toolkit prompt until it is over or the player leaves."""
+def run_terminal(session: Session, input=None, output=None, colour: bool = True,
+                 bridge: Bridge | None = None) -> None:
+    """Run the session behind a prompt_toolkit prompt until it is over or the player leaves.
+
+    With a `bridge` (countlo play --listen), whatever the game page sends interrupts the prompt
+    (keeping what was typed so far), is applied on this thread, and the prompt comes back."""
     from prompt_toolkit import PromptSession, print_formatted_text
     from prompt_toolkit.completion import WordCompleter
     from prompt_toolkit.formatted_text import FormattedText
@@ -85,29 +96,96 @@ def run_terminal(session: Session, input=None, output=None, colour: bool = True)
     note = narrow_note(width(), picture_width(session.shape))
     if note is not None:
         say([("class:warn", note + "\n")])
+    kept = ""  # typed before the page interrupted the prompt
+
+    def interrupt() -> None:
+        app = prompt.app
+        if app.is_running and not app.is_done:
+            app.exit(result=WOKEN + app.current_buffer.text)
+
+    def listen() -> None:  # runs once the prompt is up, in its event loop
+        loop = prompt.app.loop  # the running prompt's event loop (set before pre_run is called)
+        if bridge is not None and loop is not None:
+            bridge.waker = lambda: loop.call_soon_threadsafe(interrupt)
+            if bridge.busy():
+                interrupt()
+
     while not session.over:
+        if bridge is not None:
+            say(bridge.take(session))
+            if session.over:
+                break
         columns = width()
         session.width = columns
         message = FormattedText(fit(session.prompt(), columns))
         toolbar = FormattedText(status_bar(session.toolbar(), columns))
         try:
-            text = prompt.prompt(message, bottom_toolbar=toolbar)
+            text = prompt.prompt(message, bottom_toolbar=toolbar, default=kept, pre_run=listen)
         except (KeyboardInterrupt, EOFError):
             say(session.leave())
             break
+        finally:
+            if bridge is not None:
+                bridge.waker = None
+        kept = ""
+        if text.startswith(WOKEN):
+            kept = text[len(WOKEN):]
+            continue
         say(session.handle(text))
+        if bridge is not None:
+            bridge.publish(session)
 
 
-def run_lines(session: Session, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> None:
-    """Run the session over plain lines: prompt, read a line, refuse or apply it, repeat."""
+class Lines:
+    """Lines read from a file descriptor as they come, or None when the bridge has news first
+    (select() on both; the lines are read here, not by a buffered reader, so none waits unseen
+    in a buffer while select() sleeps)."""
+
+    def __init__(self, stdin: TextIO, bridge: Bridge | None):
+        self.stdin, self.bridge, self.buffer = stdin, bridge, b""
+        try:
+            self.fd: int | None = stdin.fileno() if bridge is not None else None
+        except (AttributeError, ValueError, OSError):
+            self.fd = None
+
+    def readline(self) -> str | None:
+        if self.fd is None or self.bridge is None:
+            return self.stdin.readline()
+        while b"\n" not in self.buffer:
+            ready, _w, _x = select.select([self.fd, self.bridge.wake_fd], [], [])
+            if self.bridge.wake_fd in ready:
+                self.bridge.drain()
+                if self.bridge.busy():
+                    return None
+            if self.fd in ready:
+                chunk = os.read(self.fd, 4096)
+                if not chunk:
+                    break
+                self.buffer += chunk
+        text, sep, self.buffer = self.buffer.partition(b"\n")
+        return (text + sep).decode("utf-8", "replace")
+
+
+def run_lines(session: Session, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout,
+              bridge: Bridge | None = None) -> None:
+    """Run the session over plain lines: prompt, read a line, refuse or apply it, repeat (and,
+    with a `bridge`, apply what the game page sends as it comes)."""
     stdout.write(plain(session.greeting()))
+    lines = Lines(stdin, bridge)
     while not session.over:
+        if bridge is not None:
+            stdout.write(plain(bridge.take(session)))
+            if session.over:
+                break
         stdout.write(plain(session.prompt(status=True)))
         stdout.flush()
         try:
-            line = stdin.readline()
+            line = lines.readline()
         except KeyboardInterrupt:
             line = ""
+        if line is None:  # the page sent something: it is applied at the top of the loop
+            stdout.write("\n")
+            continue
         if not line:
             stdout.write("\n" + plain(session.leave()))
             break
@@ -118,6 +196,8 @@ def run_lines(session: Session, stdin: TextIO = sys.stdin, stdout: TextIO = sys.
             stdout.write(f"! {reason}\n")
             continue
         stdout.write(plain(session.handle(line)))
+        if bridge is not None:
+            bridge.publish(session)
     stdout.flush()
 
 

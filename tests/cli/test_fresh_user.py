@@ -28,7 +28,7 @@ def one_line(code: int, err: str, expected: int = 2) -> str:
     return lines[0]
 
 
-@pytest.mark.parametrize("command", ["solve", "play", "replay", "simulate", "generate", "practice"])
+@pytest.mark.parametrize("command", ["solve", "play", "replay", "simulate", "generate", "practice", "userscript"])
 def test_an_unknown_option_is_named_by_its_command(capsys, monkeypatch, command):
     code, out, err = run([command, "--nosuch"] + (["t.txt"] if command == "replay" else []), capsys,
                          monkeypatch)

@@ -57,13 +57,14 @@ NAMES = {"plane", "cylinder", "torus", "moebius", "klein", "projective", "plus",
          "history", "quit", "undo", "fix", "countlo", "auto", "rows", "restore", "z3", "Ctrl", "RxC",
          "dark", "lit", "size", "false", "play", "replay", "simulate", "solve",
          "Dask", "pip", "install", "cluster", "tcp", "tls",  # the --scheduler help: a product, a command, addresses
-         "easy", "medium", "hard", "generate", "practice", "hint", "max", "round"}  # the bands' formulas
+         "easy", "medium", "hard", "generate", "practice", "hint", "max", "round",  # the bands' formulas
+         "userscript", "https"}  # the command that writes the page's script; the scheme of an example origin
 # the keys of `countlo generate --json`, named as they are in the JSON
 JSON_KEYS = {"generate": {"rows", "cols", "seed", "index", "lights", "fewest", "presses", "topology", "rule",
                           "states"}}
 
 
-@pytest.mark.parametrize("command", ["play", "replay", "simulate", "solve", "generate", "practice"])
+@pytest.mark.parametrize("command", ["play", "replay", "simulate", "solve", "generate", "practice", "userscript"])
 def test_chinese_help_leaves_no_english_sentence(run_cli, command):
     from countlo.hidden.result import engine_names
     from countlo.play.strategies.names import strategy_names
