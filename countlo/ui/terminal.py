@@ -12,6 +12,7 @@ import os
 import sys
 from typing import TextIO
 
+from countlo.i18n import _
 from countlo.ui.layout import fit, narrow_note, status_bar
 from countlo.ui.picture import STYLE, Fragments, picture_width, plain, shade_styles
 from countlo.ui.session import Session
@@ -98,6 +99,9 @@ def run_terminal(session: Session, input=None, output=None, colour: bool = True)
         say(session.handle(text))
 
 
+LINE_CHARS = 4096  # the longest line read as a move from a pipe (README, "Limits")
+
+
 def run_lines(session: Session, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> None:
     """Run the session over plain lines: prompt, read a line, refuse or apply it, repeat."""
     stdout.write(plain(session.greeting()))
@@ -105,15 +109,20 @@ def run_lines(session: Session, stdin: TextIO = sys.stdin, stdout: TextIO = sys.
         stdout.write(plain(session.prompt(status=True)))
         stdout.flush()
         try:
-            line = stdin.readline()
+            line = stdin.readline(LINE_CHARS)
+            long = bool(line) and not line.endswith("\n") and len(line) == LINE_CHARS
+            while long and (rest := stdin.readline(LINE_CHARS)) and not rest.endswith("\n"):
+                pass  # the rest of a line too long to be a move is read and dropped, never kept whole
         except KeyboardInterrupt:
-            line = ""
+            line, long = "", False
         if not line:
             stdout.write("\n" + plain(session.leave()))
             break
-        if not stdin.isatty():
-            stdout.write(line if line.endswith("\n") else line + "\n")  # echo what a pipe typed
-        reason = session.check(line)
+        if not stdin.isatty():  # echo what a pipe typed (a long line cut)
+            shown = line if not long else line[:80] + "..."
+            stdout.write(shown if shown.endswith("\n") else shown + "\n")
+        reason = _("a line of more than {n} characters is not a move").format(n=LINE_CHARS) if long \
+            else session.check(line)
         if reason is not None:
             stdout.write(f"! {reason}\n")
             continue
