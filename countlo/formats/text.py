@@ -29,7 +29,7 @@ def _read_bytes(path: str | Path, error: type[TranscriptFileError | BoardFormatE
     try:
         with open(path, "rb") as f:
             data = f.read(limit + 1)  # one byte more than allowed tells a file that is too big
-    except OSError as e:
+    except (OSError, ValueError) as e:  # ValueError: a NUL in the name
         raise error(_("cannot read {path}: {reason}").format(path=path, reason=reason(e))) from None
     if len(data) > limit:
         raise error(_too_big(path, limit))
