@@ -23,6 +23,7 @@ import hashlib
 import io
 import os
 import random
+import shutil
 import sys
 import tempfile
 import traceback
@@ -262,8 +263,9 @@ def lowered_limits() -> contextlib.ExitStack:
     return stack
 
 
-def fuzz(cases: int, seed: int, report=None) -> Counter:
-    """Run `cases` generated cases from `seed`; the count of each kind of failure (and of runs)."""
+def fuzz(cases: int, seed: int, report=None, every: int = 0) -> Counter:
+    """Run `cases` generated cases from `seed`; the count of each kind of failure (and of runs),
+    printed every `every` cases when that is not 0."""
     rng = random.Random(seed)
     counts: Counter = Counter()
     environ = dict(os.environ)
@@ -295,6 +297,9 @@ def fuzz(cases: int, seed: int, report=None) -> Counter:
                     problems.append("changed files on exit 2")
                 for p in problems:
                     counts[p] += 1
+                if every and (i + 1) % every == 0:
+                    print({k: counts[k] for k in ("runs", *FAILURES)}, flush=True)
+                shutil.rmtree(d, ignore_errors=True)
                 if problems and report is not None:
                     report(f"case {i}: {problems}: {argv!r} stdin={stdin!r:.80}\n{(tb or err)[-600:]}")
         finally:
@@ -327,5 +332,5 @@ if __name__ == "__main__":
             print(text, file=sys.stderr)
         shown[0] += 1
 
-    result = fuzz(options.cases, options.seed, report)
+    result = fuzz(options.cases, options.seed, report, every=500)
     print({k: result[k] for k in ("runs", *FAILURES)}, dict(sorted((k, v) for k, v in result.items() if k.startswith("exit"))))
