@@ -16,6 +16,7 @@ import sys
 from countlo import __version__, i18n
 from countlo.cli import speech
 from countlo.errors import CountloError
+from countlo.formats.output import together
 from countlo.i18n import N_, _
 from countlo.printable import Printable, printable
 
@@ -283,7 +284,8 @@ def _main(argv: list[str] | None = None) -> int:
                          "(see 'countlo --help', or 'countlo help COMMAND')\n")
         return 2
     try:
-        code = int(args._run(args) or 0)
+        with together():  # output files are renamed into place only if the command gets through
+            code = int(args._run(args) or 0)
         sys.stdout.flush()  # a full disk is said here, in one line, not by Python at exit
         return code
     except CountloError as e:

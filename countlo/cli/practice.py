@@ -6,7 +6,7 @@ import argparse
 from typing import Any
 
 from countlo.errors import BoardFormatError, CountloError
-from countlo.i18n import N_, _, reason
+from countlo.i18n import N_, _
 
 MAX_SIDE = 18  # 18 columns of four characters fit 80 columns; 18 rows fit 24 lines with a prompt
 
@@ -61,14 +61,10 @@ def run(args: argparse.Namespace) -> int:
     if board_given(args):
         return _play(*_rules_game(args), args)
     if args.file is not None:
+        from countlo.formats.text import read_input
         from countlo.formats.textgrid import parse_grid
 
-        try:
-            with open(args.file, encoding="utf-8") as f:
-                text = f.read()
-        except (OSError, UnicodeDecodeError) as e:
-            raise BoardFormatError(_("cannot read {path}: {reason}").format(path=args.file, reason=reason(e))) from None
-        shape, rows = parse_grid(text, args.file)
+        shape, rows = parse_grid(read_input(args.file), args.file)  # bounded, UTF-8, one-line errors
         if args.size is not None and Shape.parse(args.size) != shape:
             raise BoardFormatError(_("{where} holds a {shape} board but --size says {size}").format(
                 where=args.file, shape=shape, size=args.size))

@@ -15,6 +15,7 @@ from countlo.play.strategies.names import strategy_names
 from countlo.ui.rulewords import rules_text
 
 MAX_GAMES = 1_000_000
+JOBS_PER_CORE = 4  # --jobs above this many per core only adds memory (a game is single-threaded)
 MAX_TIMEOUT = 86400.0
 # how the table names a failed game's outcome (the JSON keeps the outcome's own value)
 OUTCOMES = {"contradiction": N_("contradiction"), "gave up": N_("gave up"), "oracle error": N_("oracle error")}
@@ -87,6 +88,12 @@ def run(args: argparse.Namespace) -> int:
     if args.oracle_cmd is not None:
         program_argv(args.oracle_cmd)  # an empty or unbalanced command fails before any game
     seeds = range(args.seed, args.seed + args.games)
+    most = JOBS_PER_CORE * available_cores()
+    if args.jobs is not None and args.jobs > most:  # each worker is an interpreter of ~45 MB
+        from countlo.errors import CountloError
+
+        raise CountloError(_("--jobs {n}: at most {most} worker processes here ({per} per core)").format(
+            n=args.jobs, most=most, per=JOBS_PER_CORE))
     jobs = min(args.jobs or available_cores(), args.games)
     client = None
     if args.scheduler is not None:

@@ -16,12 +16,14 @@ import contextlib
 import errno
 import os
 import stat
-import tempfile
 from collections.abc import Iterator
-from typing import IO, Any
 
 from countlo.errors import CountloError
 from countlo.i18n import _, reason
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up; mypy knows it)
+if TYPE_CHECKING:
+    from typing import IO, Any
 
 
 class OutputError(CountloError):
@@ -47,9 +49,38 @@ def _special(path: str) -> bool:
     return not stat.S_ISREG(mode) and not stat.S_ISDIR(mode)
 
 
+_pending: list[list[tuple[str, str]]] = []  # (temporary, final name) of the files `together` renames at its end
+
+
+@contextlib.contextmanager
+def together() -> Iterator[None]:
+    """Inside this block (`countlo.cli.main` runs every command in one), the files `replacing`
+    writes are renamed into place only when the block ends without an exception: a command that
+    fails on its second output (a full disk) leaves the first one as it was too."""
+    _pending.append([])
+    try:
+        yield
+    except BaseException:
+        for temporary, _path in _pending.pop():
+            with contextlib.suppress(OSError):
+                os.unlink(temporary)
+        raise
+    done = _pending.pop()
+    for i, (temporary, path) in enumerate(done):
+        try:
+            os.replace(temporary, path)
+        except OSError as e:
+            for rest, _ in done[i:]:
+                with contextlib.suppress(OSError):
+                    os.unlink(rest)
+            raise OutputError(_("cannot write {path}: {reason}").format(path=path, reason=reason(e))) from None
+
+
 def check(path: str, option: str) -> None:
     """Refuse in one line an output that cannot be written: a symbolic link, a folder, a missing
-    or read-only folder, a read-only file. Nothing is created."""
+    or read-only folder, a read-only file, a name with a NUL character. Nothing is created."""
+    if "\0" in path:
+        raise _cannot(option, path.replace("\0", "\\0"), ValueError(_("a file name cannot hold a NUL character")))
     if os.path.islink(path) and not _special(path):
         raise _link(option, path)
     if os.path.isdir(path):
@@ -86,6 +117,8 @@ def replacing(path: str, option: str, binary: bool = False) -> Iterator[IO[Any]]
         except OSError as e:
             raise _cannot(option, path, e) from None
         return
+    import tempfile  # noqa: PLC0415 (start-up: `countlo solve` without --out never needs it)
+
     folder = os.path.dirname(os.path.abspath(path))
     try:
         fd, temporary = tempfile.mkstemp(dir=folder, prefix=f".{os.path.basename(path)}.", suffix=".tmp")
@@ -101,7 +134,10 @@ def replacing(path: str, option: str, binary: bool = False) -> Iterator[IO[Any]]
             os.fsync(f.fileno())
         if os.path.islink(path):  # made a link while we wrote: still not followed, still refused
             check(path, option)
-        os.replace(temporary, path)
+        if _pending:  # renamed with the command's other outputs when it has written them all
+            _pending[-1].append((temporary, path))
+        else:
+            os.replace(temporary, path)
     except OSError as e:
         with contextlib.suppress(OSError):
             os.unlink(temporary)

@@ -13,6 +13,7 @@ import select
 import sys
 from typing import TYPE_CHECKING, TextIO
 
+from countlo.i18n import _
 from countlo.ui.layout import fit, narrow_note, status_bar
 from countlo.ui.picture import STYLE, Fragments, picture_width, plain, shade_styles
 from countlo.ui.session import Session
@@ -136,13 +137,18 @@ def run_terminal(session: Session, input=None, output=None, colour: bool = True,
             bridge.publish(session)
 
 
+LINE_CHARS = 4096  # the longest line read as a move from a pipe (README, "Limits")
+
+
 class Lines:
     """Lines read from a file descriptor as they come, or None when the bridge has news first
     (select() on both; the lines are read here, not by a buffered reader, so none waits unseen
-    in a buffer while select() sleeps)."""
+    in a buffer while select() sleeps). A line longer than LINE_CHARS is cut there and the rest
+    read and dropped, never kept whole; `long` says the last line was."""
 
     def __init__(self, stdin: TextIO, bridge: Bridge | None):
         self.stdin, self.bridge, self.buffer = stdin, bridge, b""
+        self.long = False
         try:
             self.fd: int | None = stdin.fileno() if bridge is not None else None
         except (AttributeError, ValueError, OSError):
@@ -150,8 +156,15 @@ class Lines:
 
     def readline(self) -> str | None:
         if self.fd is None or self.bridge is None:
-            return self.stdin.readline()
+            line = self.stdin.readline(LINE_CHARS)
+            self.long = bool(line) and not line.endswith("\n") and len(line) == LINE_CHARS
+            while self.long and (rest := self.stdin.readline(LINE_CHARS)) and not rest.endswith("\n"):
+                pass
+            return line
+        self.long = False
         while b"\n" not in self.buffer:
+            if len(self.buffer) > LINE_CHARS:  # too long to be a move: keep its start, drop the rest
+                self.buffer, self.long = self.buffer[:LINE_CHARS], True
             ready, _w, _x = select.select([self.fd, self.bridge.wake_fd], [], [])
             if self.bridge.wake_fd in ready:
                 self.bridge.drain()
@@ -163,6 +176,8 @@ class Lines:
                     break
                 self.buffer += chunk
         text, sep, self.buffer = self.buffer.partition(b"\n")
+        if self.long:
+            text, sep = text[:LINE_CHARS], b""
         return (text + sep).decode("utf-8", "replace")
 
 
@@ -186,12 +201,15 @@ def run_lines(session: Session, stdin: TextIO = sys.stdin, stdout: TextIO = sys.
         if line is None:  # the page sent something: it is applied at the top of the loop
             stdout.write("\n")
             continue
+        long = lines.long
         if not line:
             stdout.write("\n" + plain(session.leave()))
             break
-        if not stdin.isatty():
-            stdout.write(line if line.endswith("\n") else line + "\n")  # echo what a pipe typed
-        reason = session.check(line)
+        if not stdin.isatty():  # echo what a pipe typed (a long line cut)
+            shown = line if not long else line[:80] + "..."
+            stdout.write(shown if shown.endswith("\n") else shown + "\n")
+        reason = _("a line of more than {n} characters is not a move").format(n=LINE_CHARS) if long \
+            else session.check(line)
         if reason is not None:
             stdout.write(f"! {reason}\n")
             continue

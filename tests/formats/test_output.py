@@ -169,3 +169,23 @@ def test_a_transcript_on_a_full_disk_is_one_line(tmp_path):
     with Writer(FULL, Header.new(Shape(3, 3), "adaptive", None, "exact"), [], full) as writer, \
             pytest.raises(TranscriptFileError, match="cannot write /dev/full: No space left on device"):
         writer.start(3)
+
+
+def test_a_second_output_that_fails_while_written_leaves_the_first_unwritten(run_cli, tmp_path):
+    """The full disk is met only while the picture is written: --out, written first, is renamed
+    into place only once every output is written, so it stays as it was."""
+    if not os.path.exists(FULL):
+        pytest.skip("no /dev/full here")
+    out = tmp_path / "o.txt"
+    out.write_text("old\n")
+    os.symlink(FULL, tmp_path / "full.svg")
+    r = run_cli(["solve", "--size", "3x3", "--lit", "1", "--out", str(out), "--image", str(tmp_path / "full.svg")])
+    assert r.returncode == 2 and one_line(r.stderr), r.stderr
+    assert out.read_text() == "old\n" and sorted(os.listdir(tmp_path)) == ["full.svg", "o.txt"]
+
+
+def test_a_name_with_a_nul_is_one_line(run_cli, tmp_path):
+    r = run_cli(["solve", "--size", "3x3", "--lit", "1", "--out", str(tmp_path / "a\0b")])
+    assert r.returncode == 2 and one_line(r.stderr) and "NUL" in r.stderr
+    r = run_cli(["solve", str(tmp_path / "a\0b")])
+    assert r.returncode == 2 and one_line(r.stderr)

@@ -32,7 +32,7 @@ from countlo.board import Shape, popcount
 from countlo.hidden.record import Equation
 
 MEMORY_BUDGET = 256 << 20  # bytes of stored forward tables before switching to checkpoints
-DENSE_BYTES = 512 << 20  # peak bytes of one step of dense tables (see dense_peak_bytes)
+DENSE_BYTES = 384 << 20  # peak bytes of one dense step (see dense_peak_bytes), as sparse.TABLE_BYTES
 CACHE_BYTES = 64 << 20  # bytes each cache of per-window arrays below may hold (see Cache)
 CACHED_BITS = 20  # wider windows get their state arrays computed afresh, not kept
 

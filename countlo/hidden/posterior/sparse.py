@@ -16,6 +16,8 @@ the first value that would not be is seen to reach 2^53 (rounding is monotone); 
 
 from __future__ import annotations
 
+import gc
+import weakref
 from collections.abc import Iterable, Iterator
 from math import comb
 from typing import Any
@@ -28,12 +30,30 @@ from countlo.hidden.posterior.split import SPLIT_CELLS
 from countlo.hidden.record import Equation
 from countlo.i18n import _
 
-TABLE_BYTES = 512 << 20  # bytes the stored tables of one SparseTables may hold (see TablesTooLarge)
+TABLE_BYTES = 384 << 20
+"""Bytes that every SparseTables alive in this process may hold, together with the working space
+of the step being computed, so that a game stays within 512 MB in all (README, "Limits"; the
+interpreter, numpy and countlo take the rest). Checked before each step allocates (see `_room`)."""
+WORK_COPIES = 6
+"""A forward step holds about this many arrays of its output's size at its peak: both placements
+of the rows, their concatenation, the kept rows, and group_sum's sorted copy and sums."""
+
+_live = [0]  # bytes stored by the finished SparseTables still alive in this process
+
+
+def _release(nbytes: int) -> None:
+    _live[0] -= nbytes
+
+
+def live_bytes() -> int:
+    """Bytes held by the finished sparse tables alive in this process (a guide's cache counts)."""
+    return _live[0]
 
 
 class TablesTooLarge(EngineLimitError):
-    """The stored tables of a record passed TABLE_BYTES: how many window states a record leaves
-    open is known only while the tables are built, so this is the bound on what they hold."""
+    """The tables of a record, with the working space of their next step, would pass TABLE_BYTES:
+    how many window states a record leaves open is known only while the tables are built, so
+    each step's need is checked just before it allocates."""
 
 KeyedRows = tuple[np.ndarray, np.ndarray]  # sorted window states (int64) and one row of counts each
 
@@ -122,19 +142,36 @@ class SparseTables:
         for j in range(len(plan.steps)):
             self.stored.append(table)
             held += table[0].nbytes + table[1].nbytes
-            if held > TABLE_BYTES:
-                shape = plan.shape
-                raise TablesTooLarge(_(
-                    "the exact posterior's tables for this record on a {shape} board ({rules}) would "
-                    "pass {most} MB: the clicks reach too far; a board of at most {cells} cells "
-                    "usually fits").format(shape=shape, rules=shape.rules.describe(), most=TABLE_BYTES >> 20,
-                                       cells=SPLIT_CELLS))
+            self._room(held + self._forward_bytes(table, j))  # before the step allocates
             table = self.forward(table, j)
+        held += table[0].nbytes + table[1].nbytes
+        _live[0] += held
+        weakref.finalize(self, _release, held)
         keys, rows = table
         lo = self.bands[-1][0]
         #: (lit total of the stepped cells, number of their consistent assignments)
         self.totals = [(lo + i, int(v)) for i, v in enumerate(rows[0])] if len(keys) else []
         self.count = sum(v * binom(self.free, n0 - e) for e, v in self.totals)
+
+    def _room(self, need: int) -> None:
+        """TablesTooLarge if `need` more bytes would take the live tables past TABLE_BYTES."""
+        if live_bytes() + need > TABLE_BYTES:
+            gc.collect()  # tables no longer reachable (a dropped cache entry in a cycle) let go first
+        if live_bytes() + need > TABLE_BYTES:
+            shape = self.plan.shape
+            raise TablesTooLarge(_(
+                "the exact posterior's tables for this record on a {shape} board ({rules}) would "
+                "pass {most} MB: the clicks reach too far; a board of at most {cells} cells "
+                "usually fits").format(shape=shape, rules=shape.rules.describe(), most=TABLE_BYTES >> 20,
+                                       cells=SPLIT_CELLS))
+
+    def _forward_bytes(self, prev: KeyedRows, j: int) -> int:
+        """The peak bytes of step j from `prev`: twice its states (both values of cell j), each
+        with a row on band j, in WORK_COPIES arrays (see WORK_COPIES), and their keys."""
+        keys, rows = prev
+        lo, hi = self.bands[j + 1]
+        per_row = (hi - lo + 1) * int(np.prod(rows.shape[2:], dtype=np.int64)) * rows.itemsize
+        return 2 * len(keys) * (WORK_COPIES * per_row + 4 * 8)
 
     def _ext(self, j: int) -> tuple[int, int]:
         """Band of step j (j = -1: before any) extended by the largest u of the terminals."""
@@ -200,6 +237,9 @@ class SparseTables:
         self._check(hv)
         for j, prev in self.descending():
             step = self.plan.steps[j]
+            # the forward step's arrays again, and the backward rows (one per terminal column) in
+            # `back` and its two placements: checked before they are made
+            self._room(self._forward_bytes(prev, j) + 2 * len(prev[0]) * 3 * hv.shape[1] * len(us) * hv.itemsize)
             cand, vals, ok = self._candidates(prev, j)
             proj = compress(cand, step.drops)
             back = np.zeros((len(cand), hv.shape[1], len(us)), dtype=self.dtype)
