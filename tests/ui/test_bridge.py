@@ -310,3 +310,30 @@ def test_http_refuses_what_it_cannot_read(server):
     assert not bridge.inbox and bridge.token is None
     said = plain(bridge.take(Session(Guide(SHAPE))))
     assert said.count("A page was refused") == 1
+
+
+def test_a_line_too_long_to_be_a_move_is_cut_when_the_bridge_listens_too():
+    """The bridged line reader keeps the plain reader's bound: the start of a long line, flagged,
+    the rest dropped; the next line whole."""
+    import os
+
+    from countlo.ui.terminal import LINE_CHARS, Lines
+
+    class Quiet:  # a bridge with nothing to say
+        def __init__(self) -> None:
+            self.wake_fd, self._w = os.pipe()
+
+        def drain(self) -> None:
+            pass
+
+        def busy(self) -> bool:
+            return False
+
+    read, write = os.pipe()
+    os.write(write, b"x" * (3 * LINE_CHARS) + b"\nD4 17\n")
+    os.close(write)
+    with os.fdopen(read) as stdin:
+        lines = Lines(stdin, Quiet())
+        first = lines.readline()
+        assert first == "x" * LINE_CHARS and lines.long
+        assert lines.readline() == "D4 17\n" and not lines.long
