@@ -115,7 +115,7 @@ def connect(address: str, trust: bool = False, tls: Sequence[str | None] = (None
     except ImportError:
         raise ClusterError(_("--scheduler needs the cluster extra: pip install 'countlo[cluster]' "
                              "(dask and distributed)")) from None
-    from distributed.comm import parse_address, parse_host_port
+    from distributed.comm.addressing import parse_address, parse_host_port
 
     try:  # a malformed address fails here, before a Client exists
         scheme, where = parse_address(address)

@@ -46,7 +46,7 @@ class _Parser(argparse.ArgumentParser):
     """An argument parser whose errors are one line and exit code 2, speaking the chosen language
     (see countlo.cli.speech)."""
 
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("formatter_class", speech.HelpFormatter)
         super().__init__(*args, **kwargs)
         self.add_argument("--lang", choices=tuple(i18n.LANGUAGES), metavar="zh|en",
@@ -247,7 +247,8 @@ def _parser_of(parser: argparse.ArgumentParser, command: str | None) -> argparse
     'countlo solve --help'), or `parser` itself when no command was given."""
     for action in parser._actions:
         if isinstance(action, argparse._SubParsersAction) and command in action.choices:
-            return action.choices[command]
+            chosen: argparse.ArgumentParser = action.choices[command]
+            return chosen
     return parser
 
 

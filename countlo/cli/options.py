@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import math
 import re
+from collections.abc import Callable
 
 from countlo.i18n import _
 from countlo.tokens import MAX_DIGITS, shown
@@ -31,7 +32,7 @@ def integer(text: str) -> int:
 LARGEST = 10**MAX_DIGITS - 1  # the largest number of MAX_DIGITS digits (seeds)
 
 
-def bounded(low: int, high: int):
+def bounded(low: int, high: int) -> Callable[[str], int]:
     """The type of a whole number in low..high."""
 
     def whole(text: str) -> int:

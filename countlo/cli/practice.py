@@ -5,8 +5,12 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from countlo.errors import BoardFormatError, CountloError
+from countlo.errors import BadSizeError, BoardFormatError, CountloError
 from countlo.i18n import N_, _
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up; mypy knows it)
+if TYPE_CHECKING:
+    from countlo.board import Shape
 
 MAX_SIDE = 18  # 18 columns of four characters fit 80 columns; 18 rows fit 24 lines with a prompt
 
@@ -49,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
 
     from countlo.board import Shape
     from countlo.cli.rules_args import board_given
-    from countlo.errors import BadSizeError, BoardFormatError
+    from countlo.errors import BoardFormatError
     from countlo.visible.practice import Practice, Unwinnable
 
     if args.file is not None and (args.seed is not None or args.difficulty is not None):
@@ -68,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
         if args.size is not None and Shape.parse(args.size) != shape:
             raise BoardFormatError(_("{where} holds a {shape} board but --size says {size}").format(
                 where=args.file, shape=shape, size=args.size))
-        _fits(shape, BadSizeError)
+        _fits(shape)
         start, label = shape.from_rows(rows), args.file
         if not start:
             raise BoardFormatError(_("{file}: every light is already off").format(file=args.file))
@@ -76,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
         from countlo.visible.generate import Generator
 
         shape = Shape.parse(args.size or "5x5")
-        _fits(shape, BadSizeError)
+        _fits(shape)
         seed = int(args.seed) if args.seed is not None else random.SystemRandom().randrange(10**6)
         gen = Generator(shape, random.Random(seed))
         gen.check(difficulty=args.difficulty)
@@ -115,9 +119,9 @@ class UnwinnableError(CountloError):
     exit_code = 1
 
 
-def _fits(shape, error) -> None:
+def _fits(shape: Shape) -> None:
     if shape.rows > MAX_SIDE or shape.cols > MAX_SIDE:
-        raise error(_("practice boards are at most {n}x{n}; {shape} is larger").format(n=MAX_SIDE, shape=shape))
+        raise BadSizeError(_("practice boards are at most {n}x{n}; {shape} is larger").format(n=MAX_SIDE, shape=shape))
 
 
 def _rules_game(args: argparse.Namespace) -> tuple[Any, str, str]:
@@ -127,7 +131,6 @@ def _rules_game(args: argparse.Namespace) -> tuple[Any, str, str]:
 
     from countlo.board import Shape
     from countlo.cli.rules_args import board_and_target
-    from countlo.errors import BadSizeError
     from countlo.visible.generate_general import RulesGenerator
     from countlo.visible.practice import Unwinnable
     from countlo.visible.practice_general import RulesPractice
@@ -148,7 +151,7 @@ def _rules_game(args: argparse.Namespace) -> tuple[Any, str, str]:
     else:
         board, target = board_and_target(args, size or (None if args.to is not None else "5x5"))
     assert isinstance(board, Shape)
-    _fits(board, BadSizeError)
+    _fits(board)
     goal = args.to if args.to is not None else args.target or "dark"
     if args.file is None:
         seed = int(args.seed) if args.seed is not None else random.SystemRandom().randrange(10**6)

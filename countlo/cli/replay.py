@@ -45,7 +45,7 @@ def add_arguments(parser) -> None:
 def run(args) -> int:
     from countlo.board import Shape
     from countlo.formats import hand as formats
-    from countlo.formats.text import TRANSCRIPT_BYTES, read_stdin
+    from countlo.formats.text import TRANSCRIPT_BYTES, read_stdin, read_text
     from countlo.formats.transcript import ImpossibleCountsError, Tape, TapeStep, count_problems
     from countlo.hidden.record import Record
     from countlo.play import review as explain
@@ -62,7 +62,7 @@ def run(args) -> int:
     fmt = args.format
     try:
         source = "<stdin>" if args.file == "-" else args.file
-        text = read_stdin(TRANSCRIPT_BYTES, source) if args.file == "-" else formats.read_text(args.file)
+        text = read_stdin(TRANSCRIPT_BYTES, source) if args.file == "-" else read_text(args.file)
         fmt = fmt or formats.detect(text, source)
         t = formats.parse(text, source, fmt, shape)
     except ImpossibleCountsError as e:

@@ -9,6 +9,11 @@ from countlo.cli import options
 from countlo.errors import BadRuleError
 from countlo.i18n import _
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up; mypy knows it)
+if TYPE_CHECKING:
+    from countlo.graph import Board
+    from countlo.rules import Rules
+
 
 def add_rule_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--topology", metavar="NAME",
@@ -27,7 +32,7 @@ def given(args: argparse.Namespace) -> bool:
     return any(getattr(args, k, None) is not None for k in ("topology", "rule", "states", "target"))
 
 
-def rules_of(args: argparse.Namespace):  # -> countlo.rules.Rules
+def rules_of(args: argparse.Namespace) -> Rules:
     """The Rules the options ask for (the classic game where an option is left out)."""
     from countlo.cli.solve_rules import rule_of
     from countlo.rules import Rules
@@ -70,7 +75,8 @@ def board_given(args: argparse.Namespace) -> bool:
                for k in ("topology", "rule", "states", "graph", "target", "to"))
 
 
-def board_and_target(args: argparse.Namespace, size: str | None, with_target: bool = True):
+def board_and_target(args: argparse.Namespace, size: str | None,
+                     with_target: bool = True) -> tuple[Board, list[int] | None]:
     """(board, target values or None for all dark) the options ask for: a Shape of `size` (None:
     the size of the --to pattern) with its Rules, or the Graph of --graph. Raises CountloError
     (one line) on a bad option."""

@@ -192,7 +192,7 @@ def play_in_workers(args: argparse.Namespace, seeds: Iterable[int],
     _quiet_tracker()
     pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=_start_worker,
                                initargs=(args, i18n.language(), os.getpid()))
-    pending: set[Future] = set()
+    pending: set[Future[Any]] = set()
     todo = iter(seeds)
     try:
         for seed in todo:

@@ -19,7 +19,7 @@ import re
 from pathlib import Path
 
 from countlo.board import Shape
-from countlo.errors import CountloError, TranscriptError
+from countlo.errors import CountloError, TranscriptError, TranscriptFileError
 from countlo.formats.text import read_text
 from countlo.formats.transcript import (
     Event,
@@ -31,13 +31,15 @@ from countlo.formats.transcript import (
     Tape,
     TapeStep,
     Transcript,
-    TranscriptFileError,
     count_problems,
     from_tape,
     read,
 )
+from countlo.hidden.record import Record
 from countlo.i18n import _, ngettext
 from countlo.tokens import shown
+
+Problems = list[tuple[int, str]]  # (line number, what is wrong there)
 
 FORMATS = ("countlo", "rows", "restore")
 _SIZE_COMMENT = re.compile(r"^#\s*size\s*:\s*(.*?)\s*$", re.IGNORECASE)
@@ -99,7 +101,7 @@ def detect(text: str, source: str = "transcript") -> str:
         "--format restore or --format rows, or add a '# size: RxC' line"))], source)
 
 
-def _size_from_comment(sizes, problems, source) -> Shape | None:
+def _size_from_comment(sizes: list[tuple[int, str]], problems: Problems, source: str) -> Shape | None:
     if not sizes:
         return None
     n, text = sizes[0]
@@ -110,7 +112,7 @@ def _size_from_comment(sizes, problems, source) -> Shape | None:
         return None
 
 
-def _numbers(rows, problems) -> list[tuple[int, list[int | None]]]:
+def _numbers(rows: list[tuple[int, list[str]]], problems: Problems) -> list[tuple[int, list[int | None]]]:
     out: list[tuple[int, list[int | None]]] = []
     for n, tokens in rows:
         values: list[int | None] = []
@@ -125,7 +127,7 @@ def _numbers(rows, problems) -> list[tuple[int, list[int | None]]]:
 
 
 def _finish(shape: Shape, steps: list[tuple[int, int | None, int]], start: int | None, start_line: int,
-            problems: list, source: str, fmt: str, strategy: str) -> Transcript:
+            problems: Problems, source: str, fmt: str, strategy: str) -> Transcript:
     """Build and check the transcript of (cell, count, line) steps; raise on any problem."""
     tape = Tape(shape, start, tuple(TapeStep(c, k) for c, k, _ in steps), start_line,
                 tuple(n for _, _, n in steps), (start_line,) + tuple(n for _, _, n in steps))
@@ -140,7 +142,7 @@ def _finish(shape: Shape, steps: list[tuple[int, int | None, int]], start: int |
     return from_tape(Header(shape, strategy=strategy), events, tape, source, fmt)
 
 
-def _start(table, problems) -> tuple[int | None, int]:
+def _start(table: list[tuple[int, list[int | None]]], problems: Problems) -> tuple[int | None, int]:
     n, values = table[0]
     if len(values) != 1:
         problems.append((n, ngettext("expected the starting count alone on the first line, found {n} number",
@@ -245,7 +247,7 @@ def load(path: str | Path, fmt: str | None = None, shape: Shape | None = None) -
     return parse(read_text(path), str(path), fmt, shape)
 
 
-def dumps_rows(record) -> str:
+def dumps_rows(record: Record) -> str:
     """The 'rows' text of a record that clicks every cell once in reading order."""
     shape = record.shape
     if [s.cell for s in record.steps] != list(range(shape.cells)):
@@ -259,7 +261,7 @@ def dumps_rows(record) -> str:
     return "\n".join(lines) + "\n"
 
 
-def dumps_restore(record) -> str:
+def dumps_restore(record: Record) -> str:
     """The 'restore' text of a record that clicks each cell, then clicks it back, in reading order."""
     shape = record.shape
     if [s.cell for s in record.steps] != [k for k in range(shape.cells) for _ in (0, 1)]:

@@ -31,6 +31,7 @@ import secrets
 import threading
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeGuard
 from urllib.parse import urlsplit
@@ -92,7 +93,7 @@ EXTENSION_SCHEMES = ("chrome-extension://", "moz-extension://", "safari-web-exte
 class RateLimit:
     """A token bucket: `rate` messages a second on average, `burst` at once."""
 
-    def __init__(self, rate: float, burst: int, clock=time.monotonic):
+    def __init__(self, rate: float, burst: int, clock: Callable[[], float] = time.monotonic):
         self.rate, self.burst, self.clock = rate, burst, clock
         self.tokens, self.when = float(burst), clock()
 
@@ -127,7 +128,7 @@ class Bridge:
     """Pairing, origin checks and the ordered queue of one page's observations; see the module."""
 
     def __init__(self, shape: Shape, origins: tuple[str, ...] = (), approved: tuple[str, ...] = (),
-                 code: str | None = None, clock=time.monotonic):
+                 code: str | None = None, clock: Callable[[], float] = time.monotonic):
         self.shape = shape
         self.origins = frozenset(origins) | frozenset(approved)  # empty: any http(s) origin, with the code
         self.approved = frozenset(approved)  # these pair without the code

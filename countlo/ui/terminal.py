@@ -20,6 +20,11 @@ from countlo.ui.session import Session
 from countlo.ui.wording import UNDO_KEYS
 
 if TYPE_CHECKING:
+    from prompt_toolkit.document import Document
+    from prompt_toolkit.input import Input
+    from prompt_toolkit.key_binding import KeyPressEvent
+    from prompt_toolkit.output import Output
+
     from countlo.ui.bridge import Bridge
 
 WOKEN = "\x00countlo: the page sent something\x00"
@@ -45,7 +50,7 @@ def interactive(stdin: TextIO, stdout: TextIO) -> bool:
         return False
 
 
-def run_terminal(session: Session, input=None, output=None, colour: bool = True,
+def run_terminal(session: Session, input: Input | None = None, output: Output | None = None, colour: bool = True,
                  bridge: Bridge | None = None) -> None:
     """Run the session behind a prompt_toolkit prompt until it is over or the player leaves.
 
@@ -64,7 +69,7 @@ def run_terminal(session: Session, input=None, output=None, colour: bool = True,
     depth = None if colour else ColorDepth.DEPTH_1_BIT
 
     class CountValidator(Validator):
-        def validate(self, document) -> None:
+        def validate(self, document: Document) -> None:
             reason = session.check(document.text)
             if reason is not None:
                 raise ValidationError(message=reason, cursor_position=len(document.text))
@@ -73,7 +78,7 @@ def run_terminal(session: Session, input=None, output=None, colour: bool = True,
 
     @keys.add("f2")
     @keys.add("escape", "u")
-    def _undo(event) -> None:
+    def _undo(event: KeyPressEvent) -> None:
         buffer = event.app.current_buffer
         buffer.text = "undo"
         buffer.validate_and_handle()
