@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
 
 from countlo.errors import BadSizeError, BoardFormatError, CountloError
 from countlo.i18n import N_, _
@@ -11,6 +10,7 @@ from countlo.i18n import N_, _
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up; mypy knows it)
 if TYPE_CHECKING:
     from countlo.board import Shape
+    from countlo.visible.practice import Practice
 
 MAX_SIDE = 18  # 18 columns of four characters fit 80 columns; 18 rows fit 24 lines with a prompt
 
@@ -51,7 +51,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     import random
 
-    from countlo.board import Shape
+    from countlo.board import Shape, values
     from countlo.cli.rules_args import board_given
     from countlo.errors import BoardFormatError
     from countlo.visible.practice import Practice, Unwinnable
@@ -90,14 +90,14 @@ def run(args: argparse.Namespace) -> int:
             start = shape.from_rows(g.lights)
         label = f"seed {seed}" + (f", {args.difficulty}" if args.difficulty else "")
     try:
-        game = Practice(shape, start)
+        game = Practice(shape, values(start, shape.cells))
     except Unwinnable:
         raise UnwinnableError(_("{file}: this {shape} board can never be turned all dark (countlo solve {file} "
                                 "shows the proof)").format(file=args.file, shape=shape)) from None
     return _play(game, label, "dark", args)
 
 
-def _play(game: Any, label: str, goal: str, args: argparse.Namespace) -> int:
+def _play(game: Practice, label: str, goal: str, args: argparse.Namespace) -> int:
     import sys
 
     from countlo.ui.practice import PracticeSession
@@ -124,7 +124,7 @@ def _fits(shape: Shape) -> None:
         raise BadSizeError(_("practice boards are at most {n}x{n}; {shape} is larger").format(n=MAX_SIDE, shape=shape))
 
 
-def _rules_game(args: argparse.Namespace) -> tuple[Any, str, str]:
+def _rules_game(args: argparse.Namespace) -> tuple[Practice, str, str]:
     """(game, label, goal) under the rule options: the start from FILE or drawn as generate
     draws it (countlo.visible.generate_general)."""
     import random
@@ -132,8 +132,7 @@ def _rules_game(args: argparse.Namespace) -> tuple[Any, str, str]:
     from countlo.board import Shape
     from countlo.cli.rules_args import board_and_target
     from countlo.visible.generate_general import RulesGenerator
-    from countlo.visible.practice import Unwinnable
-    from countlo.visible.practice_general import RulesPractice
+    from countlo.visible.practice import Practice, Unwinnable
 
     size = args.size
     if args.file is not None:
@@ -165,7 +164,7 @@ def _rules_game(args: argparse.Namespace) -> tuple[Any, str, str]:
     elif start == (target or [0] * board.cells):
         raise BoardFormatError(_("{file}: the start is already the target").format(file=args.file))
     try:
-        game = RulesPractice(board, start, target)
+        game = Practice(board, start, target)
     except Unwinnable:
         raise UnwinnableError(_("{file}: this {shape} board can never reach the target under these rules "
                                 "(countlo solve with the same options shows the proof)").format(

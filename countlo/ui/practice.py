@@ -9,12 +9,12 @@ The game itself is countlo.visible.practice.Practice.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from countlo.board import column_letters
 from countlo.errors import CountloError
 from countlo.rules import RULE_HELP, TOPOLOGY_HELP
 from countlo.ui.picture import DARK, LIT
+from countlo.visible.practice import Practice
 
 Fragment = tuple  # (style, text) or (style, text, mouse handler)
 Fragments = list
@@ -45,9 +45,8 @@ def plural(n: int, word: str) -> str:
 class PracticeSession:
     """One practice game as text in, formatted fragments out (no terminal)."""
 
-    def __init__(self, game: Any, label: str = "", keys: str = "F2", goal: str = "dark"):
-        """`game`: countlo.visible.practice.Practice (the classic game) or
-        countlo.visible.practice_general.RulesPractice; `goal`: dark, lit, or the target's file name."""
+    def __init__(self, game: Practice, label: str = "", keys: str = "F2", goal: str = "dark"):
+        """`goal`: dark, lit, or the target's file name."""
         self.game, self.shape, self.label, self.keys = game, game.shape, label, keys
         self.goal = goal
         self.hinted: int | None = None  # the cell the last hint named, bracketed on the board

@@ -1,59 +1,65 @@
-"""A game of classic Lights Out with the lights visible: clicks, undo, hints and the optimum.
+"""A visible game under any grid rules: clicks, undo, hints and the optimum from the start.
 
-No I/O: `countlo practice` (countlo.ui) draws it and reads the player's clicks. The lights are a
-bitset; a click on k toggles N(k). A hint is one press of a fewest-press solution of the lights
-as they are now: clicks commute (docs/MATH.md §1), so pressing any cell of such a set and then
-the rest of it wins in the fewest clicks from here (§6).
+No I/O: `countlo practice` (countlo.ui) draws it and reads the player's clicks. A click adds 1
+(mod k) to the cells of the rule, wrapped by the topology, and the game is won when the lights
+equal the target (all dark, all lit, a pattern). A hint is one press of a fewest-press solution
+from the lights now, presses counted with multiplicity (a cell to be pressed twice is named by
+two hints): presses commute (docs/MATH.md §1, §18, §23), so following hints wins in the fewest
+presses from here (§6). Under the classic rules the fewest presses come from the bitset search
+of countlo.visible.fewest; under any other rules from countlo.visible.solutions.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Sequence
 
-from countlo.board import Shape, press_masks
+from countlo.board import Shape, Vector, bits, values
+from countlo.visible import solutions
 from countlo.visible.fewest import fewest_presses
+
+EXACT_LIMIT = 1 << 14  # solutions walked for an exact fewest (k > 2: about 0.4 s); beyond, a bound
 
 
 class Unwinnable(ValueError):
-    """A start that no clicks turn all dark."""
+    """A start that no clicks turn into the target."""
 
 
-@dataclass
 class Practice:
-    """One game: the start, the clicks so far (in order), and the fewest clicks from the start."""
+    """One game on `shape` (under its rules) from `start` to `target` (all 0 when None)."""
 
-    shape: Shape
-    start: int
-    clicks: list[int] = field(default_factory=list)
-    lights: int = 0
-    optimum: int = 0
-    optimum_exact: bool = True
-    _plan: dict[int, tuple[int, bool]] = field(default_factory=dict, repr=False)
-
-    def __post_init__(self) -> None:
-        self.lights = self.start
-        for k in self.clicks:
-            self.lights ^= press_masks(self.shape)[k]
-        found = self.fewest(self.start)
+    def __init__(self, shape: Shape, start: Sequence[int], target: Sequence[int] | None = None):
+        self.shape = shape
+        self.k = shape.rules.states
+        self.start = list(start)
+        self.target = list(target) if target is not None else [0] * shape.cells
+        solutions.check_vector(shape, self.start, "the start")
+        solutions.check_vector(shape, self.target, "the target")
+        self.lights = list(self.start)
+        self.clicks: list[int] = []
+        self._plan: dict[tuple[int, ...], tuple[Vector, bool]] = {}
+        found = self.fewest(self.lights)
         if found is None:
-            raise Unwinnable(f"this {self.shape} start cannot be turned all dark")
-        self.optimum, self.optimum_exact = found[0].bit_count(), found[1]
+            raise Unwinnable(f"this {shape} start can never reach the target")
+        self.optimum, self.optimum_exact = sum(found[0]), found[1]
 
-    def fewest(self, lights: int) -> tuple[int, bool] | None:
-        """(a fewest-press set clearing `lights`, exact), cached per lights; None if none does."""
-        if lights not in self._plan:
-            found = fewest_presses(self.shape, lights)
+    def fewest(self, lights: Sequence[int]) -> tuple[Vector, bool] | None:
+        """(presses reaching the target in the fewest clicks, exact), cached; None if none do.
+        Under other rules with more than EXACT_LIMIT solutions the presses are the best a descent
+        finds (exact False), so that a hint stays quick."""
+        key = tuple(lights)
+        if key not in self._plan:
+            if self.shape.rules.classic:
+                classic = fewest_presses(self.shape, bits(lights) ^ bits(self.target))
+                found = None if classic is None else (values(classic[0], self.shape.cells), classic[1])
+            else:
+                found = solutions.fewest(self.shape, lights, self.target, EXACT_LIMIT)
             if found is None:
                 return None
-            self._plan[lights] = found
-        return self._plan[lights]
-
-    k = 2  # light states
-    target = None  # all dark
+            self._plan[key] = found
+        return self._plan[key]
 
     def state(self, cell: int) -> int:
-        """1 if `cell` is lit."""
-        return self.lights >> cell & 1
+        return self.lights[cell]
 
     @property
     def moves(self) -> int:
@@ -61,16 +67,22 @@ class Practice:
 
     @property
     def won(self) -> bool:
-        return self.lights == 0
+        return self.lights == self.target
 
     @property
     def lit(self) -> int:
-        return self.lights.bit_count()
+        """Cells not yet as the target has them."""
+        return sum(a != t for a, t in zip(self.lights, self.target))
+
+    def _press(self, cell: int, times: int) -> None:
+        column = solutions.columns(self.shape)[cell]
+        for i, t in column.items():
+            self.lights[i] = (self.lights[i] + t * times) % self.k
 
     def click(self, cell: int) -> None:
-        """Click `cell` (reading-order index): toggles it and its orthogonal neighbours."""
+        """Click `cell` (reading-order index): adds 1 mod k to every cell its rule reaches."""
         self.shape.cell(cell)  # BadCellError when off the board
-        self.lights ^= press_masks(self.shape)[cell]
+        self._press(cell, 1)
         self.clicks.append(cell)
 
     def undo(self) -> int | None:
@@ -78,19 +90,18 @@ class Practice:
         if not self.clicks:
             return None
         cell = self.clicks.pop()
-        self.lights ^= press_masks(self.shape)[cell]
+        self._press(cell, self.k - 1)
         return cell
 
     def to_go(self) -> int:
         """The fewest clicks that win from the lights now."""
         found = self.fewest(self.lights)
         assert found is not None  # every position reached from a winnable start is winnable
-        return found[0].bit_count()
+        return sum(found[0])
 
     def hint(self) -> int | None:
-        """One cell of a fewest-press solution from the lights now (the first in reading order),
-        or None when the game is won."""
+        """A cell of a fewest-press solution from here (the first in reading order), or None
+        when the game is won."""
         found = self.fewest(self.lights)
         assert found is not None
-        presses = found[0]
-        return None if not presses else (presses & -presses).bit_length() - 1
+        return next((j for j, v in enumerate(found[0]) if v), None)

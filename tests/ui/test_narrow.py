@@ -23,7 +23,7 @@ pytest.importorskip("pyte")
 
 from vt import Pty, Screen
 
-from countlo.board import Shape
+from countlo.board import Shape, values
 from countlo.play.guide import Guide
 from countlo.play.oracle import SimulatedOracle
 from countlo.ui.layout import MIN_WIDTH, narrow_note
@@ -62,7 +62,7 @@ PRACTICE_START = [0b100110, 0b010000, 0b001001, 0b011100, 0b000100, 0b000010]
 
 
 def practice_session() -> PracticeSession:
-    return PracticeSession(Practice(SIX, SIX.from_rows(PRACTICE_START)), "start.txt")
+    return PracticeSession(Practice(SIX, values(SIX.from_rows(PRACTICE_START), SIX.cells)), "start.txt")
 
 
 PRACTICE_KEYS = ["hint\r", "help\r", "B2\r", "zzzz zzzz zzzz\r"]

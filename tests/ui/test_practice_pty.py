@@ -17,7 +17,6 @@ from vt import Pty
 from countlo.board import Shape
 from countlo.rules import Rules
 from countlo.visible.practice import Practice
-from countlo.visible.practice_general import RulesPractice
 
 
 def drawn(game, shape: Shape) -> list[str]:
@@ -58,11 +57,7 @@ def mouse_click(top: int, cell: int, shape: Shape) -> str:
 ])
 def test_practice_played_with_the_mouse_in_a_real_terminal(tmp_path, grid, options, shape):
     (tmp_path / "start.txt").write_text(grid)
-    if shape.rules.classic:
-        game = Practice(shape, shape.from_rows(
-            [sum(1 << c for c, ch in enumerate(row) if ch == "#") for row in grid.split()]))
-    else:
-        game = RulesPractice(shape, [int(ch) for ch in grid if ch.isdigit()])
+    game = Practice(shape, [1 if ch in "#1" else int(ch) if ch.isdigit() else 0 for ch in grid if ch in "#.0123456789"])
     pty = Pty(["practice", "start.txt", *options], 80, 24, cwd=str(tmp_path))
     try:
         lines = pty.wait_for(r"moves? \(fewest")

@@ -20,7 +20,7 @@ from countlo.rules import Rules
 from countlo.ui.practice import PracticeSession
 from countlo.visible import solutions
 from countlo.visible.generate_general import RulesGenerator, band
-from countlo.visible.practice_general import RulesPractice
+from countlo.visible.practice import Practice
 
 
 def shape_of(size: str, topology: str = "plane", rule: str = "plus", states: int = 2) -> Shape:
@@ -180,7 +180,7 @@ def test_rules_practice_click_undo_hint_against_brute_force():
     fewest = all_boards(board)
     rng = random.Random(3)
     for start in rng.sample(sorted(fewest), 12):
-        game = RulesPractice(board, list(start))
+        game = Practice(board, list(start))
         assert game.optimum == fewest[start] and game.optimum_exact
         cell = rng.randrange(6)
         game.click(cell)
@@ -198,8 +198,8 @@ def test_a_practice_game_under_a_rule_is_played_to_a_win_over_plain_lines():
     board = shape_of("3x3", "torus", "x", 3)
     gen = RulesGenerator(board, random.Random(9), [1] * 9)
     start = gen.uniform().lights
-    session = PracticeSession(RulesPractice(board, start, [1] * 9), "seed 9", goal="lit")
-    solver = RulesPractice(board, start, [1] * 9)
+    session = PracticeSession(Practice(board, start, [1] * 9), "seed 9", goal="lit")
+    solver = Practice(board, start, [1] * 9)
     moves = []
     while not solver.won:
         moves.append(board.name(solver.hint()))
