@@ -56,7 +56,7 @@ NAMES = {"plane", "cylinder", "torus", "moebius", "klein", "projective", "plus",
          "knight", "rowcol", "sigma", "nodes", "png", "svg", "zh", "en", "Esc", "board", "help",
          "history", "quit", "undo", "fix", "countlo", "auto", "rows", "restore", "z3", "Ctrl", "RxC",
          "dark", "lit", "size", "false", "play", "replay", "simulate", "solve",
-         "Dask", "pip", "install", "cluster", "tcp",  # the --scheduler help: a product, a command, an address
+         "Dask", "pip", "install", "cluster", "tcp", "tls",  # the --scheduler help: a product, a command, addresses
          "easy", "medium", "hard", "generate", "practice", "hint", "max", "round"}  # the bands' formulas
 # the keys of `countlo generate --json`, named as they are in the JSON
 JSON_KEYS = {"generate": {"rows", "cols", "seed", "index", "lights", "fewest", "presses", "topology", "rule",
