@@ -116,8 +116,9 @@ def test_the_mo_comparison_ignores_the_babel_version_and_sees_a_changed_translat
 
 def test_the_catalogues_are_package_data():
     config = tomllib.loads((ROOT / "pyproject.toml").read_text())
-    patterns = config["tool"]["setuptools"]["package-data"]["countlo"]
-    shipped = {p for pattern in patterns for p in (ROOT / "countlo").glob(pattern)}
+    data = config["tool"]["setuptools"]["package-data"]
+    shipped = {p for package, patterns in data.items() for pattern in patterns
+               for p in ROOT.joinpath(*package.split(".")).glob(pattern)}
     assert {PO, MO} <= shipped
 
 

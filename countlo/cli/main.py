@@ -39,6 +39,7 @@ COMMANDS: dict[str, str] = {  # translated where shown
     "userscript": N_("write the userscript that pairs the game page with 'countlo play --listen'"),
     "practice": N_("classic Lights Out in the terminal with the lights visible: hints, undo, and "
                    "your moves against the fewest"),
+    "shell": N_("shell completion for bash, zsh or fish, or the manual page: countlo shell bash|zsh|fish|man"),
 }
 
 
@@ -260,7 +261,17 @@ def _empty(parser: argparse.ArgumentParser, args: argparse.Namespace) -> str | N
     return None
 
 
+def _complete() -> None:
+    """Answer a completing shell and exit (argcomplete's protocol: the request is in the
+    environment, the answer goes to a file descriptor the shell opened), from the full parser."""
+    from argcomplete.finders import CompletionFinder
+
+    CompletionFinder()(build_parser(None))
+
+
 def _main(argv: list[str] | None = None) -> int:
+    if "_ARGCOMPLETE" in os.environ:  # the shell asks what may come next (countlo shell bash|zsh|fish)
+        _complete()
     argv = sys.argv[1:] if argv is None else list(argv)
     i18n.use(_lang(argv))
     speech.speak()

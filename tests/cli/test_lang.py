@@ -58,13 +58,16 @@ NAMES = {"plane", "cylinder", "torus", "moebius", "klein", "projective", "plus",
          "dark", "lit", "size", "false", "play", "replay", "simulate", "solve",
          "Dask", "pip", "install", "cluster", "tcp", "tls",  # the --scheduler help: a product, a command, addresses
          "easy", "medium", "hard", "generate", "practice", "hint", "max", "round",  # the bands' formulas
-         "userscript", "https"}  # the command that writes the page's script; the scheme of an example origin
+         "userscript", "https",  # the command that writes the page's script; the scheme of an example origin
+         "shell", "bash", "zsh", "fish", "man", "eval", "fpath", "local", "share", "completions", "config",
+         "zshrc", "completion"}  # countlo shell: the shells, and the paths and commands that install the scripts
 # the keys of `countlo generate --json`, named as they are in the JSON
 JSON_KEYS = {"generate": {"rows", "cols", "seed", "index", "lights", "fewest", "presses", "topology", "rule",
                           "states"}}
 
 
-@pytest.mark.parametrize("command", ["play", "replay", "simulate", "solve", "generate", "practice", "userscript"])
+@pytest.mark.parametrize("command", ["play", "replay", "simulate", "solve", "generate", "practice", "userscript",
+                                     "shell"])
 def test_chinese_help_leaves_no_english_sentence(run_cli, command):
     from countlo.hidden.result import engine_names
     from countlo.play.strategies.names import strategy_names
