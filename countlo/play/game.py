@@ -11,7 +11,7 @@ from enum import Enum
 from statistics import mean, median
 
 from countlo.errors import BadCountError, OracleError
-from countlo.hidden.diagnose import Fix
+from countlo.hidden.explain import Mistake
 from countlo.hidden.record import Record
 from countlo.play.advice import Advice, Contradiction, Done, Finish, GaveUp, Unclearable
 from countlo.play.guide import Guide
@@ -62,7 +62,7 @@ class GameResult:
     clicks: int
     decision_times: tuple[float, ...]  # seconds per decision: observe + advice
     record: Record | None
-    corrections: tuple[Fix, ...] = ()
+    corrections: tuple[Mistake, ...] = ()
 
     @property
     def solved(self) -> bool:

