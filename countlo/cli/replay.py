@@ -14,6 +14,7 @@ from dataclasses import replace
 from countlo.errors import TranscriptError
 from countlo.hidden.result import engine_names
 from countlo.i18n import _, ljust, ngettext, rjust, width
+from countlo.ui.layout import wrapped
 from countlo.ui.rulewords import rules_text
 
 
@@ -209,7 +210,7 @@ def _report(r, args, problem, fmt: str = "countlo") -> int:
         lines = render(r, source, args.explain, problem)
         if r.status == "ambiguous" and fmt == "countlo" and args.file != "-":
             lines.append(_("Carry on with: {command}").format(command=f"countlo play --resume {args.file}"))
-        print("\n".join(lines))
+        print(wrapped("\n".join(lines), sys.stdout))
     code = 1 if r.status == "contradictory" else 0
     if args.image is not None:
         code = max(code, _draw(r, args))

@@ -11,6 +11,7 @@ from countlo.cli import options
 from countlo.hidden.result import engine_names
 from countlo.i18n import N_, _, ljust, ngettext, reason, width
 from countlo.play.names import strategy_names
+from countlo.ui.layout import wrapped
 from countlo.ui.rulewords import rules_text
 
 MAX_GAMES = 1_000_000
@@ -107,7 +108,7 @@ def run(args: argparse.Namespace) -> int:
         }
         print(json.dumps(out, indent=1))
     else:
-        print(_table(args, shape, s, records, interrupted))
+        print(wrapped(_table(args, shape, s, records, interrupted), sys.stdout))
     if interrupted:
         return 130
     return 1 if s.failed else 0

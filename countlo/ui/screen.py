@@ -12,7 +12,7 @@ import re
 from typing import Protocol
 
 from countlo.board import Shape
-from countlo.i18n import _, ljust, width
+from countlo.i18n import _, language, ljust, width
 from countlo.play.advice import Advice, Contradiction, Doubt, Finish, Learned, Probe, Stuck
 from countlo.play.guide import Guide, Progress
 from countlo.play.outlook import Outlook
@@ -396,8 +396,11 @@ class Screen:
             return []
         out = line(("class:note", _("Transcript: {path}").format(path=at)))
         if not self.view.guide.done:
-            out += line(("class:note", _("Carry on later with: {command}").format(
-                command=f"countlo play --resume {at}")))
+            # the command on a line of its own, so a narrow terminal never breaks it before the
+            # path; in Chinese it says --lang zh, or the resumed game would speak English
+            lang = " --lang zh" if language() == "zh" else ""
+            out += line(("class:note", _("Carry on later with:")))
+            out += line(("class:note", f"  countlo play{lang} --resume {at}"))
         return out
 
     def help(self) -> Fragments:

@@ -3,7 +3,8 @@
 In a terminal the prompt's message is the whole picture (last step, board, advice, question),
 so the board always sits directly above the input line and each accepted prompt is erased and
 replaced by a one-line log of the step: the scrollback holds the game's history, the screen's
-bottom the live board. Impossible counts are refused by a Validator before Enter takes them.
+bottom the live board. A refused line is cleared and its reason printed above the prompt,
+wrapped to the terminal's width.
 """
 
 from __future__ import annotations
@@ -46,16 +47,13 @@ def run_terminal(session: Session, input=None, output=None, colour: bool = True)
     from prompt_toolkit.key_binding import KeyBindings
     from prompt_toolkit.output import ColorDepth
     from prompt_toolkit.styles import Style
-    from prompt_toolkit.validation import ValidationError, Validator
 
     style = Style.from_dict({**STYLE, **shade_styles()})
     depth = None if colour else ColorDepth.DEPTH_1_BIT
 
-    class CountValidator(Validator):
-        def validate(self, document) -> None:
-            reason = session.check(document.text)
-            if reason is not None:
-                raise ValidationError(message=reason, cursor_position=len(document.text))
+    # No validator: a refused line is taken, cleared from the input and its reason printed
+    # above the prompt, wrapped to the width (a validator's one-line toolbar cut it at the
+    # edge, and left the refused text in the input, so typing "23!" after it gave "2323!").
 
     keys = KeyBindings()
 
@@ -64,11 +62,10 @@ def run_terminal(session: Session, input=None, output=None, colour: bool = True)
     def _undo(event) -> None:
         buffer = event.app.current_buffer
         buffer.text = "undo"
-        buffer.validate_and_handle()
+        buffer.validate_and_handle()  # no validator: this just accepts the line
 
     prompt: PromptSession[str] = PromptSession(
         input=input, output=output, style=style, color_depth=depth, key_bindings=keys,
-        validator=CountValidator(), validate_while_typing=False,
         completer=WordCompleter(session.words(), ignore_case=True), complete_while_typing=False,
         reserve_space_for_menu=0, history=InMemoryHistory(), erase_when_done=True,
     )

@@ -5,6 +5,7 @@ start set aside, and a status bar that never reads as known when the counts cont
 from __future__ import annotations
 
 import io
+import os
 from pathlib import Path
 
 from countlo.board import Shape
@@ -209,3 +210,37 @@ def test_the_status_bar_never_reads_as_known_when_the_counts_contradict():
     session = Session(Guide.from_record(bad))
     bar = plain(session.toolbar())
     assert "0 boards left" not in bar and "36.0 of 36" not in bar
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_command_output_wraps_at_words_to_a_terminal_only(monkeypatch):
+    """Item 7: replay's and simulate's text breaks between words at the terminal's width (40
+    columns here), and goes unchanged to a pipe."""
+    import shutil
+
+    from countlo.ui.layout import wrapped
+
+    monkeypatch.setattr(shutil, "get_terminal_size", lambda fallback=(80, 24): os.terminal_size((40, 24)))
+    text = ("Most likely typo: line 14 (step 12): written 17, probably 15; other single "
+            "corrections that fit: step 3 -> 9, step 7 -> 21, step 8 -> 11.")
+    out = wrapped(text, _Terminal())
+    assert all(len(ln) <= 40 for ln in out.splitlines()) and len(out.splitlines()) > 2
+    assert out.split() == text.split()  # no word cut
+    assert wrapped(text, io.StringIO()) == text
+
+
+def test_the_resume_hint_keeps_its_command_whole_and_says_its_language():
+    """Items 7 and 9: the resume command is on a line of its own (never broken before its
+    path), and in Chinese it carries --lang zh."""
+    from countlo import i18n
+
+    session = Session(Guide(SIX), where="/a/rather/long/path/to/the/transcript-2026-11-21.txt")
+    session.handle("18")
+    assert "  countlo play --resume /a/rather/long/path/to/the/transcript-2026-11-21.txt\n" in \
+        plain(session.leave())
+    with i18n.speaking("zh"):
+        assert "countlo play --lang zh --resume /a/" in plain(session.leave())
