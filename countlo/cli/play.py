@@ -56,6 +56,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "seed of the simulated board (default: a random one, printed)"))
     parser.add_argument("--plain", action="store_true",
                         help=_("plain lines even in a terminal (no full prompt, no colour)"))
+    parser.add_argument("--background", choices=("light", "dark"), help=_(
+        "the terminal's background, for readable colours (default: what COLORFGBG says, else dark)"))
     from countlo.cli.rules_args import add_rule_arguments
 
     add_rule_arguments(parser)
@@ -165,12 +167,12 @@ def open_session(args: argparse.Namespace):
 
 
 def run(args: argparse.Namespace) -> int:
-    from countlo.ui.terminal import interactive, run_lines, run_terminal, wants_colour
+    from countlo.ui.terminal import interactive, light_background, run_lines, run_terminal, wants_colour
 
     session, writer = open_session(args)
     try:
         if interactive(sys.stdin, sys.stdout) and not args.plain:
-            run_terminal(session, colour=wants_colour(sys.stdout))
+            run_terminal(session, colour=wants_colour(sys.stdout), light=light_background(args.background))
         else:
             run_lines(session, sys.stdin, sys.stdout)
     finally:

@@ -14,7 +14,7 @@ import sys
 from typing import TextIO
 
 from countlo.ui.layout import fit, narrow_note, status_bar
-from countlo.ui.picture import STYLE, Fragments, picture_width, plain, shade_styles
+from countlo.ui.picture import Fragments, picture_width, plain, styles
 from countlo.ui.session import Session
 from countlo.ui.wording import UNDO_KEYS
 
@@ -30,6 +30,20 @@ def wants_colour(stream: TextIO, environ: dict[str, str] | None = None) -> bool:
         return False
 
 
+def light_background(choice: str | None = None, environ: dict[str, str] | None = None) -> bool:
+    """Whether the terminal's background is light: `choice` ('light', 'dark') when given, else
+    what the terminal says in COLORFGBG ('fg;bg', set by rxvt, Konsole, iTerm2 and others:
+    colours 7 and 9-15 are light), else dark (the common default)."""
+    if choice in ("light", "dark"):
+        return choice == "light"
+    env = os.environ if environ is None else environ
+    last = env.get("COLORFGBG", "").split(";")[-1].strip()
+    if not last.isascii() or not last.isdigit():
+        return False
+    bg = int(last)
+    return bg == 7 or 9 <= bg <= 15
+
+
 def interactive(stdin: TextIO, stdout: TextIO) -> bool:
     """True when both ends are terminals, so the prompt_toolkit front end can run."""
     try:
@@ -38,7 +52,7 @@ def interactive(stdin: TextIO, stdout: TextIO) -> bool:
         return False
 
 
-def run_terminal(session: Session, input=None, output=None, colour: bool = True) -> None:
+def run_terminal(session: Session, input=None, output=None, colour: bool = True, light: bool = False) -> None:
     """Run the session behind a prompt_toolkit prompt until it is over or the player leaves."""
     from prompt_toolkit import PromptSession, print_formatted_text
     from prompt_toolkit.completion import WordCompleter
@@ -48,7 +62,7 @@ def run_terminal(session: Session, input=None, output=None, colour: bool = True)
     from prompt_toolkit.output import ColorDepth
     from prompt_toolkit.styles import Style
 
-    style = Style.from_dict({**STYLE, **shade_styles()})
+    style = Style.from_dict(styles(light))
     depth = None if colour else ColorDepth.DEPTH_1_BIT
 
     # No validator: a refused line is taken, cleared from the input and its reason printed
@@ -118,4 +132,4 @@ def run_lines(session: Session, stdin: TextIO = sys.stdin, stdout: TextIO = sys.
     stdout.flush()
 
 
-__all__ = ["UNDO_KEYS", "interactive", "run_lines", "run_terminal", "wants_colour"]
+__all__ = ["UNDO_KEYS", "interactive", "light_background", "run_lines", "run_terminal", "wants_colour"]

@@ -244,3 +244,21 @@ def test_the_resume_hint_keeps_its_command_whole_and_says_its_language():
         plain(session.leave())
     with i18n.speaking("zh"):
         assert "countlo play --lang zh --resume /a/" in plain(session.leave())
+
+
+def test_a_light_background_gets_its_own_palette():
+    """Item 8: COLORFGBG (or --background) chooses the palette; on a light background the key
+    numbers and cell names are the default foreground in bold, and no text is yellow or cyan."""
+    from countlo.ui.picture import STYLE, styles
+    from countlo.ui.terminal import light_background
+
+    assert light_background(None, {"COLORFGBG": "0;15"})
+    assert light_background(None, {"COLORFGBG": "0;default;7"})
+    assert not light_background(None, {"COLORFGBG": "15;0"})
+    assert not light_background(None, {})
+    assert light_background("light", {"COLORFGBG": "15;0"}) and not light_background("dark", {"COLORFGBG": "0;15"})
+    light = styles(light=True)
+    assert light["count"] == "bold" and light["cellname"] == "bold"
+    texts = [v for k, v in light.items() if not k.startswith("cell.")]
+    assert not any(c in v for v in texts for c in (STYLE["count"].split()[-1], STYLE["cellname"].split()[-1]))
+    assert styles()["count"] == STYLE["count"]  # the dark palette is unchanged
