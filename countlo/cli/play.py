@@ -49,7 +49,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--transcript", metavar="FILE", help=_(
         "write the transcript here (default: a new dated file under $XDG_DATA_HOME/countlo or "
         "~/.local/share/countlo)"))
-    parser.add_argument("--resume", metavar="FILE", help=_("carry on the session saved in FILE"))
+    parser.add_argument("--resume", metavar="FILE", nargs="?", const="", help=_(
+        "carry on the session saved in FILE (no FILE: the latest transcript in the default folder)"))
     parser.add_argument("--sim", action="store_true",
                         help=_("play against a simulated hidden board"))
     parser.add_argument("--seed", type=options.integer, metavar="K", help=_(
@@ -89,6 +90,16 @@ def default_path(shape, sim: bool, now: datetime | None = None,
     return path
 
 
+def latest(environ: dict[str, str] | None = None) -> Path:
+    """The most recently written transcript in the default folder (for --resume without FILE)."""
+    folder = data_dir(environ)
+    found = sorted(folder.glob("*.txt"), key=lambda p: p.stat().st_mtime) if folder.is_dir() else []
+    if not found:
+        raise PlayOptionError(_("--resume without FILE carries on the latest transcript in {folder}, "
+                                "but there is none; name the file").format(folder=folder))
+    return found[-1]
+
+
 def _replay(oracle, record) -> None:
     """Make a resumed simulated game's clicks again, checking each count the transcript holds."""
     if oracle.start() != record.start:
@@ -112,6 +123,8 @@ def open_session(args: argparse.Namespace):
     from countlo.play.oracle import SimulatedOracle
     from countlo.ui.session import Session
 
+    if args.resume == "":
+        args.resume = str(latest())
     if args.resume and args.transcript:
         raise PlayOptionError(_("--resume FILE already names the transcript; leave out "
                                 "--transcript"))

@@ -1,7 +1,7 @@
 """What a player types at the guided-session prompt: a count, a cell (and count), or a command.
 
 Accepted lines (case and spacing do not matter):
-  17            the count shown after the suggested click
+  17            the count shown after the suggested click ("start 17" for the first)
   C4   | 4 3    "I clicked C4 instead" (A1 name, or 1-based row and column); the count comes next
   C4 17 | 4 3 17 | C4=17 | C4: 17    a cell and the count it showed, on one line
   17! | C4 17!  insist on a count the record calls impossible (an earlier count was mistyped)
@@ -14,6 +14,7 @@ Accepted lines (case and spacing do not matter):
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from enum import Enum
 
@@ -126,13 +127,17 @@ _LONGEST = 3 * MAX_DIGITS + 16  # no meaningful entry is longer; refused before 
 
 def parse_entry(line: str, shape: Shape) -> Entry:
     """The Entry a typed line means on a board of `shape`; EntryError or BadCellError if none."""
-    text = line.strip()
+    # a Chinese input method types full-width digits and letters ('１９', 'Ｄ４'): NFKC reads them
+    # as ASCII (here only, where a person types at the prompt; options and files stay ASCII)
+    text = unicodedata.normalize("NFKC", line).strip()
     if not text:
         return Command(Verb.NEXT)
     if len(text) > _LONGEST:
         raise EntryError(_("{text} is too long to be a count, a cell or a command").format(text=shown(text)))
     words = text.split()
     first = words[0].lower()
+    if first == "start" and len(words) == 2:  # "start 19", as the transcript writes it
+        return Count(_number(words[1], _("the count"), text))
     if first == "fix":
         if len(words) != 3:
             raise EntryError(_("{text}: write 'fix STEP COUNT', e.g. 'fix 3 17' (step 0 is the "

@@ -387,6 +387,11 @@ class Screen:
             if known is not None and known != hidden:
                 out += line(("class:warn",
                              _("countlo's reconstruction differs from the hidden board!")))
+        else:  # beside the real game: the start the counts reconstruct, when they determine it
+            known = self.view.guide.known()
+            if known is not None:
+                out += line(("", _("The hidden board was (reconstructed from the counts):")))
+                out += board_picture(self.shape, known)
         return out + self.leave_note()
 
     def leave_note(self) -> Fragments:

@@ -262,3 +262,47 @@ def test_a_light_background_gets_its_own_palette():
     texts = [v for k, v in light.items() if not k.startswith("cell.")]
     assert not any(c in v for v in texts for c in (STYLE["count"].split()[-1], STYLE["cellname"].split()[-1]))
     assert styles()["count"] == STYLE["count"]  # the dark palette is unchanged
+
+
+def test_full_width_digits_and_start_n_are_read_at_the_prompt():
+    """Item 9: '１９' and 'Ｄ４' from a Chinese input method, and 'start 19', are what they look like."""
+    from countlo.ui.entry import Click, Count, parse_entry
+
+    assert parse_entry("１９", SIX) == Count(19)
+    assert parse_entry("Ｄ４ １７", SIX) == Click(SIX.parse_cell("D4"), 17)
+    assert parse_entry("start 19", SIX) == Count(19)
+    session = Session(Guide(SIX))
+    assert session.check("start 19") is None
+    session.handle("ｓｔａｒｔ　１９")
+    assert session.guide.record.start == 19
+
+
+def test_a_real_game_ends_showing_the_reconstructed_board():
+    """Item 9: the end of a game beside the real one shows the start the counts reconstruct."""
+    truth = SimulatedOracle(SIX, 5)
+    session = Session(Guide(SIX))
+    session.handle(str(truth.start()))
+    out = ""
+    while not session.over:
+        out += plain(session.handle(str(truth.click(session.target()))))
+    assert "Solved" in out and "reconstructed from the counts" in out
+    assert session.guide.known() == truth.board
+
+
+def test_resume_without_a_file_takes_the_latest_transcript(tmp_path):
+    """Item 9: --resume alone carries on the newest transcript of the default folder, and
+    says so in one line when there is none."""
+    import pytest
+
+    from countlo.cli.play import PlayOptionError, latest
+
+    env = {"XDG_DATA_HOME": str(tmp_path)}
+    with pytest.raises(PlayOptionError, match="there is none"):
+        latest(env)
+    folder = tmp_path / "countlo"
+    folder.mkdir()
+    old, new = folder / "a.txt", folder / "b.txt"
+    old.write_text("x")
+    new.write_text("y")
+    os.utime(old, (1, 1))
+    assert latest(env) == new
