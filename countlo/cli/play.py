@@ -57,7 +57,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "seed of the simulated board (default: a random one, printed)"))
     parser.add_argument("--plain", action="store_true",
                         help=_("plain lines even in a terminal (no full prompt, no colour)"))
-    parser.add_argument("--background", choices=("light", "dark"), help=_(
+    parser.add_argument("--background", choices=("light", "dark"), type=str.lower, metavar="LIGHT|DARK", help=_(
         "the terminal's background, for readable colours (default: what COLORFGBG says, else dark)"))
     from countlo.cli.rules_args import add_rule_arguments
 
@@ -190,4 +190,8 @@ def run(args: argparse.Namespace) -> int:
             run_lines(session, sys.stdin, sys.stdout)
     finally:
         writer.close()
+        record = writer.record
+        if not args.resume and (record is None or not record.steps):
+            # a session left before its first click keeps no file (it has nothing to resume)
+            Path(writer.path).unlink(missing_ok=True)
     return 0

@@ -39,7 +39,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help=_("a random start of this difficulty (see countlo generate --help)"))
     p.add_argument("--plain", action="store_true",
                    help=_("plain lines instead of the clickable prompt (also when not a terminal)"))
-    p.add_argument("--background", choices=("light", "dark"), help=_(
+    p.add_argument("--background", choices=("light", "dark"), type=str.lower, metavar="LIGHT|DARK", help=_(
         "the terminal's background, for readable colours (default: what COLORFGBG says, else dark)"))
     from countlo.cli.rules_args import add_board_arguments
 

@@ -127,9 +127,11 @@ _LONGEST = 3 * MAX_DIGITS + 16  # no meaningful entry is longer; refused before 
 
 def parse_entry(line: str, shape: Shape) -> Entry:
     """The Entry a typed line means on a board of `shape`; EntryError or BadCellError if none."""
-    # a Chinese input method types full-width digits and letters ('１９', 'Ｄ４'): NFKC reads them
-    # as ASCII (here only, where a person types at the prompt; options and files stay ASCII)
-    text = unicodedata.normalize("NFKC", line).strip()
+    # a Chinese input method types full-width digits and letters ('１９', 'Ｄ４'): NFKC reads those
+    # forms as ASCII (here only, where a person types at the prompt; options and files stay ASCII;
+    # other look-alike digits, '²' or '١٨', are still refused)
+    text = "".join(unicodedata.normalize("NFKC", ch) if "\uff01" <= ch <= "\uff5e" or ch == "\u3000" else ch
+                   for ch in line).strip()
     if not text:
         return Command(Verb.NEXT)
     if len(text) > _LONGEST:

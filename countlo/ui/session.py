@@ -38,7 +38,7 @@ from countlo.ui.entry import (
 from countlo.ui.modes import Mode, RealGame, SimulatedGame
 from countlo.ui.picture import Fragments
 from countlo.ui.screen import Screen, line
-from countlo.ui.wording import clicks, corrected_text, where
+from countlo.ui.wording import advice_text, clicks, corrected_text, where
 
 
 def sync(writer: Writer, record: Record | None, comment: str | None = None) -> None:
@@ -411,6 +411,20 @@ class Session:
                     self.writer.note(corrected_text(self.shape, self.guide.corrections[-1], sifting, held))
         if self.guide.done:
             out += self._finish()
+        elif self.mode.simulated and isinstance(self.advice(), Unclearable):
+            out += self._unclearable()
+        return out
+
+    def _unclearable(self) -> Fragments:
+        """A simulated game whose lights no click can clear ends here: its counts are right, so
+        there is no typo to undo (beside the real game the player may still find one)."""
+        self.over = True
+        if self.writer is not None:
+            self.writer.note("the lights cannot be cleared: the simulated game ends here")
+        out = line(("class:warn", advice_text(self.shape, self.advice())))
+        out += line(("class:note", _("The simulated game ends here: no clicks can clear these lights.")))
+        if self.where is not None:  # nothing to carry on: no resume hint
+            out += line(("class:note", _("Transcript: {path}").format(path=self.where)))
         return out
 
     def _write_typed(self, cell: int, count: int, comment: str | None) -> None:

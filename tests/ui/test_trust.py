@@ -306,3 +306,31 @@ def test_resume_without_a_file_takes_the_latest_transcript(tmp_path):
     new.write_text("y")
     os.utime(old, (1, 1))
     assert latest(env) == new
+
+
+def test_a_simulated_game_that_cannot_be_cleared_ends_without_asking_for_typos():
+    """Item 9: on a 6x6 torus most starts cannot be cleared; the simulated game (whose counts
+    are right) ends with the proof instead of asking at every Enter to undo a typo."""
+    from countlo.rules import Rules
+
+    torus = Shape(6, 6).with_rules(Rules.make("torus", Rules().rule, 2, "dark"))
+    session = Session(Guide(torus), oracle=SimulatedOracle(torus, 3))
+    out = ""
+    for _ in range(60):
+        if session.over:
+            break
+        out += plain(session.handle(""))
+    assert session.over and not session.guide.done
+    assert "can be cleared" in out and "simulated game ends here" in out and "typo" not in out
+
+
+def test_a_session_left_before_its_first_click_keeps_no_transcript(tmp_path, monkeypatch):
+    """Item 9: a game left at once leaves no file behind."""
+    import sys
+
+    from countlo.cli.main import main
+
+    path = tmp_path / "zero.txt"
+    monkeypatch.setattr(sys, "stdin", io.StringIO("18\nquit\n"))
+    assert main(["play", "--plain", "--transcript", str(path)]) == 0
+    assert not path.exists()
