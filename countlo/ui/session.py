@@ -296,9 +296,13 @@ class Session:
         before = self._record().count
         if count in ok or force or count == before:
             return
-        self.refused = (cell, count)
         physical = possible_after(self.shape, cell, before)
         name, listed = self.shape.name(cell), " ".join(map(str, ok))
+        if count > self.shape.cells:  # no game shows it: nothing to insist on
+            raise BadCountError(_("{count} is impossible after {cell} from {before} lit; "
+                                  "possible: {listed}").format(count=count, cell=name, before=before,
+                                                               listed=listed), ok)
+        self.refused = (cell, count)
         if count in physical:  # the click could show it, but no board left would: a mistake before?
             raise BadCountError(_("{count} fits none of the boards left; possible: {listed}; "
                                   "if the game shows {count}, type !").format(count=count, listed=listed), ok)
