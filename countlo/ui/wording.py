@@ -287,9 +287,10 @@ def doubt_question(shape: Shape, doubt: Doubt, cells: list[int], most: int = 2) 
     asked = [mistake_question(shape, s.mistake, doubt, cells) for s in doubt.suspects[:most]]
     if not asked:
         return _("{what}, and no single mistake explains it.").format(what=doesnt_fit(shape, doubt))
-    text = _("{what}.").format(what=doesnt_fit(shape, doubt)) + " " + asked[0]
+    gap = "" if language() == "zh" else " "  # Chinese sentences follow one another without a space
+    text = _("{what}.").format(what=doesnt_fit(shape, doubt)) + gap + asked[0]
     for q in asked[1:]:
-        text += " " + _("Or {question}").format(question=q[:1].lower() + q[1:])
+        text += gap + _("Or {question}").format(question=q[:1].lower() + q[1:])
     return text
 
 
