@@ -147,17 +147,29 @@ def check_size(shape, engine: str) -> None:
                            + (_(" (try --engine linear)") if shape.cells <= LINEAR_CELLS else ""))
 
 
+LISTED = 50  # problems of a malformed file listed one a line (--json lists them all)
+
+
 def _malformed(e: TranscriptError, args) -> int:
     """Every problem with its line on standard output (the report), one line on stderr."""
     if args.json:
         print(json.dumps({"status": "malformed", "problems": [
             {"line": n, "message": m} for n, m in e.problems]}))
     elif len(e.problems) > 1:
-        print("\n".join(f"{e.source}:{n}: {m}" for n, m in e.problems))
+        shown = e.problems[:LISTED]
+        print("\n".join(f"{e.source}:{n}: {m}" for n, m in shown))
+        rest = len(e.problems) - len(shown)
+        if rest:  # a file that is not a transcript at all (a README) would list every line
+            print(ngettext("{source}: {n} more problem not listed; is it a transcript?",
+                           "{source}: {n} more problems not listed; is it a transcript?", rest).format(
+                source=e.source, n=f"{rest:,}"))
     more = len(e.problems) - 1
     listed = (ngettext(" (and {n} more problem, listed on standard output)",
                        " (and {n} more problems, listed on standard output)", more).format(n=more)
               if more else "")
+    if len(e.problems) > LISTED and not args.json:
+        listed = _(" (and {n} more problems; the first {shown} on standard output)").format(
+            n=f"{more:,}", shown=LISTED)
     n, m = e.problems[0] if e.problems else (0, _("empty"))
     sys.stderr.write(f"countlo replay: {e.source}:{n}: {m}{listed}\n")
     return 2
