@@ -13,6 +13,7 @@ from statistics import mean, median
 from countlo.errors import BadCountError, OracleError
 from countlo.hidden.explain import Mistake
 from countlo.hidden.record import Record
+from countlo.i18n import _
 from countlo.play.advice import Advice, Contradiction, Done, Finish, GaveUp, Unclearable
 from countlo.play.guide import Guide
 from countlo.play.oracle import Oracle
@@ -144,6 +145,10 @@ def play_game(oracle: Oracle, strategy: str = "adaptive", engine: str = "exact",
                 guide.observe(cell, count)
             except BadCountError as e:
                 return contradiction(Refused(cell, str(e)), (cell, count))
+            if guide.doubt is not None:  # a repeated count that fits nothing: an oracle makes no typos
+                return contradiction(Refused(cell, _("count {count} after clicking {cell} does not fit the "
+                                                     "counts before it").format(
+                    count=count, cell=oracle.shape.name(cell))), (cell, count))
             advice = guide.advice()
             times.append(time.process_time() - t)
     except OracleError as e:
