@@ -13,6 +13,7 @@ import os
 import sys
 from typing import TextIO
 
+from countlo.i18n import _
 from countlo.ui.layout import fit, narrow_note, status_bar
 from countlo.ui.picture import Fragments, picture_width, plain, styles
 from countlo.ui.session import Session
@@ -106,7 +107,16 @@ def run_terminal(session: Session, input=None, output=None, colour: bool = True,
         except (KeyboardInterrupt, EOFError):
             say(session.leave())
             break
-        say(session.handle(text))
+        # a decision can take seconds under load: a mark in place of the erased prompt says so,
+        # and is wiped before the step's log line is printed
+        screen = prompt.app.output
+        screen.write(" " + _("thinking..."))
+        screen.flush()
+        answer = session.handle(text)
+        screen.write("\r")
+        screen.erase_end_of_line()
+        screen.flush()
+        say(answer)
 
 
 def run_lines(session: Session, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> None:

@@ -334,3 +334,25 @@ def test_a_session_left_before_its_first_click_keeps_no_transcript(tmp_path, mon
     monkeypatch.setattr(sys, "stdin", io.StringIO("18\nquit\n"))
     assert main(["play", "--plain", "--transcript", str(path)]) == 0
     assert not path.exists()
+
+
+def test_the_terminal_shows_a_mark_while_a_decision_is_computed():
+    """Item 9: after Enter the prompt is erased while countlo decides (seconds under load); a
+    'thinking...' mark stands there meanwhile, and is wiped before the step's line."""
+    import pytest
+
+    pt_input = pytest.importorskip("prompt_toolkit.input")
+    from prompt_toolkit.data_structures import Size
+    from prompt_toolkit.output.vt100 import Vt100_Output
+
+    from countlo.ui.terminal import run_terminal
+
+    screen = io.StringIO()
+    output = Vt100_Output(screen, lambda: Size(rows=40, columns=80), term="xterm")
+    session = Session(Guide(Shape(3, 4)), oracle=SimulatedOracle(Shape(3, 4), 4))
+    with pt_input.create_pipe_input() as pipe:
+        pipe.send_text("\r\x04")
+        pipe.close()
+        run_terminal(session, input=pipe, output=output)
+    text = screen.getvalue()
+    assert "thinking..." in text and text.index("thinking...") < text.index("1. ")
