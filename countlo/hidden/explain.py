@@ -27,6 +27,7 @@ SLIP = {2: 1.0, 4: 0.25}  # a typo's size: one step of the count (±2) is the co
 FAR_SLIP = 0.05  # any other size
 ON_SCREEN = 0.5  # the newest count is still on the game's screen, so the player can read it again
 START = 0.2  # the starting count may be another board's (an early server sent one): any size
+CORRECTED = 10  # a step corrected before (by the player's fix or answer) is a suspect again
 NEAR_LIMIT = 100  # past this many cells only the newest click is searched for another cell
 
 
@@ -126,11 +127,12 @@ def candidates(raw: RawRecord, trust_last: bool = False) -> list[Mistake]:
 
 
 def explain(raw: RawRecord, boards: Callable[[Record], int], trust_last: bool = False,
-            most: int | None = None) -> list[Suspect]:
+            most: int | None = None, corrected_steps: frozenset[int] = frozenset()) -> list[Suspect]:
     """The single mistakes that make `raw` consistent, likeliest first (see module docstring).
 
     `boards(record)` counts the starts a record leaves (the caller's engine and cache);
-    `trust_last`: the player insisted on the newest count, so it is not a suspect.
+    `trust_last`: the player insisted on the newest count, so it is not a suspect;
+    `corrected_steps`: steps corrected before, whose correction may itself be the mistake.
     """
     shape, _start, given = raw
     newest = len(given)
@@ -146,6 +148,8 @@ def explain(raw: RawRecord, boards: Callable[[Record], int], trust_last: bool = 
         p = prior(mistake, newest)
         if isinstance(mistake, OtherCell):
             p /= len(near(shape, mistake.typed))
+        if mistake.step in corrected_steps:
+            p *= CORRECTED
         weighed.append((p * n, n, mistake))
     weighed = _start_aside(weighed)
     total = sum(w for w, _n, _m in weighed) or 1.0

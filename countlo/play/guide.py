@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from countlo.board import Shape
 from countlo.classic.anyrules import invariants, solve
 from countlo.errors import BadCountError, CountloError
-from countlo.hidden.diagnose import Fix, diagnose
-from countlo.hidden.explain import Missed, Mistake, OtherCell, Suspect, corrected, explain, raw_of
+from countlo.hidden.diagnose import Fix
+from countlo.hidden.explain import Missed, Mistake, OtherCell, StartAside, Suspect, corrected, explain, raw_of
 from countlo.hidden.posterior import AnyPosterior, check_rules, posterior_of
 from countlo.hidden.record import Record, Step, check_start, check_step, first_prefix
 from countlo.hidden.result import engine_of
@@ -317,7 +317,8 @@ class Guide:
         record = self._require()
         held = held + (Step(cell, count),)
         raw = raw_of(record, held)
-        suspects = explain(raw, self._boards, trust_last=force, most=SUSPECTS + 1)
+        suspects = explain(raw, self._boards, trust_last=force, most=SUSPECTS + 1,
+                           corrected_steps=frozenset(m.step for m in self.corrections))
         if self._missed == (record, cell):  # "did not register" was said just now: not again
             suspects = [s for s in suspects if not (isinstance(s.mistake, Missed) and s.mistake.step == len(raw[2]))]
         suspects = _rescaled(suspects[:SUSPECTS])
@@ -444,18 +445,25 @@ class Guide:
 
     def _settle(self, trust_last: bool, auto: bool = False) -> tuple[Fix, ...]:
         """If the record is contradictory, diagnose it and go STUCK listing the typo fixes that
-        explain it (the last count's first). `trust_last`: the player insisted on the last
+        explain it, likeliest first. `trust_last`: the player insisted on the last
         count, so only earlier ones are suspects. `auto` is kept for callers that asked for the
         old behaviour (apply a single fix): it is no longer honoured, a fix is always asked for."""
         self._stuck = None
         if self.knowledge().possible != 0:
             return ()
         record = self._require()
-        last = len(record.steps)
-        fixes = sorted((f for f in diagnose(record) if not (trust_last and f.step == last)),
-                       key=lambda f: f.step != last)
-        self._stuck = Contradiction(tuple(fixes))
-        return tuple(fixes)
+        # the typo fixes, likeliest first (docs/MATH.md §26), at most a few: a player cannot
+        # check a long unranked list against a game that shows no history
+        fixes: list[Fix] = []
+        for s in explain(raw_of(record), self._boards, trust_last=trust_last,
+                         corrected_steps=frozenset(m.step for m in self.corrections)):
+            m = s.mistake
+            if isinstance(m, StartAside):
+                m = Fix(0, m.written, m.likeliest)
+            if isinstance(m, Fix):
+                fixes.append(m)
+        self._stuck = Contradiction(tuple(fixes[:SHOWN]))
+        return tuple(fixes[:SHOWN])
 
     @property
     def fixes(self) -> tuple[Fix, ...]:

@@ -254,7 +254,7 @@ class Screen:
                     step=f.step, cell=self.shape.name(step.cell), suggested=f.suggested,
                     written=f.written)
             out += line(("class:advice", f"  fix {f.step} {f.suggested}"), ("class:note", f"   {what}"))
-        return [*out, ("class:warn", _("Type the fix that is right (see history), or undo: "))]
+        return [*out, ("class:warn", _("Type the fix that is right, restart, or undo: "))]
 
     def _advice(self, advice: Advice) -> Fragments:
         v = self.view

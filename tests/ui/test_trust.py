@@ -356,3 +356,19 @@ def test_the_terminal_shows_a_mark_while_a_decision_is_computed():
         run_terminal(session, input=pipe, output=output)
     text = screen.getvalue()
     assert "thinking..." in text and text.index("thinking...") < text.index("1. ")
+
+
+def test_a_contradiction_lists_at_most_three_fixes_likeliest_first(tmp_path):
+    """Item 3: a contradictory record (a fix typed wrong) lists at most three fixes, ranked by
+    likelihood, the true one among them; the status bar does not read as known."""
+    truth = SimulatedOracle(SIX, 1)
+    session = Session(Guide(SIX))
+    to_finish(session, truth)
+    record = session.guide.record
+    step = 5
+    wrong = record.counts[step] + 2 if record.counts[step] + 2 <= 36 else record.counts[step] - 2
+    session.guide.correct(step, wrong)
+    fixes = session.guide.fixes
+    assert 1 <= len(fixes) <= 3
+    assert any(f.step == step and f.suggested == record.counts[step] for f in fixes)
+    assert "boards left" not in plain(session.toolbar())
