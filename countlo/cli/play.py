@@ -70,7 +70,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--transcript", metavar="FILE", help=_(
         "write the transcript here (default: a new dated file under $XDG_DATA_HOME/countlo or "
         "~/.local/share/countlo)"))
-    parser.add_argument("--resume", metavar="FILE", help=_("carry on the session saved in FILE"))
+    parser.add_argument("--resume", metavar="FILE", nargs="?", const="", help=_(
+        "carry on the session saved in FILE (no FILE: the latest transcript in the default folder)"))
     parser.add_argument("--sim", action="store_true",
                         help=_("play against a simulated hidden board"))
     parser.add_argument("--seed", type=options.integer, metavar="K", help=_(
@@ -84,6 +85,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "with --listen: accept only pages from this origin (e.g. https://example.org; repeat for more)"))
     parser.add_argument("--approve", metavar="URL", action="append", default=[], type=origin, help=_(
         "with --listen: pages from this origin pair without the code (for scripted use)"))
+    parser.add_argument("--background", choices=("light", "dark"), type=str.lower, metavar="LIGHT|DARK", help=_(
+        "the terminal's background, for readable colours (default: what COLORFGBG says, else dark)"))
     from countlo.cli.rules_args import add_rule_arguments
 
     add_rule_arguments(parser)
@@ -115,6 +118,16 @@ def default_path(shape, sim: bool, now: datetime | None = None,
     return path
 
 
+def latest(environ: dict[str, str] | None = None) -> Path:
+    """The most recently written transcript in the default folder (for --resume without FILE)."""
+    folder = data_dir(environ)
+    found = sorted(folder.glob("*.txt"), key=lambda p: p.stat().st_mtime) if folder.is_dir() else []
+    if not found:
+        raise PlayOptionError(_("--resume without FILE carries on the latest transcript in {folder}, "
+                                "but there is none; name the file").format(folder=folder))
+    return found[-1]
+
+
 def _replay(oracle, record) -> None:
     """Make a resumed simulated game's clicks again, checking each count the transcript holds."""
     if oracle.start() != record.start:
@@ -138,6 +151,8 @@ def open_session(args: argparse.Namespace):
     from countlo.play.oracle import SimulatedOracle
     from countlo.ui.session import Session
 
+    if args.resume == "":
+        args.resume = str(latest())
     if args.resume and args.transcript:
         raise PlayOptionError(_("--resume FILE already names the transcript; leave out "
                                 "--transcript"))
@@ -210,7 +225,8 @@ def next_path(transcript: str | None, shape, n: int) -> Path:
 
 
 def run(args: argparse.Namespace) -> int:
-    from countlo.ui.terminal import interactive, run_lines, run_terminal, wants_colour
+    from countlo.formats.transcript import NoteEvent
+    from countlo.ui.terminal import interactive, light_background, run_lines, run_terminal, wants_colour
 
     if args.listen is None and (args.origin or args.approve):
         raise PlayOptionError(_("--origin and --approve go with --listen"))
@@ -226,12 +242,18 @@ def run(args: argparse.Namespace) -> int:
         while True:
             try:
                 if interactive(sys.stdin, sys.stdout) and not args.plain:
-                    run_terminal(session, colour=wants_colour(sys.stdout), bridge=bridge)
+                    run_terminal(session, colour=wants_colour(sys.stdout), bridge=bridge,
+                                 light=light_background(args.background))
                 else:
                     run_lines(session, sys.stdin, sys.stdout, bridge=bridge)
                 again = bridge is not None and (bridge.restart or (session.guide.done and next_game(bridge, session)))
             finally:
                 writer.close()
+                record = writer.record
+                kept = any(isinstance(e, NoteEvent) for e in writer.events)  # a typed line the record could not take
+                if not args.resume and (record is None or not record.steps) and not kept:
+                    # a session left before its first click keeps no file (it has nothing to resume)
+                    Path(writer.path).unlink(missing_ok=True)
             if not again or bridge is None:
                 break
             games += 1

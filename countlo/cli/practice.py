@@ -43,6 +43,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help=_("a random start of this difficulty (see countlo generate --help)"))
     p.add_argument("--plain", action="store_true",
                    help=_("plain lines instead of the clickable prompt (also when not a terminal)"))
+    p.add_argument("--background", choices=("light", "dark"), type=str.lower, metavar="LIGHT|DARK", help=_(
+        "the terminal's background, for readable colours (default: what COLORFGBG says, else dark)"))
     from countlo.cli.rules_args import add_board_arguments
 
     add_board_arguments(p, graph=False)
@@ -101,7 +103,7 @@ def _play(game: Practice, label: str, goal: str, args: argparse.Namespace) -> in
     import sys
 
     from countlo.ui.practice import PracticeSession
-    from countlo.ui.terminal import interactive, run_lines, wants_colour
+    from countlo.ui.terminal import interactive, light_background, run_lines, wants_colour
 
     session = PracticeSession(game, label, goal=goal)
     if args.plain or not interactive(sys.stdin, sys.stdout):
@@ -109,7 +111,8 @@ def _play(game: Practice, label: str, goal: str, args: argparse.Namespace) -> in
     else:
         from countlo.ui.clickable import run_clickable
 
-        run_clickable(session, colour=wants_colour(sys.stdout))
+        run_clickable(session, colour=wants_colour(sys.stdout),
+                      light=light_background(getattr(args, "background", None)))
     return 0
 
 

@@ -14,6 +14,7 @@ from dataclasses import replace
 from countlo.errors import TranscriptError
 from countlo.hidden.result import engine_names
 from countlo.i18n import _, ljust, ngettext, rjust, width
+from countlo.ui.layout import wrapped
 from countlo.ui.rulewords import rules_text
 
 
@@ -147,17 +148,29 @@ def check_size(shape, engine: str) -> None:
                            + (_(" (try --engine linear)") if shape.cells <= LINEAR_CELLS else ""))
 
 
+LISTED = 50  # problems of a malformed file listed one a line (--json lists them all)
+
+
 def _malformed(e: TranscriptError, args) -> int:
     """Every problem with its line on standard output (the report), one line on stderr."""
     if args.json:
         print(json.dumps({"status": "malformed", "problems": [
             {"line": n, "message": m} for n, m in e.problems]}))
     elif len(e.problems) > 1:
-        print("\n".join(f"{e.source}:{n}: {m}" for n, m in e.problems))
+        shown = e.problems[:LISTED]
+        print("\n".join(f"{e.source}:{n}: {m}" for n, m in shown))
+        rest = len(e.problems) - len(shown)
+        if rest:  # a file that is not a transcript at all (a README) would list every line
+            print(ngettext("{source}: {n} more problem not listed; is it a transcript?",
+                           "{source}: {n} more problems not listed; is it a transcript?", rest).format(
+                source=e.source, n=f"{rest:,}"))
     more = len(e.problems) - 1
     listed = (ngettext(" (and {n} more problem, listed on standard output)",
                        " (and {n} more problems, listed on standard output)", more).format(n=more)
               if more else "")
+    if len(e.problems) > LISTED and not args.json:
+        listed = _(" (and {n} more problems; the first {shown} on standard output)").format(
+            n=f"{more:,}", shown=LISTED)
     n, m = e.problems[0] if e.problems else (0, _("empty"))
     sys.stderr.write(f"countlo replay: {e.source}:{n}: {m}{listed}\n")
     return 2
@@ -210,7 +223,7 @@ def _report(r, args, problem, fmt: str = "countlo") -> int:
         lines = render(r, source, args.explain, problem)
         if r.status == "ambiguous" and fmt == "countlo" and args.file != "-":
             lines.append(_("Carry on with: {command}").format(command=f"countlo play --resume {args.file}"))
-        print("\n".join(lines))
+        print(wrapped("\n".join(lines), sys.stdout))
     code = 1 if r.status == "contradictory" else 0
     if args.image is not None:
         code = max(code, _draw(r, args))

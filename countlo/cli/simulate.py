@@ -12,6 +12,7 @@ from countlo.cli.records import game_record, rounded
 from countlo.hidden.result import engine_names
 from countlo.i18n import N_, _, ljust, ngettext, reason, width
 from countlo.play.strategies.names import strategy_names
+from countlo.ui.layout import wrapped
 from countlo.ui.rulewords import rules_text
 
 MAX_GAMES = 1_000_000
@@ -123,7 +124,7 @@ def run(args: argparse.Namespace) -> int:
         }
         print(json.dumps(out, indent=1))
     else:
-        print(_table(args, shape, s, records, interrupted))
+        print(wrapped(_table(args, shape, s, records, interrupted), sys.stdout))
     if error is not None:  # the summary above is of the games played; the records file is not complete
         sys.stdout.flush()
         sys.stderr.write(f"countlo simulate: {error}\n")

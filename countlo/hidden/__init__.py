@@ -6,6 +6,7 @@ imported by name where needed.
 """
 
 from countlo.hidden.diagnose import Fix, diagnose
+from countlo.hidden.explain import Missed, Mistake, OtherCell, StartAside, Suspect, explain
 from countlo.hidden.reconstruct import determined_after, reconstruct
 from countlo.hidden.record import (
     Equation,
@@ -30,10 +31,15 @@ __all__ = [
     "Engine",
     "Equation",
     "Fix",
+    "Missed",
+    "Mistake",
+    "OtherCell",
     "Reconstruction",
     "Record",
+    "StartAside",
     "Status",
     "Step",
+    "Suspect",
     "UnknownEngineError",
     "check_start",
     "check_step",
@@ -41,6 +47,7 @@ __all__ = [
     "diagnose",
     "engine_names",
     "engine_of",
+    "explain",
     "first_prefix",
     "possible_after",
     "reconstruct",

@@ -12,7 +12,10 @@ from enum import Enum
 from typing import ClassVar
 
 from countlo.hidden.diagnose import Fix
+from countlo.hidden.explain import Suspect
+from countlo.hidden.record import Step
 from countlo.play.finish import Plan
+from countlo.play.sift import Telling
 
 
 class Tally(str, Enum):
@@ -144,14 +147,39 @@ class Unclearable(_Stuck):
     unclearable: ClassVar[bool] = True
 
 
-Stuck = Contradiction | GaveUp | Unclearable
+@dataclass(frozen=True)
+class Doubt(_Stuck):
+    """The count typed for step `step` (`count` after clicking `clicked`) does not fit the counts
+    before it. It waits aside, out of the record, until the player says which mistake it was:
+    `suspects` explain it, likeliest first (countlo.hidden.explain); none: no single mistake
+    does. `forced`: the player insisted on the count, so it is not a suspect itself.
+    `held`: every step waiting aside, the doubted one first and the clicks made since to tell
+    the suspects apart after it (`step`, `clicked` and `count` are the last one's);
+    `telling`: the click whose count tells the suspects apart best (countlo.play.sift)."""
+
+    step: int = 0
+    clicked: int = 0
+    count: int = 0
+    suspects: tuple[Suspect, ...] = ()
+    forced: bool = False
+    held: tuple[Step, ...] = ()
+    telling: Telling | None = None
+
+    @property
+    def first(self) -> int:
+        """The step of the count first doubted."""
+        return self.step - len(self.held) + 1
+
+
+Stuck = Contradiction | GaveUp | Unclearable | Doubt
 Advice = AwaitStart | Probe | Finish | Done | Stuck
 
 
 @dataclass(frozen=True)
 class Learned:
     """What one observation taught: boards possible before and after it, the fix applied by
-    itself when exactly one typo explained a contradiction, and the stuck state otherwise."""
+    itself when exactly one typo explained a contradiction (no longer done: a count that does
+    not fit is a `Doubt`, asked about), and the stuck state otherwise."""
 
     step: int
     cell: int

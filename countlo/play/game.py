@@ -10,8 +10,9 @@ from enum import Enum
 from statistics import mean, median
 
 from countlo.errors import BadCountError, OracleError
-from countlo.hidden.diagnose import Fix
+from countlo.hidden.explain import Mistake
 from countlo.hidden.record import Record
+from countlo.i18n import _
 from countlo.play.advice import Advice, Contradiction, Done, Finish, GaveUp, Unclearable
 from countlo.play.guide import Guide
 from countlo.play.oracle import Oracle
@@ -61,7 +62,7 @@ class GameResult:
     clicks: int
     decision_times: tuple[float, ...]  # seconds per decision: observe + advice
     record: Record | None
-    corrections: tuple[Fix, ...] = ()
+    corrections: tuple[Mistake, ...] = ()
     refused: tuple[int, int] | None = None
     """The last click and the count it showed when no board allows that count (a contradiction's
     last observation): the record cannot hold it, but the click was sent and the count read."""
@@ -149,6 +150,10 @@ def play_game(oracle: Oracle, strategy: str = "adaptive", engine: str = "exact",
                 guide.observe(cell, count)
             except BadCountError as e:
                 return contradiction(Refused(cell, str(e)), (cell, count))
+            if guide.doubt is not None:  # a repeated count that fits nothing: an oracle makes no typos
+                return contradiction(Refused(cell, _("count {count} after clicking {cell} does not fit the "
+                                                     "counts before it").format(
+                    count=count, cell=oracle.shape.name(cell))), (cell, count))
             advice = guide.advice()
             times.append(time.process_time() - t)
     except OracleError as e:

@@ -4,8 +4,11 @@ Shared by `simulate`, `play` and the tests. While the hidden start is unknown th
 strategy for a probe; once exactly one start fits the record it plans the fewest presses that
 clear the lights now (clicks commute over GF(2), and clicks already made are part of the state),
 each with the count it should show, so every finishing click doubles as a check on earlier counts.
-A count that contradicts the record is diagnosed: a single possible typo is corrected, several
-leave the guide STUCK with the fixes listed.
+A count that contradicts the record is never corrected by itself: it waits aside as a `Doubt`
+naming the single mistakes that explain it (a mistyped count, a click on a neighbouring cell, a
+click that did not register; countlo.hidden.explain), likeliest first, until the player says
+which one it was (`answer`) or takes it back (`undo`). So the record only ever holds what was
+typed or what the player confirmed, and the guide never corrects twice in a row without asking.
 """
 
 from __future__ import annotations
@@ -16,9 +19,10 @@ from dataclasses import dataclass
 
 from countlo.board import Shape
 from countlo.errors import BadCountError, CountloError
-from countlo.hidden.diagnose import Fix, diagnose
+from countlo.hidden.diagnose import Fix
+from countlo.hidden.explain import Missed, Mistake, OtherCell, StartAside, Suspect, corrected, explain, raw_of
 from countlo.hidden.posterior.choice import Posterior, check_rules, posterior_of
-from countlo.hidden.record import Record, Step, check_start, first_prefix
+from countlo.hidden.record import Record, Step, check_start, check_step, first_prefix
 from countlo.hidden.result import engine_of
 from countlo.i18n import _
 from countlo.lru import LRU
@@ -27,6 +31,7 @@ from countlo.play.advice import (
     AwaitStart,
     Contradiction,
     Done,
+    Doubt,
     Finish,
     GaveUp,
     Learned,
@@ -39,10 +44,14 @@ from countlo.play.advice import (
 from countlo.play.finish import Plan, finish_plan
 from countlo.play.knowledge import Knowledge, press_set
 from countlo.play.outlook import Outlook, outlook
+from countlo.play.sift import tell_apart
 from countlo.play.strategies.base import best_informative
 from countlo.play.strategies.registry import make_strategy
 from countlo.visible.bitsets import invariants, solve
 
+SUSPECTS = 8  # mistakes kept in a Doubt, likeliest first (the screen shows fewer)
+SHOWN = 3  # mistakes a screen lists, and the ones a telling click tells apart
+SURE = 0.9  # a suspect this likely is taken after a telling click, and is Enter's answer before one
 CACHE = 96  # posteriors and knowledge kept, one per record seen (undo and re-plans hit them)
 POSTERIOR_BYTES = 192 << 20  # at most this much of cached posterior tables (see _posterior)
 
@@ -74,7 +83,7 @@ class _State:
     record: Record | None
     probes: int
     stuck: Stuck | None
-    corrections: tuple[Fix, ...]
+    corrections: tuple[Mistake, ...]
 
 
 class Guide:
@@ -94,12 +103,14 @@ class Guide:
         self.counts = counts
         self.record: Record | None = None
         self.probes = 0
-        self.corrections: tuple[Fix, ...] = ()  # applied so far
+        self.corrections: tuple[Mistake, ...] = ()  # applied so far
         self._stuck: Stuck | None = None
+        self._missed: tuple[Record, int] | None = None  # the record and cell of a click said not to register
         self._history: list[_State] = []
         self._posteriors: LRU[Record, Posterior] = LRU(CACHE)
         self._knowledge: LRU[Record, Knowledge] = LRU(CACHE)
         self._advice: tuple[tuple[Record | None, Stuck | None], Advice] | None = None
+        self._advised: LRU[Record, Advice] = LRU(CACHE)  # the advice given for each record seen
 
     # --- caches -----------------------------------------------------------------------------
     def _posterior(self, record: Record) -> Posterior:
@@ -141,12 +152,13 @@ class Guide:
         """Begin with the starting count; BadCountError if no board shows it."""
         check_start(self.shape, count)
         self._save()
-        self.record = Record(self.shape, count)
+        self.record, self.probes, self.corrections = Record(self.shape, count), 0, ()
 
     @property
     def done(self) -> bool:
-        """True when the lights are all out (all on under a lit target)."""
-        return self.record is not None and self.record.count == self.shape.goal_count
+        """True when the lights are all out (all on under a lit target): the record's last count,
+        typed or confirmed by the player, is the goal's (never one the guide chose)."""
+        return self.record is not None and self._stuck is None and self.record.count == self.shape.goal_count
 
     def known(self) -> int | None:
         """The hidden start, when the record determines it."""
@@ -192,17 +204,23 @@ class Guide:
         """What to do next (cached until the record changes)."""
         key = (self.record, self._stuck)
         if self._advice is None or self._advice[0] != key:
-            self._advice = (key, self._advise())
+            # the same record gets the same advice (the strategy draws samples from a generator
+            # it advances), so a click taken back, or said not to have registered, is advised again
+            kept = self._advised.get(self.record) if self.record is not None and self._stuck is None else None
+            advice = kept if kept is not None else self._advise()
+            if self.record is not None and self._stuck is None and kept is None:
+                self._advised.put(self.record, advice)
+            self._advice = (key, advice)
         return self._advice[1]
 
     def _advise(self) -> Advice:
         if self.record is None:
             return AwaitStart(self.shape.cells)
         record = self.record
-        if record.count == self.shape.goal_count:
-            return Done(len(record.steps))
         if self._stuck:
             return self._stuck
+        if record.count == self.shape.goal_count:
+            return Done(len(record.steps))
         if len(record.steps) >= self.max_clicks:
             return GaveUp(len(record.steps))
         k = self.knowledge()
@@ -246,17 +264,29 @@ class Guide:
     def observe(self, cell: int, count: int, force: bool = False) -> Learned:
         """Add one click and the count it showed.
 
-        PROBE: a count no consistent board would show raises BadCountError unless `force`.
-        FINISH: any count the click can physically show is accepted; one that contradicts the
-        record is diagnosed (the new count taken as read): one fix is applied, several leave
-        the guide STUCK with `fixes` listed.
+        A count that fits the record is added. One that does not is held aside as a `Doubt`
+        (see module docstring), except that while probing a count no consistent board would
+        show, or one no click on `cell` can show, raises BadCountError (the player looks again):
+        unless `force` (the player insists, so the count is not a suspect) or the count is the
+        count before the click (the click may not have registered: that is asked about).
         """
         record = self._require()
         self.shape.cell(cell)
+        if isinstance(self._stuck, Doubt):
+            raise GuideError(_("the count {count} after {cell} does not fit yet: say which mistake it "
+                               "was, or undo").format(count=self._stuck.count,
+                                                      cell=self.shape.name(self._stuck.clicked)))
         adv = self.advice()
-        new = record.then(cell, count)  # BadCountError if no board at all could show it
+        repeated = count == record.count
+        try:
+            new: Record | None = record.then(cell, count)
+        except BadCountError:
+            if not (force or repeated):
+                raise
+            new = None  # no click on `cell` shows it: held aside, asked about
         before, tally_before = self.knowledge().possible, self.knowledge().tally
-        if isinstance(adv, Probe) and not force and self.knowledge(new).possible == 0:
+        if new is not None and isinstance(adv, Probe) and not (force or repeated) \
+                and self.knowledge(new).possible == 0:
             ok = self.possible_counts(cell)
             if count not in ok:
                 listed = ", ".join(map(str, ok))
@@ -271,33 +301,169 @@ class Guide:
                         count=count, cell=self.shape.name(cell), n=many, listed=listed),
                     ok)
         self._save()
-        if self.knowledge().board is None:
+        step = len(record.steps) + 1
+        if new is not None and self.knowledge(new).possible != 0:
+            self._accept(new)
+            after = self.knowledge()
+            return Learned(step, cell, count, before, after.possible, (), None, tally_before, after.tally)
+        doubt = self.doubt_about(cell, count, force)
+        self._stuck = doubt
+        return Learned(step, cell, count, before, 0, (), doubt, tally_before, tally_before)
+
+    def doubt_about(self, cell: int, count: int, force: bool = False, held: tuple[Step, ...] = ()) -> Doubt:
+        """The Doubt a count after a click on `cell` raises against the record (after the steps
+        `held` aside before it): the suspects that explain it, likeliest first, and the click
+        that tells them apart (computed, not applied)."""
+        record = self._require()
+        held = held + (Step(cell, count),)
+        raw = raw_of(record, held)
+        suspects = explain(raw, self._boards, trust_last=force, most=SUSPECTS + 1,
+                           corrected_steps=frozenset(m.step for m in self.corrections))
+        if self._missed == (record, cell):  # "did not register" was said just now: not again
+            suspects = [s for s in suspects if not (isinstance(s.mistake, Missed) and s.mistake.step == len(raw[2]))]
+        suspects = _rescaled(suspects[:SUSPECTS])
+        telling = None
+        if len(suspects) > 1 and suspects[0].chance < SURE:
+            records = [corrected(raw, s.mistake) for s in suspects[:SHOWN]]
+            telling = tell_apart(_rescaled(suspects[:SHOWN]), records,
+                                 self._laws, self.shape.cells)
+        return Doubt(len(raw[2]), cell, count, tuple(suspects), force, held, telling)
+
+    def sift(self, cell: int, count: int) -> Learned:
+        """A click made while a Doubt is pending, to tell its suspects apart (e.g. its `telling`
+        click): held aside with it, and the doubt asked again over every step held; when one
+        suspect is then sure, it is applied (the player asked the game, not countlo, to decide)."""
+        doubt = self.doubt
+        if doubt is None:
+            raise GuideError(_("no question is pending"))
+        record = self._require()
+        check_step(self.shape, cell, doubt.count, count)  # BadCountError: no click shows it
+        before = self.knowledge().possible
+        new = self.doubt_about(cell, count, force=True, held=doubt.held)
+        self._save()
+        step = new.step
+        if new.suspects and (len(new.suspects) == 1 or new.suspects[0].chance >= SURE):
+            mistake = new.suspects[0].mistake
+            self._accept(corrected(raw_of(record, new.held), mistake))
+            self.corrections = self.corrections + (mistake,)
+            after = self.knowledge()
+            return Learned(step, cell, count, before, after.possible, (), None)
+        self._stuck = new
+        return Learned(step, cell, count, before, 0, (), new)
+
+    def _laws(self, record: Record) -> list[dict[int, int]]:
+        """Per cell, the law of the next count after a trial record (a fresh Knowledge: the
+        cached one of a record the game may return to is left as the strategy would find it)."""
+        return Knowledge(record, self.engine, self.seed).count_distributions
+
+    def _boards(self, record: Record) -> int:
+        """Starts a trial record leaves (uncached: a diagnosis tries hundreds of records)."""
+        if self.engine == "exact" and record.shape.cells <= 64:
+            return posterior_of(record).count
+        return Knowledge(record, self.engine, self.seed).possible
+
+    def _accept(self, new: Record) -> None:
+        """Make `new` (one step longer, or a corrected record) the record: a step added while the
+        board is unknown is a probe."""
+        if len(new.steps) > len(self._require().steps) and self.knowledge().board is None:
             self.probes += 1
         self.record = new
-        fixes = self._settle(trust_last=force)
-        after = self.knowledge()
-        return Learned(len(new.steps), cell, count, before, after.possible, fixes, self._stuck,
-                       tally_before, after.tally)
+        self._stuck = None
 
-    def _settle(self, trust_last: bool, auto: bool = True) -> tuple[Fix, ...]:
-        """If the record is contradictory, diagnose it: apply the fix if there is exactly one,
-        else go STUCK listing them (the last count's first). `trust_last`: the player insisted
-        on the last count, so only earlier ones are suspects."""
+    @property
+    def restarted(self) -> bool:
+        """True between a restart and the next starting count (undo takes the restart back)."""
+        return self.record is None and len(self._history) > 1
+
+    @property
+    def doubt(self) -> Doubt | None:
+        """The question pending about the last count typed, if any."""
+        return self._stuck if isinstance(self._stuck, Doubt) else None
+
+    def answer(self, mistake: Mistake) -> Record:
+        """Settle the pending Doubt: `mistake` is what went wrong (one of its suspects, or any
+        single mistake the player names that makes the counts fit); the record it leaves.
+
+        A `Missed` newest click leaves the record as it was: click again.
+        """
+        doubt = self.doubt
+        if doubt is None:
+            raise GuideError(_("no question is pending"))
+        record = self._require()
+        new = corrected(raw_of(record, doubt.held), mistake)
+        if self.knowledge(new).possible == 0:
+            raise GuideError(_("that does not make the counts fit"))
+        self._save()
+        self._missed = (record, doubt.clicked) if isinstance(mistake, Missed) and mistake.step == doubt.step \
+            and len(doubt.held) == 1 else None
+        self._accept(new)
+        self.corrections = self.corrections + (mistake,)
+        return new
+
+    def restart(self) -> None:
+        """Begin again from the count the game shows now: the clicks so far are set aside and
+        the lights now are a new hidden board (clicks commute, so nothing made is lost but
+        knowledge). The way out when no single mistake explains the counts; undo takes it back."""
+        self._require()
+        self._save()
+        self.record, self._stuck, self._missed = None, None, None
+
+    def fits(self, mistake: Mistake) -> bool:
+        """Whether saying the pending Doubt was `mistake` makes the counts fit."""
+        doubt, record = self.doubt, self._require()
+        if doubt is None:
+            return False
+        try:
+            new = corrected(raw_of(record, doubt.held), mistake)
+        except (BadCountError, IndexError):
+            return False
+        return self.knowledge(new).possible > 0
+
+    def default_answer(self) -> Mistake | None:
+        """The answer Enter gives to the pending Doubt: the likeliest suspect, but never a count
+        of the goal's for the click just made (only a count the player types ends a game)."""
+        doubt = self.doubt
+        if doubt is None:
+            return None
+        for s in doubt.suspects:
+            m = s.mistake
+            if not (isinstance(m, Fix) and m.step == doubt.step and m.suggested == self.shape.goal_count):
+                return m
+        return None
+
+    def amend(self, mistake: OtherCell | Missed) -> None:
+        """Correct an earlier click: step `mistake.step` was on another cell, or did not register."""
+        record = self._require()
+        if not 1 <= mistake.step <= len(record.steps):
+            raise GuideError(_("no step {step}: the record has steps 1-{last}").format(
+                step=mistake.step, last=len(record.steps)))
+        new = corrected(raw_of(record), mistake)  # BadCountError if it breaks a count
+        self._save()
+        self.record = new
+        self.corrections = self.corrections + (mistake,)
+        self._settle(trust_last=False, auto=False)
+
+    def _settle(self, trust_last: bool, auto: bool = False) -> tuple[Fix, ...]:
+        """If the record is contradictory, diagnose it and go STUCK listing the typo fixes that
+        explain it, likeliest first. `trust_last`: the player insisted on the last
+        count, so only earlier ones are suspects. `auto` is kept for callers that asked for the
+        old behaviour (apply a single fix): it is no longer honoured, a fix is always asked for."""
         self._stuck = None
         if self.knowledge().possible != 0:
             return ()
         record = self._require()
-        last = len(record.steps)
-        # The count just typed is the likeliest typo when it breaks counts that all agreed (a
-        # plan, a board): rank its fix first, unless the player insisted on it ("17!").
-        fixes = sorted((f for f in diagnose(record) if not (trust_last and f.step == last)),
-                       key=lambda f: f.step != last)
-        if auto and len(fixes) == 1:  # more than one plausible fix: ask, never guess
-            self.record = _replace(record, fixes[0].step, fixes[0].suggested)
-            self.corrections = self.corrections + (fixes[0],)
-            return tuple(fixes)
-        self._stuck = Contradiction(tuple(fixes))
-        return tuple(fixes)
+        # the typo fixes, likeliest first (docs/MATH.md §26), at most a few: a player cannot
+        # check a long unranked list against a game that shows no history
+        fixes: list[Fix] = []
+        for s in explain(raw_of(record), self._boards, trust_last=trust_last,
+                         corrected_steps=frozenset(m.step for m in self.corrections)):
+            m = s.mistake
+            if isinstance(m, StartAside):
+                m = Fix(0, m.written, m.likeliest)
+            if isinstance(m, Fix):
+                fixes.append(m)
+        self._stuck = Contradiction(tuple(fixes[:SHOWN]))
+        return tuple(fixes[:SHOWN])
 
     @property
     def fixes(self) -> tuple[Fix, ...]:
@@ -317,17 +483,25 @@ class Guide:
         self._settle(trust_last=False, auto=False)
 
     def undo(self) -> Step | None:
-        """Take back the last observation (with its correction) or correction; the step taken back.
+        """Take back the last observation (a count held aside in a Doubt first), correction or
+        answer; the step taken back.
 
         None if there is nothing to undo (or the undone change was a starting-count correction).
         """
-        if len(self._history) <= 1 or self.record is None:
+        if len(self._history) <= 1:
             return None
-        current = self.record
+        if self.record is None:  # a restart taken back
+            s0 = self._history.pop()
+            self.record, self.probes, self._stuck, self.corrections = s0.record, s0.probes, s0.stuck, s0.corrections
+            self._advice = None
+            return None
+        current, doubt = self.record, self.doubt
         s = self._history.pop()
         self.record, self.probes, self._stuck = s.record, s.probes, s.stuck
         self.corrections = s.corrections
         self._advice = None
+        if doubt is not None:
+            return Step(doubt.clicked, doubt.count)
         before = s.record.steps if s.record is not None else ()
         if len(current.steps) > len(before):
             return current.steps[-1]
@@ -347,16 +521,32 @@ class Guide:
     @classmethod
     def from_record(cls, record: Record, strategy: str = "adaptive", engine: str = "exact",
                     seed: int = 0) -> Guide:
-        """A guide resumed from a saved record; probes = steps before the start became known."""
+        """A guide resumed from a saved record; probes = steps before the start became known.
+
+        Every step is in the history as if it had been typed, so undo takes them back one by one.
+        """
         g = cls(record.shape, strategy, engine, seed)
         g.start(record.start)
         g.record = record
-        g._settle(trust_last=False, auto=False)
+        g._settle(trust_last=False)
         if g._stuck or not g.knowledge().known:
-            g.probes = len(record.steps)
+            known_at = len(record.steps)
         else:
             # knowing is monotone in the prefix length
-            g.probes = first_prefix(len(record.steps), lambda n: g.knowledge(record.prefix(n)).known)
+            known_at = first_prefix(len(record.steps), lambda n: g.knowledge(record.prefix(n)).known)
+        stuck = g._stuck
+        steps = record.steps
+        if stuck is not None and steps and g.knowledge(record.undo()).possible:
+            # the session was left while asking about its last count: ask again
+            g.record, g._stuck = record.undo(), None
+            stuck = g.doubt_about(steps[-1].cell, steps[-1].count)
+            record, known_at = record.undo(), min(known_at, len(steps) - 1)
+        g.record, g._stuck = record.prefix(0), None
+        for n in range(1, len(record.steps) + 1):
+            g._save()
+            g.record, g.probes = record.prefix(n), min(n, known_at)
+        g._stuck = stuck
+        g._advice = None
         return g
 
 
@@ -406,6 +596,12 @@ def common_witness(quiet: tuple[int, ...] | list[int], starts: list[int]) -> int
         if coeffs >> i & 1:
             q ^= quiet[i]
     return q
+
+
+def _rescaled(suspects: list[Suspect]) -> list[Suspect]:
+    """The suspects with their chances summing to one among themselves."""
+    total = sum(s.chance for s in suspects) or 1.0
+    return [Suspect(s.mistake, s.chance / total, s.boards) for s in suspects]
 
 
 def _replace(record: Record, step: int, count: int) -> Record:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import queue
+import re
 import shlex
 import subprocess
 import threading
@@ -42,6 +43,23 @@ def program_argv(command: str | Sequence[str]) -> list[str]:
     return argv
 
 
+_ERROR_LINE = re.compile(r"\b\w*(Error|Exception)\b:|Cannot find module|No such file|not found")
+_FOOTER = re.compile(r"^Node\.js v\d")  # node ends every crash report with its version
+
+
+def telling_line(lines: list[str]) -> str:
+    """The line of a program's error output that says what went wrong: the last one naming an
+    error ('Error: Cannot find module ...', a Python exception), else the last line that is not
+    blank, a closing brace or node's version footer."""
+    for line in reversed(lines):
+        if _ERROR_LINE.search(line):
+            return line.strip()
+    for line in reversed(lines):
+        if line.strip() and line.strip() not in "{}[]" and not _FOOTER.match(line.strip()):
+            return line.strip()
+    return ""
+
+
 _LONGEST_LINE = 1 << 16  # bytes read per line of the program's output
 _LONGEST_WAIT = 86400.0
 
@@ -67,7 +85,7 @@ class ProgramOracle:
             raise OracleError(_("cannot start game program {name!r}: {reason}").format(
                 name=self.name, reason=reason(e))) from None
         self._lines: queue.Queue[bytes | None] = queue.Queue()
-        self._stderr: deque[str] = deque(maxlen=5)
+        self._stderr: deque[str] = deque(maxlen=40)
         threading.Thread(target=self._pump, args=(self._proc.stdout, self._lines), daemon=True).start()
         threading.Thread(target=self._drain, daemon=True).start()
         self.last = _("at the start")
@@ -119,7 +137,8 @@ class ProgramOracle:
             code = self._proc.wait(timeout=1.0)
         except subprocess.TimeoutExpired:
             return _(" (it closed its output)")
-        tail = f": {self._stderr[-1]}" if self._stderr else ""
+        said = telling_line(list(self._stderr))
+        tail = f": {said}" if said else ""
         return _(" (exit code {code})").format(code=code) + tail
 
     def start(self) -> int:

@@ -16,10 +16,11 @@ from __future__ import annotations
 from typing import Any
 
 from countlo.ui.layout import fit, narrow_note, status_bar
-from countlo.ui.picture import STYLE, picture_width
+from countlo.ui.picture import picture_width, styles
 
 
-def run_clickable(session: Any, input: Any = None, output: Any = None, colour: bool = True) -> None:
+def run_clickable(session: Any, input: Any = None, output: Any = None, colour: bool = True,
+                  light: bool = False) -> None:
     """Run the session until it is over or the player leaves (Ctrl-C, Ctrl-D)."""
     from prompt_toolkit import print_formatted_text
     from prompt_toolkit.application import Application
@@ -34,7 +35,7 @@ def run_clickable(session: Any, input: Any = None, output: Any = None, colour: b
     from prompt_toolkit.output.defaults import create_output
     from prompt_toolkit.styles import Style
 
-    style = Style.from_dict(STYLE)
+    style = Style.from_dict(styles(light))
     depth = None if colour else ColorDepth.DEPTH_1_BIT
 
     if output is None:

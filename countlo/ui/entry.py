@@ -1,22 +1,26 @@
 """What a player types at the guided-session prompt: a count, a cell (and count), or a command.
 
 Accepted lines (case and spacing do not matter):
-  17            the count shown after the suggested click
+  17            the count shown after the suggested click ("start 17" for the first)
   C4   | 4 3    "I clicked C4 instead" (A1 name, or 1-based row and column); the count comes next
   C4 17 | 4 3 17 | C4=17 | C4: 17    a cell and the count it showed, on one line
   17! | C4 17!  insist on a count the record calls impossible (an earlier count was mistyped)
+  !             insist on the count just refused
   (empty)       make the suggested click (simulated game) or repeat the prompt
-  undo | help | board | history | quit | fix STEP COUNT
+  undo | help | board | history | quit | fix STEP COUNT | restart
+  fix STEP CELL step STEP's click was on CELL; fix STEP - : it did not register
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from enum import Enum
 
 from countlo.board import Shape
 from countlo.errors import CountloError
+from countlo.hidden.explain import Mistake
 from countlo.i18n import _
 from countlo.tokens import MAX_DIGITS, is_whole, shown
 
@@ -34,6 +38,8 @@ class Verb(str, Enum):
     BOARD = "board"
     HISTORY = "history"
     QUIT = "quit"
+    INSIST = "insist"
+    RESTART = "restart"
 
 
 WORDS = {
@@ -42,9 +48,11 @@ WORDS = {
     "board": Verb.BOARD, "b": Verb.BOARD, "show": Verb.BOARD,
     "history": Verb.HISTORY, "hist": Verb.HISTORY,
     "quit": Verb.QUIT, "q": Verb.QUIT, "exit": Verb.QUIT, "bye": Verb.QUIT,
+    "!": Verb.INSIST,
+    "restart": Verb.RESTART,
 }
 
-COMMANDS = ("undo", "help", "board", "history", "fix", "quit")
+COMMANDS = ("undo", "help", "board", "history", "fix", "restart", "quit")
 
 
 @dataclass(frozen=True)
@@ -74,13 +82,30 @@ class FixCount:
 
 
 @dataclass(frozen=True)
+class FixCell:
+    """"fix STEP CELL": step STEP's click was really on CELL; "fix STEP -": it did not register
+    (`cell` None)."""
+
+    step: int
+    cell: int | None
+
+
+@dataclass(frozen=True)
+class Answer:
+    """The player's answer to a question about a count that did not fit: which mistake it was
+    (the session makes it from a count, a cell, a fix or Enter)."""
+
+    mistake: Mistake
+
+
+@dataclass(frozen=True)
 class Command:
     """A command that takes nothing after it, or NEXT for an empty line."""
 
     verb: Verb
 
 
-Entry = Count | Click | FixCount | Command
+Entry = Count | Click | FixCount | FixCell | Answer | Command
 
 
 _CELL_COUNT = re.compile(r"^([A-Za-z]+\s*[0-9]+)(?:\s*(?:->|=>|[=:,;>])?\s*([0-9]+))?$")
@@ -102,19 +127,29 @@ _LONGEST = 3 * MAX_DIGITS + 16  # no meaningful entry is longer; refused before 
 
 def parse_entry(line: str, shape: Shape) -> Entry:
     """The Entry a typed line means on a board of `shape`; EntryError or BadCellError if none."""
-    text = line.strip()
+    # a Chinese input method types full-width digits and letters ('１９', 'Ｄ４'): NFKC reads those
+    # forms as ASCII (here only, where a person types at the prompt; options and files stay ASCII;
+    # other look-alike digits, '²' or '١٨', are still refused)
+    text = "".join(unicodedata.normalize("NFKC", ch) if "\uff01" <= ch <= "\uff5e" or ch == "\u3000" else ch
+                   for ch in line).strip()
     if not text:
         return Command(Verb.NEXT)
     if len(text) > _LONGEST:
         raise EntryError(_("{text} is too long to be a count, a cell or a command").format(text=shown(text)))
     words = text.split()
     first = words[0].lower()
+    if first == "start" and len(words) == 2:  # "start 19", as the transcript writes it
+        return Count(_number(words[1], _("the count"), text))
     if first == "fix":
         if len(words) != 3:
             raise EntryError(_("{text}: write 'fix STEP COUNT', e.g. 'fix 3 17' (step 0 is the "
                                "start)").format(text=shown(text)))
-        step, count = _number(words[1], _("the step"), text), _number(words[2], _("the count"), text)
-        return FixCount(step, count)
+        step = _number(words[1], _("the step"), text)
+        if words[2] == "-":
+            return FixCell(step, None)
+        if words[2][:1].isalpha():
+            return FixCell(step, shape.parse_cell(words[2]))
+        return FixCount(step, _number(words[2], _("the count"), text))
     verb = WORDS.get(first)
     if verb is not None:
         if len(words) > 1:

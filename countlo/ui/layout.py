@@ -116,6 +116,20 @@ def fit(fragments: Fragments, width: int) -> Fragments:
     return cast(Fragments, merged)
 
 
+def wrapped(text: str, stream: object) -> str:
+    """`text` with its lines broken at word boundaries to the width of the terminal `stream`
+    writes to (as `fit` does); unchanged when `stream` is not a terminal (a pipe or a file keeps
+    its lines whole for the program reading them)."""
+    try:
+        if not stream.isatty():  # type: ignore[attr-defined]
+            return text
+    except (AttributeError, ValueError):
+        return text
+    import shutil  # noqa: PLC0415 (only for a terminal)
+
+    return "".join(piece for _style, piece in fit([("", text)], shutil.get_terminal_size((80, 24)).columns))
+
+
 def bar(parts: list[str], width: int, sep: str = " · ") -> str:
     """As many of `parts` (most important first) as fit in `width` columns, joined by `sep`."""
     shown: list[str] = []

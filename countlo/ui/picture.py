@@ -42,6 +42,28 @@ STYLE = {
     "bottom-toolbar.key": "bold #ffd75f",
 }
 
+LIGHT = {  # the same classes on a light background: no yellow or cyan text, key numbers bold
+    "label": "#585858",
+    "mark": "bold #af0000",
+    "needed": "bold #005f00",
+    "spared": "bold #585858",
+    "cellname": "bold",  # the default foreground, bold: readable on any background
+    "count": "bold",
+    "ok": "bold #005f00",
+    "warn": "bold #af0000",
+    "note": "#585858",
+    "legend": "#585858",
+    "bottom-toolbar": "noreverse bg:#d0d0d0 #000000",
+    "bottom-toolbar.key": "bold",
+}
+
+
+def styles(light: bool = False) -> dict[str, str]:
+    """Every style rule of the pictures and the session: for a dark background, or with the
+    LIGHT overrides for a light one."""
+    return {**STYLE, **(LIGHT if light else {}), **shade_styles()}
+
+
 _SHADES = 8  # background steps between dark (p near 0) and lit (p near 1)
 
 

@@ -12,8 +12,8 @@ import re
 from typing import Protocol
 
 from countlo.board import Shape
-from countlo.i18n import _, ljust, width
-from countlo.play.advice import Advice, Contradiction, Finish, Learned, Probe, Stuck
+from countlo.i18n import _, language, ljust, width
+from countlo.play.advice import Advice, Contradiction, Doubt, Finish, Learned, Probe, Stuck
 from countlo.play.guide import Guide, Progress
 from countlo.play.outlook import Outlook
 from countlo.ui.entry import COMMANDS
@@ -35,15 +35,20 @@ from countlo.ui.wording import (
     NEEDED_CLICK,
     UNDO_KEYS,
     advice_text,
+    answer_text,
     boards,
     clicks,
+    doubt_question,
     finish_lead,
     marks_explained,
+    mistake_text,
     must_have_been,
     to_go,
     typo_found,
     undo_keys,
 )
+
+SHOWN = 3  # mistakes listed when a count does not fit (the likeliest; Enter takes the first)
 
 
 def wrap(words: list[str], lead: str, columns: int = 78, style: str = "class:note",
@@ -177,8 +182,59 @@ class Screen:
                             cell=("class:cellname", self.shape.name(cell)),
                             hint=("class:note", f" [{hint}]"))
 
+    def _doubt(self, doubt: Doubt) -> Fragments:
+        """The question about a count that did not fit: the likeliest mistakes, each with what
+        to type to say it was that one and its chance, Enter taking the first."""
+        g, columns = self.view.guide, self.view.width - 2
+        record = g.record
+        cells = ([s.cell for s in record.steps] if record is not None else []) + [h.cell for h in doubt.held]
+        shown = doubt.suspects[:SHOWN]
+        if self.view.pending is not None and doubt.telling is not None:  # making the telling click
+            cell = self.view.pending
+            out = self._telling(doubt, cells)
+            return out + styled(_("Count after {cell}{hint}: "), "",
+                                cell=("class:cellname", self.shape.name(cell)),
+                                hint=("class:note", " [" + " ".join(str(k) for k, _i in doubt.telling.outcomes) + "]"))
+        out = wrap(doubt_question(self.shape, doubt, cells).split(), "", columns, "class:warn", " ")
+        if not shown:
+            return out + [("class:warn", _("Type undo (the count is taken back), history or quit: "))]
+        answers = [answer_text(self.shape, s.mistake, doubt) for s in shown]
+        pad = max(width(a) for a in answers)
+        for s, typed in zip(shown, answers):
+            said = _("{what} ({chance})").format(what=mistake_text(self.shape, s.mistake, doubt, cells),
+                                                  chance=f"{s.chance:.0%}")
+            lead = "  " + ljust(typed, pad) + "  "
+            text = wrap(said.split(), " " * width(lead), columns, "class:note", " ")[0][1]
+            out += [("class:advice", lead), ("class:note", text[width(lead):])]
+        if doubt.telling is not None:
+            out += self._telling(doubt, cells)
+            return [*out, ("class:warn", _("Your answer (Enter: click {cell}), or undo: ").format(
+                cell=self.shape.name(doubt.telling.cell)))]
+        default = g.default_answer()
+        if default is None:
+            return [*out, ("class:warn", _("Your answer, restart, or undo: "))]
+        return [*out, ("class:warn", _("Your answer (Enter: {answer}), or undo: ").format(
+            answer=answer_text(self.shape, default, doubt)))]
+
+    def _telling(self, doubt: Doubt, cells: list[int]) -> Fragments:
+        """The click that tells the suspects apart, and what each of its counts would mean."""
+        telling = doubt.telling
+        assert telling is not None
+        columns = self.view.width - 2
+        out = wrap(_("Not sure? Click {cell} and type its count:").format(
+            cell=self.shape.name(telling.cell)).split(), "", columns, "class:advice", " ")
+        for k, which in telling.outcomes:
+            if len(which) == len(doubt.suspects[:SHOWN]):
+                continue  # a count every suspect allows tells nothing
+            said = _(" or ").join(mistake_text(self.shape, doubt.suspects[i].mistake, doubt, cells) for i in which)
+            lead = "  " + _("{count} means").format(count=k) + " "
+            out += wrap(said.split(), lead, columns, "class:note", " ")
+        return out
+
     def _stuck(self, advice: Stuck) -> Fragments:
         """Why no click can be advised, and the fixes that would let the game go on."""
+        if isinstance(advice, Doubt):
+            return self._doubt(advice)
         fixes = advice.fixes if isinstance(advice, Contradiction) else ()
         if not fixes:
             return wrap(advice_text(self.shape, advice).split(), "", self.view.width - 2, "class:warn", " ") + \
@@ -198,7 +254,7 @@ class Screen:
                     step=f.step, cell=self.shape.name(step.cell), suggested=f.suggested,
                     written=f.written)
             out += line(("class:advice", f"  fix {f.step} {f.suggested}"), ("class:note", f"   {what}"))
-        return [*out, ("class:warn", _("Type the fix that is right (see history), or undo: "))]
+        return [*out, ("class:warn", _("Type the fix that is right, restart, or undo: "))]
 
     def _advice(self, advice: Advice) -> Fragments:
         v = self.view
@@ -265,9 +321,13 @@ class Screen:
                                                                  strategy=v.guide.strategy)
         else:
             p = v.progress()
-            head = " " + _("{clicks} · {boards} left · {bits} of {cells} bits · {strategy}").format(
-                clicks=clicks(p.clicks), boards=boards(p.possible, p.tally), bits=f"{p.bits_known:.1f}",
-                cells=self.shape.cells, strategy=p.strategy)
+            if p.possible == 0:  # never "0 boards left · 36.0 of 36 bits", which reads as known
+                head = " " + _("{clicks} · the counts contradict each other · {strategy}").format(
+                    clicks=clicks(p.clicks), strategy=p.strategy)
+            else:
+                head = " " + _("{clicks} · {boards} left · {bits} of {cells} bits · {strategy}").format(
+                    clicks=clicks(p.clicks), boards=boards(p.possible, p.tally), bits=f"{p.bits_known:.1f}",
+                    cells=self.shape.cells, strategy=p.strategy)
         if not keys:
             return [("", head)]
         key = "class:bottom-toolbar.key"
@@ -327,6 +387,11 @@ class Screen:
             if known is not None and known != hidden:
                 out += line(("class:warn",
                              _("countlo's reconstruction differs from the hidden board!")))
+        else:  # beside the real game: the start the counts reconstruct, when they determine it
+            known = self.view.guide.known()
+            if known is not None:
+                out += line(("", _("The hidden board was (reconstructed from the counts):")))
+                out += board_picture(self.shape, known)
         return out + self.leave_note()
 
     def leave_note(self) -> Fragments:
@@ -336,8 +401,11 @@ class Screen:
             return []
         out = line(("class:note", _("Transcript: {path}").format(path=at)))
         if not self.view.guide.done:
-            out += line(("class:note", _("Carry on later with: {command}").format(
-                command=f"countlo play --resume {at}")))
+            # the command on a line of its own, so a narrow terminal never breaks it before the
+            # path; in Chinese it says --lang zh, or the resumed game would speak English
+            lang = " --lang zh" if language() == "zh" else ""
+            out += line(("class:note", _("Carry on later with:")))
+            out += line(("class:note", f"  countlo play{lang} --resume {at}"))
         return out
 
     def help(self) -> Fragments:

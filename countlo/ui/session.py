@@ -15,17 +15,30 @@ from typing import cast
 from countlo.board import Shape
 from countlo.errors import BadCountError, CountloError, EngineLimitError
 from countlo.formats.transcript import Writer
+from countlo.hidden.diagnose import Fix
+from countlo.hidden.explain import Missed, Mistake, OtherCell, StartAside
 from countlo.hidden.record import Record, possible_after
 from countlo.i18n import _, speaking
-from countlo.play.advice import Advice, Finish, Unclearable
+from countlo.play.advice import Advice, Doubt, Finish, Unclearable
 from countlo.play.guide import Guide, Progress
 from countlo.play.oracle import SimulatedOracle
 from countlo.play.outlook import Outlook
-from countlo.ui.entry import Click, Command, Count, Entry, EntryError, FixCount, Verb, parse_entry
+from countlo.ui.entry import (
+    Answer,
+    Click,
+    Command,
+    Count,
+    Entry,
+    EntryError,
+    FixCell,
+    FixCount,
+    Verb,
+    parse_entry,
+)
 from countlo.ui.modes import Mode, RealGame, SimulatedGame
 from countlo.ui.picture import Fragments
 from countlo.ui.screen import Screen, line
-from countlo.ui.wording import clicks, typo_found, where
+from countlo.ui.wording import advice_text, clicks, corrected_text, where
 
 
 def sync(writer: Writer, record: Record | None, comment: str | None = None) -> None:
@@ -66,6 +79,7 @@ class Session:
         self.width = 80  # columns to lay the screen out for; a terminal front end sets its own
         self.shape: Shape = guide.shape
         self.pending: int | None = None  # a cell the player clicked whose count is still to come
+        self.refused: tuple[int, int] | None = None  # the last count refused, for a bare "!"
         self._seen: dict[tuple[str, tuple[int, ...]], object] = {}  # guide answers for this state
         self.over = guide.done  # a resumed game may be over already
         self.screen = Screen(self)
@@ -139,6 +153,8 @@ class Session:
         if isinstance(entry, Command) and entry.verb in (Verb.HELP, Verb.QUIT, Verb.BOARD, Verb.HISTORY):
             return entry
         if not self.started:
+            if isinstance(entry, Command) and entry.verb is Verb.UNDO and self.guide.restarted:
+                return entry
             if not isinstance(entry, Count):
                 raise EntryError(_("type the starting count the game shows, 0-{cells}").format(
                     cells=self.shape.cells))
@@ -148,17 +164,28 @@ class Session:
             return entry
         phase = self.advice().phase
         steps = len(self._record().steps)
-        if isinstance(entry, FixCount):
-            if self.mode.simulated:
-                raise EntryError(_("the simulated game's counts are right; nothing to fix"))
-            if entry.step > steps:
-                raise EntryError(_("there is no step {step} yet (steps so far: {steps})").format(
-                    step=entry.step, steps=steps))
-            return entry
         if isinstance(entry, Command) and entry.verb is Verb.UNDO:
-            if self.pending is None and not steps and not self.guide.corrections:
+            if self.pending is None and not steps and not self.guide.corrections and self.guide.doubt is None:
                 raise EntryError(_("nothing to undo yet") if self.mode.simulated else
                                  _("nothing to undo yet (fix 0 N changes the starting count)"))
+            return entry
+        if isinstance(entry, Command) and entry.verb is Verb.RESTART:
+            if self.mode.simulated:
+                raise EntryError(_("the simulated game's counts are right; nothing to restart"))
+            return entry
+        doubt = self.guide.doubt
+        if doubt is not None:
+            return self._parse_answer(entry, doubt)
+        if isinstance(entry, Command) and entry.verb is Verb.INSIST:
+            if self.refused is None or self.mode.simulated:
+                raise EntryError(_("nothing to insist on: a bare ! takes the count just refused"))
+            entry = Click(*self.refused, force=True)
+        if isinstance(entry, FixCount | FixCell):
+            if self.mode.simulated:
+                raise EntryError(_("the simulated game's counts are right; nothing to fix"))
+            if entry.step > steps or (isinstance(entry, FixCell) and entry.step < 1):
+                raise EntryError(_("there is no step {step} yet (steps so far: {steps})").format(
+                    step=entry.step, steps=steps))
             return entry
         if phase in ("done", "stuck"):
             if isinstance(self.advice(), Unclearable):  # the counts fit; no click can clear them
@@ -180,8 +207,75 @@ class Session:
                 raise EntryError(_("which cell did you click? type it with its count, e.g. C4 17"))
             self._check_count(cell, entry.count, entry.force)
             return Click(cell, entry.count, entry.force)
+        if not isinstance(entry, Click):  # answers and cell fixes were taken above
+            raise EntryError(_("first say which mistake it was (a line above), or undo"))
         if entry.count is not None:
             self._check_count(entry.cell, entry.count, entry.force)
+        return entry
+
+    def _parse_answer(self, entry: Entry, doubt: Doubt) -> Entry:
+        """An answer to the question a count that did not fit raised: Enter (the likeliest
+        mistake, or the click that tells them apart), the count the game shows, the cell really
+        clicked, a fix line, or a click and its count (made to tell the suspects apart)."""
+        record, newest = self._record(), doubt.step
+        cells = [s.cell for s in record.steps] + [h.cell for h in doubt.held]
+        counts = record.counts + [h.count for h in doubt.held]
+
+        def pick(mistake: Mistake) -> Answer:
+            if not self.guide.fits(mistake):
+                raise EntryError(_("that does not make the counts fit: answer with a line above, or undo"))
+            return Answer(mistake)
+
+        def other(about_click: bool) -> Answer:
+            """The likeliest suspect once the player says the click (or the count) was right."""
+            for s in doubt.suspects:
+                m = s.mistake
+                on_click = isinstance(m, OtherCell | Missed)
+                if m.step != newest or on_click != about_click:
+                    return Answer(m)
+            raise EntryError(_("then no single mistake explains it: type restart, or undo"))
+
+        if isinstance(entry, Count) and self.pending is not None:  # the telling click's count
+            entry = Click(self.pending, entry.count)
+        if isinstance(entry, Command):
+            if entry.verb is Verb.NEXT:
+                if doubt.telling is not None and self.pending is None:
+                    return entry  # Enter: make the click that tells the suspects apart
+                default = self.guide.default_answer()
+                if default is None:
+                    raise EntryError(_("no single mistake explains it: type restart (begin again from the "
+                                       "count shown), or undo"))
+                return Answer(default)
+            raise EntryError(_("first say which mistake it was (a line above), or undo"))
+        if isinstance(entry, Count):
+            if entry.count == doubt.count:  # the count is right: the click, or an earlier step
+                return other(about_click=False)
+            return pick(Fix(newest, doubt.count, entry.count))
+        if isinstance(entry, Click):
+            if entry.count is not None:  # a new click, made to tell the suspects apart
+                if entry.count not in possible_after(self.shape, entry.cell, doubt.count):
+                    raise BadCountError(_("{count} is impossible after {cell} from {before} lit").format(
+                        count=entry.count, cell=self.shape.name(entry.cell), before=doubt.count))
+                return entry
+            if entry.cell == doubt.clicked:  # the click is right: the count, or an earlier step
+                return other(about_click=True)
+            return pick(OtherCell(newest, doubt.clicked, entry.cell))
+        if isinstance(entry, FixCount):
+            if entry.step > newest:
+                raise EntryError(_("there is no step {step} yet (steps so far: {steps})").format(
+                    step=entry.step, steps=newest))
+            return pick(Fix(entry.step, counts[entry.step], entry.count))
+        if isinstance(entry, FixCell):
+            if entry.step == 0 and entry.cell is None:  # the starting count set aside
+                aside = next((s.mistake for s in doubt.suspects if isinstance(s.mistake, StartAside)), None)
+                if aside is None:
+                    raise EntryError(_("that does not make the counts fit: answer with a line above, or undo"))
+                return Answer(aside)
+            if not 1 <= entry.step <= newest:
+                raise EntryError(_("there is no step {step} yet (steps so far: {steps})").format(
+                    step=entry.step, steps=newest))
+            at = cells[entry.step - 1]
+            return pick(Missed(entry.step, at) if entry.cell is None else OtherCell(entry.step, at, entry.cell))
         return entry
 
     def _parse_sim(self, entry: Entry) -> Entry:
@@ -195,21 +289,26 @@ class Session:
         raise EntryError(_("the simulated game shows the counts itself: press Enter or type a cell"))
 
     def _check_count(self, cell: int, count: int, force: bool = False) -> None:
-        """Refuse a count the prompt does not accept, in one line that fits 80 columns."""
+        """Refuse a count the prompt does not accept, in one line. Accepted besides: a count the
+        player insists on ("17!", or a bare "!" after a refusal), and the count before the click
+        (the click may not have registered: the guide asks)."""
         ok = self.accepted(cell)
-        if count in ok:
-            return
         before = self._record().count
-        physical = possible_after(self.shape, cell, before)
-        if force and count in physical:
+        if count in ok or force or count == before:
             return
+        physical = possible_after(self.shape, cell, before)
         name, listed = self.shape.name(cell), " ".join(map(str, ok))
-        if count in physical:  # the click could show it, but no board left would: a typo before?
+        if count > self.shape.cells:  # no game shows it: nothing to insist on
+            raise BadCountError(_("{count} is impossible after {cell} from {before} lit; "
+                                  "possible: {listed}").format(count=count, cell=name, before=before,
+                                                               listed=listed), ok)
+        self.refused = (cell, count)
+        if count in physical:  # the click could show it, but no board left would: a mistake before?
             raise BadCountError(_("{count} fits none of the boards left; possible: {listed}; "
-                                  "sure? type {count}!").format(count=count, listed=listed), ok)
+                                  "if the game shows {count}, type !").format(count=count, listed=listed), ok)
         raise BadCountError(_("{count} is impossible after {cell} from {before} lit; "
-                              "possible: {listed}").format(count=count, cell=name, before=before,
-                                                           listed=listed), ok)
+                              "possible: {listed}; if the game shows it, type !").format(
+            count=count, cell=name, before=before, listed=listed), ok)
 
     def check(self, text: str) -> str | None:
         """None if `text` would be accepted now, else the one-line reason (for the validator)."""
@@ -243,8 +342,18 @@ class Session:
             return self._click(entry)
         if isinstance(entry, FixCount):
             return self._fix(entry)
+        if isinstance(entry, FixCell):
+            return self._amend(entry)
+        if isinstance(entry, Answer):
+            return self._answer(entry)
         if entry.verb is Verb.UNDO:
             return self._undo()
+        if entry.verb is Verb.RESTART:
+            return self._restart()
+        doubt = self.guide.doubt
+        if entry.verb is Verb.NEXT and doubt is not None and doubt.telling is not None:
+            self.pending = doubt.telling.cell
+            return []
         if entry.verb is Verb.HELP:
             return self.screen.help()
         if entry.verb is Verb.BOARD:
@@ -271,11 +380,16 @@ class Session:
             self.pending = None if cell == advice.cell else cell
             return []
         count = self.mode.count(cell, entry.count)
-        self.pending = None
+        self.pending, self.refused = None, None
         self._seen.clear()
         before = self.guide.record
+        sifting = self.guide.doubt
+        held = [s.cell for s in self._record().steps] + [h.cell for h in sifting.held] if sifting else []
         try:
-            learned = self.guide.observe(cell, count, force=entry.force)
+            if sifting:
+                learned = self.guide.sift(cell, count)
+            else:
+                learned = self.guide.observe(cell, count, force=entry.force)
             self._warm()
         except EngineLimitError as e:
             assert before is not None  # a click comes after the start
@@ -286,14 +400,89 @@ class Session:
             raise
         planned = isinstance(advice, Finish) and cell == advice.cell
         expected = advice.expected if planned else None
-        self._sync(f"expected {expected}" if planned and count != expected else None)
+        comment = f"expected {expected}" if planned and count != expected else None
+        if self.guide.doubt is not None:
+            self._write_typed(cell, count, comment)
+        else:
+            self._sync(comment)
         out = self.screen.learned(learned, expected)
-        if learned.applied is not None and self.writer is not None:
+        if sifting is not None and self.guide.doubt is None and self.guide.corrections:
+            told = corrected_text(self.shape, self.guide.corrections[-1], sifting, held)
+            out += line(("class:note", "   " + _("{cell} showed {count}: {told}").format(
+                cell=self.shape.name(cell), count=count, told=told)))
+            if self.writer is not None:
+                with speaking("en"):
+                    self.writer.note(corrected_text(self.shape, self.guide.corrections[-1], sifting, held))
+        if self.guide.done:
+            out += self._finish()
+        elif self.mode.simulated and isinstance(self.advice(), Unclearable):
+            out += self._unclearable()
+        return out
+
+    def _unclearable(self) -> Fragments:
+        """A simulated game whose lights no click can clear ends here: its counts are right, so
+        there is no typo to undo (beside the real game the player may still find one)."""
+        self.over = True
+        if self.writer is not None:
+            self.writer.note("the lights cannot be cleared: the simulated game ends here")
+        out = line(("class:warn", advice_text(self.shape, self.advice())))
+        out += line(("class:note", _("The simulated game ends here: no clicks can clear these lights.")))
+        if self.where is not None:  # nothing to carry on: no resume hint
+            out += line(("class:note", _("Transcript: {path}").format(path=self.where)))
+        return out
+
+    def _write_typed(self, cell: int, count: int, comment: str | None) -> None:
+        """Write a count that waits aside exactly as typed: a click line, or a note when no
+        click on `cell` can show it (the transcript's counts are all possible ones)."""
+        if self.writer is None:
+            return
+        try:
+            self.writer.step(cell, count, comment)
+        except BadCountError:
+            self.writer.note(f"typed {self.shape.name(cell)} {count}: no click on {self.shape.name(cell)} "
+                             f"can show it after {self._record().count}")
+
+    def _answer(self, entry: Answer) -> Fragments:
+        """Apply the player's answer to a question: the mistake is corrected in the record and the
+        transcript (as undo and fix lines, with a note saying why)."""
+        doubt = self.guide.doubt
+        assert doubt is not None  # parse returns an Answer only while a question is pending
+        cells = [s.cell for s in self._record().steps] + [h.cell for h in doubt.held]
+        self._seen.clear()
+        self.guide.answer(entry.mistake)
+        self._sync()
+        said = corrected_text(self.shape, entry.mistake, doubt, cells)
+        if self.writer is not None:
             with speaking("en"):  # a transcript reads the same whatever language was spoken
-                self.writer.note(typo_found(learned.applied))
+                self.writer.note(corrected_text(self.shape, entry.mistake, doubt, cells))
+        out = line(("class:note", "   " + said))
         if self.guide.done:
             out += self._finish()
         return out
+
+    def _restart(self) -> Fragments:
+        """Set the clicks so far aside and begin again from the count the game shows now."""
+        self._seen.clear()
+        self.pending = None
+        self.guide.restart()
+        if self.writer is not None:
+            self.writer.note("restart: the clicks so far are set aside; the next start is the count shown then")
+        return line(("class:note", "   " + _("Restart: the clicks so far are set aside; the lights now are "
+                                            "a new hidden board.")))
+
+    def _amend(self, entry: FixCell) -> Fragments:
+        record = self._record()
+        at = record.steps[entry.step - 1].cell
+        mistake = Missed(entry.step, at) if entry.cell is None else OtherCell(entry.step, at, entry.cell)
+        self._seen.clear()
+        self.guide.amend(mistake)
+        self._sync()
+        if entry.cell is None:
+            said = _("fixed: step {step}'s click did not register").format(step=entry.step)
+        else:
+            said = _("fixed: step {step} was a click on {cell}").format(
+                step=entry.step, cell=self.shape.name(entry.cell))
+        return line(("class:note", "   " + said))
 
     def _finish(self) -> Fragments:
         self.over = True
@@ -307,10 +496,25 @@ class Session:
         if self.pending is not None:
             name, self.pending = self.shape.name(self.pending), None
             return line(("class:note", "   " + _("forgot the click on {cell}").format(cell=name)))
-        before = self._record()
+        if not self.started:  # a restart taken back
+            self._seen.clear()
+            self.guide.undo()
+            return line(("class:note", "   " + _("undo: the restart taken back")))
+        before, doubt = self._record(), self.guide.doubt
         self._seen.clear()
         self.guide.undo()
         after = self._record()
+        if doubt is not None:
+            self._sync()
+            name = self.shape.name(doubt.clicked)
+            self.mode.take_back(doubt.clicked)
+            if self.mode.simulated:
+                return line(("class:note", "   " + _("undo: {cell} -> {count} taken back").format(
+                    cell=name, count=doubt.count)))
+            self.pending = doubt.clicked
+            return line(("class:note", "   " + _(
+                "undo: the count {count} after {cell} taken back; type the count {cell} shows (undo "
+                "again if you did not click it)").format(count=doubt.count, cell=name)))
         if after == before:
             return line(("class:warn", "! " + _("nothing to undo")))
         self._sync()

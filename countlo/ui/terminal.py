@@ -3,7 +3,8 @@
 In a terminal the prompt's message is the whole picture (last step, board, advice, question),
 so the board always sits directly above the input line and each accepted prompt is erased and
 replaced by a one-line log of the step: the scrollback holds the game's history, the screen's
-bottom the live board. Impossible counts are refused by a Validator before Enter takes them.
+bottom the live board. A refused line is cleared and its reason printed above the prompt,
+wrapped to the terminal's width.
 """
 
 from __future__ import annotations
@@ -15,12 +16,11 @@ from typing import TYPE_CHECKING, TextIO
 
 from countlo.i18n import _
 from countlo.ui.layout import fit, narrow_note, status_bar
-from countlo.ui.picture import STYLE, Fragments, picture_width, plain, shade_styles
+from countlo.ui.picture import Fragments, picture_width, plain, styles
 from countlo.ui.session import Session
 from countlo.ui.wording import UNDO_KEYS
 
 if TYPE_CHECKING:
-    from prompt_toolkit.document import Document
     from prompt_toolkit.input import Input
     from prompt_toolkit.key_binding import KeyPressEvent
     from prompt_toolkit.output import Output
@@ -42,6 +42,20 @@ def wants_colour(stream: TextIO, environ: dict[str, str] | None = None) -> bool:
         return False
 
 
+def light_background(choice: str | None = None, environ: dict[str, str] | None = None) -> bool:
+    """Whether the terminal's background is light: `choice` ('light', 'dark') when given, else
+    what the terminal says in COLORFGBG ('fg;bg', set by rxvt, Konsole, iTerm2 and others:
+    colours 7 and 9-15 are light), else dark (the common default)."""
+    if choice in ("light", "dark"):
+        return choice == "light"
+    env = os.environ if environ is None else environ
+    last = env.get("COLORFGBG", "").split(";")[-1].strip()
+    if not last.isascii() or not last.isdigit():
+        return False
+    bg = int(last)
+    return bg == 7 or 9 <= bg <= 15
+
+
 def interactive(stdin: TextIO, stdout: TextIO) -> bool:
     """True when both ends are terminals, so the prompt_toolkit front end can run."""
     try:
@@ -51,7 +65,7 @@ def interactive(stdin: TextIO, stdout: TextIO) -> bool:
 
 
 def run_terminal(session: Session, input: Input | None = None, output: Output | None = None, colour: bool = True,
-                 bridge: Bridge | None = None) -> None:
+                 bridge: Bridge | None = None, light: bool = False) -> None:
     """Run the session behind a prompt_toolkit prompt until it is over or the player leaves.
 
     With a `bridge` (countlo play --listen), whatever the game page sends interrupts the prompt
@@ -63,16 +77,13 @@ def run_terminal(session: Session, input: Input | None = None, output: Output | 
     from prompt_toolkit.key_binding import KeyBindings
     from prompt_toolkit.output import ColorDepth
     from prompt_toolkit.styles import Style
-    from prompt_toolkit.validation import ValidationError, Validator
 
-    style = Style.from_dict({**STYLE, **shade_styles()})
+    style = Style.from_dict(styles(light))
     depth = None if colour else ColorDepth.DEPTH_1_BIT
 
-    class CountValidator(Validator):
-        def validate(self, document: Document) -> None:
-            reason = session.check(document.text)
-            if reason is not None:
-                raise ValidationError(message=reason, cursor_position=len(document.text))
+    # No validator: a refused line is taken, cleared from the input and its reason printed
+    # above the prompt, wrapped to the width (a validator's one-line toolbar cut it at the
+    # edge, and left the refused text in the input, so typing "23!" after it gave "2323!").
 
     keys = KeyBindings()
 
@@ -81,11 +92,10 @@ def run_terminal(session: Session, input: Input | None = None, output: Output | 
     def _undo(event: KeyPressEvent) -> None:
         buffer = event.app.current_buffer
         buffer.text = "undo"
-        buffer.validate_and_handle()
+        buffer.validate_and_handle()  # no validator: this just accepts the line
 
     prompt: PromptSession[str] = PromptSession(
         input=input, output=output, style=style, color_depth=depth, key_bindings=keys,
-        validator=CountValidator(), validate_while_typing=False,
         completer=WordCompleter(session.words(), ignore_case=True), complete_while_typing=False,
         reserve_space_for_menu=0, history=InMemoryHistory(), erase_when_done=True,
     )
@@ -137,7 +147,16 @@ def run_terminal(session: Session, input: Input | None = None, output: Output | 
         if text.startswith(WOKEN):
             kept = text[len(WOKEN):]
             continue
-        say(session.handle(text))
+        # a decision can take seconds under load: a mark in place of the erased prompt says so,
+        # and is wiped before the step's log line is printed
+        screen = prompt.app.output
+        screen.write(" " + _("thinking..."))
+        screen.flush()
+        answer = session.handle(text)
+        screen.write("\r")
+        screen.erase_end_of_line()
+        screen.flush()
+        say(answer)
         if bridge is not None:
             bridge.publish(session)
 
@@ -224,4 +243,4 @@ def run_lines(session: Session, stdin: TextIO = sys.stdin, stdout: TextIO = sys.
     stdout.flush()
 
 
-__all__ = ["UNDO_KEYS", "interactive", "run_lines", "run_terminal", "wants_colour"]
+__all__ = ["UNDO_KEYS", "interactive", "light_background", "run_lines", "run_terminal", "wants_colour"]

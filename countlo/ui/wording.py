@@ -5,12 +5,14 @@ from __future__ import annotations
 
 from countlo.board import Shape, iter_bits
 from countlo.hidden.diagnose import Fix
+from countlo.hidden.explain import Missed, Mistake, OtherCell, StartAside
 from countlo.i18n import N_, _, language, ngettext
 from countlo.play.advice import (
     Advice,
     AwaitStart,
     Contradiction,
     Done,
+    Doubt,
     Finish,
     GaveUp,
     Learned,
@@ -34,10 +36,12 @@ Type the count the game shows after each click, then press Enter.
   17          the count after the suggested click
   C4, 4 3     you clicked another cell instead (then type its count)
   C4 17       another cell and its count on one line
-  17!         insist on a count countlo calls impossible: a count before was
-              mistyped, and countlo looks for it
+  17!, !      insist on a count countlo calls impossible (! alone: the one just
+              refused); countlo then asks which mistake explains it
   undo        take back the last step ({keys} does the same)
   fix 3 17    step 3 really showed 17 (fix 0 N: the starting count)
+  fix 3 D4    step 3's click was on D4 (fix 3 -: it did not register)
+  restart     begin again from the count the game shows now
   history     every step so far, to spot a typo
   board       the board picture with its legend
   quit        leave; the transcript is kept (Ctrl-C and Ctrl-D too)
@@ -201,7 +205,101 @@ def advice_text(shape: Shape, advice: Advice, strategy: str = "") -> str:
             clicks=clicks(advice.clicks))
     if isinstance(advice, Unclearable):
         return unclearable(shape, advice)
+    if isinstance(advice, Doubt):
+        return doesnt_fit(shape, advice)
     return contradiction(advice)
+
+
+def doesnt_fit(shape: Shape, doubt: Doubt) -> str:
+    """'13 after D2 does not fit the counts before it'."""
+    return _("{count} after {cell} does not fit the counts before it").format(
+        count=doubt.count, cell=shape.name(doubt.clicked))
+
+
+def _step_cell(shape: Shape, step: int, cells: list[int]) -> str:
+    return shape.name(cells[step - 1])
+
+
+def mistake_text(shape: Shape, mistake: Mistake, doubt: Doubt, cells: list[int]) -> str:
+    """What went wrong if `mistake` did, e.g. 'you clicked D3, not D2' (`cells`: every click
+    so far, the doubted one last)."""
+    newest = mistake.step == doubt.step
+    if isinstance(mistake, StartAside):
+        return _("the starting count {written} fits none of the later counts: set aside (they fit "
+                 "{likeliest} best)").format(written=mistake.written, likeliest=mistake.likeliest)
+    if isinstance(mistake, OtherCell):
+        if newest:
+            return _("you clicked {clicked}, not {typed}").format(
+                clicked=shape.name(mistake.clicked), typed=shape.name(mistake.typed))
+        return _("step {step} was a click on {clicked}, not {typed}").format(
+            step=mistake.step, clicked=shape.name(mistake.clicked), typed=shape.name(mistake.typed))
+    if isinstance(mistake, Missed):
+        if newest:
+            return _("the click on {cell} did not register (the count did not change)").format(
+                cell=shape.name(mistake.cell))
+        return _("step {step}'s click on {cell} did not register").format(
+            step=mistake.step, cell=shape.name(mistake.cell))
+    if mistake.step == 0:
+        return _("the starting count was {suggested}, not {written}").format(
+            suggested=mistake.suggested, written=mistake.written)
+    if newest:
+        return _("the game shows {suggested}, not {written}").format(
+            suggested=mistake.suggested, written=mistake.written)
+    return _("step {step} ({cell}) showed {suggested}, not {written}").format(
+        step=mistake.step, cell=_step_cell(shape, mistake.step, cells), suggested=mistake.suggested,
+        written=mistake.written)
+
+
+def mistake_question(shape: Shape, mistake: Mistake, doubt: Doubt, cells: list[int]) -> str:
+    """The mistake asked about, e.g. 'Did you click D3?', 'Was the count 15?'."""
+    newest = mistake.step == doubt.step
+    if isinstance(mistake, StartAside):
+        return _("Was the starting count wrong?")
+    if isinstance(mistake, OtherCell):
+        if newest:
+            return _("Did you click {cell}?").format(cell=shape.name(mistake.clicked))
+        return _("Was step {step} a click on {cell}?").format(step=mistake.step,
+                                                                 cell=shape.name(mistake.clicked))
+    if isinstance(mistake, Missed):
+        if newest:
+            return _("Did the click on {cell} fail to register?").format(cell=shape.name(mistake.cell))
+        return _("Did step {step}'s click fail to register?").format(step=mistake.step)
+    if mistake.step == 0:
+        return _("Was the starting count {count}?").format(count=mistake.suggested)
+    if newest:
+        return _("Was the count {count}?").format(count=mistake.suggested)
+    return _("Was step {step}'s count {count}?").format(step=mistake.step, count=mistake.suggested)
+
+
+def answer_text(shape: Shape, mistake: Mistake, doubt: Doubt) -> str:
+    """What to type to say it was `mistake`: the cell or the count for the click just made,
+    else a fix line (fix STEP COUNT, fix STEP CELL, fix STEP -)."""
+    newest = mistake.step == doubt.step
+    if isinstance(mistake, OtherCell):
+        return shape.name(mistake.clicked) if newest else f"fix {mistake.step} {shape.name(mistake.clicked)}"
+    if isinstance(mistake, Missed | StartAside):
+        return f"fix {mistake.step} -"
+    return str(mistake.suggested) if newest else f"fix {mistake.step} {mistake.suggested}"
+
+
+def doubt_question(shape: Shape, doubt: Doubt, cells: list[int], most: int = 2) -> str:
+    """The question in one line: '13 after D2 does not fit. Did you click D3? Or was the count 15?'."""
+    asked = [mistake_question(shape, s.mistake, doubt, cells) for s in doubt.suspects[:most]]
+    if not asked:
+        return _("{what}, and no single mistake explains it.").format(what=doesnt_fit(shape, doubt))
+    gap = "" if language() == "zh" else " "  # Chinese sentences follow one another without a space
+    text = _("{what}.").format(what=doesnt_fit(shape, doubt)) + gap + asked[0]
+    for q in asked[1:]:
+        text += gap + _("Or {question}").format(question=q[:1].lower() + q[1:])
+    return text
+
+
+def corrected_text(shape: Shape, mistake: Mistake, doubt: Doubt, cells: list[int]) -> str:
+    """The line after an answer: 'Corrected: you clicked D3, not D2.'."""
+    if isinstance(mistake, Missed) and mistake.step == doubt.step:
+        return _("Taken back: the click on {cell} did not register; click it again.").format(
+            cell=shape.name(mistake.cell))
+    return _("Corrected: {what}.").format(what=mistake_text(shape, mistake, doubt, cells))
 
 
 def learned_text(shape: Shape, learned: Learned) -> str:

@@ -378,3 +378,18 @@ def test_session_games_rebuild_the_simulated_board_and_end_dark(path):
     rec = reconstruct(t.record)
     assert rec.status is Status.DETERMINED and rec.board == board
     assert t.record.lights(board) == 0 and t.record.count == 0
+
+
+def test_a_file_that_is_no_transcript_lists_a_bounded_number_of_problems(tmp_path, capsys):
+    """Issue 26 item 9: 'replay README.md' printed 1,278 problem lines; now the first LISTED,
+    then one line saying how many more, and asking whether it is a transcript."""
+    from countlo.cli.main import main
+    from countlo.cli.replay import LISTED
+
+    path = tmp_path / "notes.txt"
+    path.write_text("\n".join(f"line {i} of prose, not a count" for i in range(300)) + "\n")
+    assert main(["replay", str(path)]) == 2
+    out, err = capsys.readouterr()
+    lines = out.splitlines()
+    assert len(lines) == LISTED + 1 and "more problems not listed; is it a transcript?" in lines[-1]
+    assert f"the first {LISTED} on standard output" in err and len(err.splitlines()) == 1

@@ -127,3 +127,17 @@ def test_a_lying_program_ends_in_a_clear_contradiction(tmp_path, strategy):
         assert r.outcome == Outcome.CONTRADICTION, r.ending
         assert isinstance(r.ending, (Refused, Mismatch)), r.ending
         assert 3 <= r.clicks <= 12  # a physically impossible count never enters the record
+
+
+def test_a_missing_node_script_is_reported_by_its_error_not_the_version_footer():
+    """Issue 26 item 9: node ends a crash with 'Node.js v20.11.0'; the line that says what went
+    wrong is 'Error: Cannot find module ...'."""
+    from countlo.play.program import telling_line
+
+    node = ["node:internal/modules/cjs/loader:1228", "  throw err;", "  ^", "",
+            "Error: Cannot find module '/x/game.js'", "    at Module._resolveFilename (node:x:1:1)",
+            "{", "  code: 'MODULE_NOT_FOUND',", "  requireStack: []", "}", "", "Node.js v20.11.0"]
+    assert telling_line(node) == "Error: Cannot find module '/x/game.js'"
+    assert telling_line(["Traceback (most recent call last):", '  File "g.py"', "ValueError: bad"]) == \
+        "ValueError: bad"
+    assert telling_line(["boom"]) == "boom" and telling_line(["", "Node.js v20.1.0"]) == ""

@@ -14,7 +14,7 @@ from countlo.board import Shape
 from countlo.formats.transcript import Header, Writer, load
 from countlo.play.guide import Guide
 from countlo.play.oracle import SimulatedOracle
-from countlo.ui.bridge import BURST, MAX_BODY, Bridge, origin_of
+from countlo.ui.bridge import BURST, MAX_BODY, Bridge, origin_of, stuck
 from countlo.ui.listen import serve
 from countlo.ui.picture import plain
 from countlo.ui.session import Session
@@ -171,10 +171,11 @@ def test_a_reloaded_page_pairs_again_with_its_token_and_goes_on_from_its_next_me
     assert bridge.event(PAGE, {"token": token, "page": "p2", "seq": 0, "kind": "init", "count": 5})[1]["again"]
 
 
-def test_a_count_the_record_calls_impossible_is_insisted_on_and_diagnosed(game):
-    """The page's counts are the game's own: one that contradicts a mistyped count is taken
-    (the guide finds the typo), and a count no click could show is refused, said, and kept in
-    the transcript as a note, so nothing the page saw is lost."""
+def test_a_count_no_click_could_show_is_kept_and_questioned_and_the_page_waits(game):
+    """The page's counts are the game's own: one that no click could show is insisted on, so the
+    guide asks in the terminal what went wrong (it never corrects unasked) and the transcript
+    keeps it as a note; the page's next click waits until the terminal answers, then comes in,
+    so nothing the page saw is lost."""
     session, bridge, path, _clock = game
     token = paired(bridge)
     oracle = SimulatedOracle(SHAPE, 4)
@@ -184,14 +185,16 @@ def test_a_count_the_record_calls_impossible_is_insisted_on_and_diagnosed(game):
     cell = session.target()
     send(1, kind="click", cell=cell, count=36, before=oracle.start())  # no click can show 36
     said = plain(bridge.take(session))
-    assert f"! The page's {SHAPE.name(cell)} -> 36 was not taken: 36 is impossible after" in said
-    assert len(session.guide.record.steps) == 0 and not session.over
-    assert bridge.state["message"].startswith("The page's")
+    assert f"{SHAPE.name(cell)}  -> 36   contradicts an earlier count" in said
+    assert len(session.guide.record.steps) == 0 and not session.over and stuck(session)
     send(2, kind="click", cell=cell, count=oracle.click(cell), before=oracle.start())
+    assert "the page's clicks wait until the counts fit again" in plain(bridge.take(session))
+    assert bridge.holding and len(session.guide.record.steps) == 0
+    session.handle("undo")  # the player takes the impossible count back in the terminal
     bridge.take(session)
-    assert len(session.guide.record.steps) == 1 and bridge.state["message"] is None
+    assert len(session.guide.record.steps) == 1 and bridge.state["message"] is None and not bridge.holding
     notes = load(str(path)).notes
-    assert any(n.startswith("from the game page, not taken: ") and "-> 36" in n for n in notes), notes
+    assert any(f"typed {SHAPE.name(cell)} 36" in n for n in notes), notes
 
 
 def test_a_count_typed_wrong_in_the_terminal_is_fixed_from_the_page(game):
@@ -223,13 +226,16 @@ def test_clicks_wait_while_the_counts_contradict_and_come_in_after_the_fix(game)
     bridge.event(PAGE, {"token": token, "page": "p1", "seq": 0, "kind": "click", "cell": 14, "count": 4, "before": 3})
     said = plain(bridge.take(session)).splitlines()
     assert said[-1] == "! the page's clicks wait until the counts fit again: undo or fix a count in the terminal"
-    assert len(bridge.inbox) == 1 and not bridge.busy() and len(session.guide.record.steps) == 2
+    assert len(bridge.inbox) == 1 and not bridge.busy() and len(session.guide.record.steps) == 1  # F6 3 in question
     assert plain(bridge.take(session)) == ""  # said once
     session.handle("fix 0 3")
     bridge.take(session)
     record = session.guide.record
-    assert [(s.cell, s.count) for s in record.steps] == [(0, 2), (35, 3), (14, 4)] and not bridge.inbox
-    assert load(str(path)).record == record
+    assert [(s.cell, s.count) for s in record.steps] == [(0, 2), (35, 3)] and not bridge.inbox
+    # the page's click came in once the counts fitted again; it fits no board left, so the guide
+    # asks about it rather than taking or dropping it, and the transcript has it as it came
+    assert stuck(session)
+    assert path.read_text().splitlines()[-1] == "C3 4"
 
 
 def test_a_new_board_ends_the_game_and_waits_for_the_next_session(game):

@@ -10,6 +10,8 @@ import pytest
 
 from countlo.board import Shape
 from countlo.formats.transcript import Header, Writer, load
+from countlo.hidden.diagnose import Fix
+from countlo.play.advice import Doubt
 from countlo.play.guide import Guide
 from countlo.play.oracle import SimulatedOracle
 from countlo.ui.picture import plain
@@ -126,56 +128,61 @@ def test_undo_takes_back_a_step_or_a_pending_cell(tmp_path):
 
 def play_with_a_typo(tmp_path: Path, shape: Shape, seed: int, typo_at: int) -> set[str] | None:
     """Play a typed game where the count of step `typo_at` is typed 2 off (while still possible),
-    then the true counts; the player answers refusals as the prompt says. The ways the typo
-    showed up, or None if no such typo was possible. Checks the game ends with the transcript
-    equal to the guide's record and true to the hidden board."""
+    then the true counts; the player insists on a refused count the game shows ("!"), answers a
+    question naming its typo with that line, else takes Enter (the likeliest answer, or the
+    click that tells the suspects apart). The ways the typo showed up, or None if no such typo
+    was possible. Checks the game ends with the transcript equal to the guide's record and true
+    to the hidden board."""
     game = SimulatedOracle(shape, seed)
     path = tmp_path / f"{seed}-{typo_at}.txt"
     session = Session(Guide(shape), writer=writer_at(path, shape))
     session.handle(str(game.start()))
-    real, seen = None, set()
+    real, seen, typed = None, set(), 0
     while not session.over:
-        assert len(session.guide.record.steps) < 10 * shape.cells
-        if session.advice().phase == "stuck":  # several typos fit: the player fixes the real one
-            assert f"fix {typo_at} {real}" in plain(session.prompt()) or "undo" in plain(session.prompt())
-            seen.add("stuck")
-            session.handle(f"fix {typo_at} {real}")
+        typed += 1
+        assert typed < 20 * shape.cells
+        if isinstance(session.advice(), Doubt):
+            if session.pending is not None:  # the click that tells the suspects apart
+                seen.add("told apart")
+                session.handle(str(game.click(session.pending)))
+                continue
+            if f"fix {typo_at} {real}" in plain(session.prompt()):
+                seen.add("asked")
+                session.handle(f"fix {typo_at} {real}")
+            else:
+                session.handle("")
             continue
         cell = session.target()
         count = game.click(cell)
         line = f"{shape.name(cell)} {count}"
-        if len(session.guide.record.steps) + 1 == typo_at:
+        if len(session.guide.record.steps) + 1 == typo_at and real is None:
             real = count
             typos = [c for c in session.guide.possible_counts(cell) if abs(c - real) == 2]
             if not typos:
                 return None
             line = f"{shape.name(cell)} {typos[0]}"
         reason = session.check(line)
-        if reason is not None and "lit; possible" in reason:  # cannot follow: the player finds the typo
-            seen.add("cannot follow")
-            session.handle(f"fix {typo_at} {real}")
-            reason = session.check(line)
         if reason is not None:
-            assert "sure? type" in reason
+            assert "type !" in reason
             seen.add("insisted")
-            line += "!"
-        if "Typo found" in plain(session.handle(line)):
-            seen.add("typo found")
+            line = "!"
+        session.handle(line)
     assert game.lights == 0 and session.guide.done
     record = on_file(path)
     assert record == session.guide.record and record.consistent(game.board)
+    assert any(isinstance(m, Fix) and m.step == typo_at and m.suggested == real for m in session.guide.corrections)
     return seen
 
 
 def test_a_mistyped_count_is_found_later_every_way_and_the_game_still_ends(tmp_path):
-    """The guide lists the fixes (stuck: the true count just typed could be the typo too, so it
-    asks), or the prompt refuses the next true count (insist with '!', or it cannot follow):
-    every way turns up, every game ends."""
+    """The session asks which mistake it was (naming the typo), or first refuses the next true
+    count (the player insists with '!'), or offers a click to tell the suspects apart: every
+    way turns up, every game ends with the typo corrected."""
     shape, seen = Shape(4, 5), set()
     for seed in range(1, 13):
         for typo_at in (3, 6, 9):
             seen |= play_with_a_typo(tmp_path, shape, seed, typo_at) or set()
-    assert {"stuck", "insisted", "cannot follow"} <= seen
+    assert {"asked", "insisted", "told apart"} <= seen
 
 
 def test_simulated_game_presses_enter_to_the_end(tmp_path):
