@@ -460,8 +460,9 @@ def _most(board: Board, args: argparse.Namespace) -> int:
         return 0
     mult = _(" counted with multiplicity") if k > 2 else ""
     if h.exact:
-        print(_("{title}: the hardest solvable starts need {n} presses{mult} (exact; {method}).").format(
-            title=answer.title(), n=h.lower, mult=mult, method=method_words(h.method)))
+        print(ngettext("{title}: the hardest solvable starts need {n} press{mult} (exact; {method}).",
+                       "{title}: the hardest solvable starts need {n} presses{mult} (exact; {method}).",
+                       h.lower).format(title=answer.title(), n=h.lower, mult=mult, method=method_words(h.method)))
     elif start is None:
         print(_("{title}: the hardest solvable starts need between {low} and {high} presses{mult} "
                 "({method}); no start is shown: none had its fewest presses proven in time.").format(
