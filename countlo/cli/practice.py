@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
 
 from countlo.errors import BoardFormatError, CountloError
 from countlo.i18n import N_, _, reason
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (`practice --help`)
+if TYPE_CHECKING:
+    from typing import Any
 
 MAX_SIDE = 18  # 18 columns of four characters fit 80 columns; 18 rows fit 24 lines with a prompt
 

@@ -7,9 +7,7 @@ file is malformed (every problem with its line).
 
 from __future__ import annotations
 
-import json
 import sys
-from dataclasses import replace
 
 from countlo.errors import TranscriptError
 from countlo.hidden.result import engine_names
@@ -43,6 +41,8 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
+    from dataclasses import replace  # the parser (replay --help) loads no dataclasses
+
     from countlo.board import Shape
     from countlo.formats import hand as formats
     from countlo.formats.transcript import ImpossibleCountsError, Tape, TapeStep, count_problems
@@ -148,6 +148,8 @@ def check_size(shape, engine: str) -> None:
 
 def _malformed(e: TranscriptError, args) -> int:
     """Every problem with its line on standard output (the report), one line on stderr."""
+    import json
+
     if args.json:
         print(json.dumps({"status": "malformed", "problems": [
             {"line": n, "message": m} for n, m in e.problems]}))
@@ -202,6 +204,8 @@ def as_json(r, nested: bool = True) -> dict:
 
 
 def _report(r, args, problem, fmt: str = "countlo") -> int:
+    import json
+
     if args.json:
         print(json.dumps(as_json(r)))
     else:

@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 HEAVY = {"numpy", "z3", "prompt_toolkit", "dataclasses", "inspect", "typing", "json", "shutil",
          "random", "datetime", "enum"}
@@ -36,3 +38,12 @@ def test_top_level_help_imports_no_heavy_module():
     code, modules = loaded(["--help"])
     assert code == 0
     assert modules & HEAVY == set()
+
+
+@pytest.mark.parametrize("command", ["play", "simulate", "solve", "replay", "generate", "practice", "userscript"])
+def test_every_command_help_imports_no_heavy_module(command):
+    """Issue 31: `play --help` and `simulate --help` imported numpy and the whole play stack (288
+    modules, 8x a bare interpreter): a package's __init__ loaded everything it re-exports."""
+    code, modules = loaded([command, "--help"])
+    assert code == 0
+    assert modules & HEAVY == set(), sorted(modules & HEAVY)
