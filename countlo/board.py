@@ -263,21 +263,36 @@ class Shape(Value):
 
     # --- rows -------------------------------------------------------------------
     def to_rows(self, board: int) -> list[int]:
-        """The board as a list of C-bit row ints (linear time: big boards go through one binary string)."""
+        """The board as a list of C-bit row ints, in linear time: small boards by shifts, big
+        ones eight rows at a time through the board's bytes (eight rows are C whole bytes),
+        never through a string of its bits."""
         m, c = self.row_mask, self.cols
         if self.cells <= 1 << 14:
             return [(board >> (r * c)) & m for r in range(self.rows)]
-        bits = format(board, f"0{self.cells}b")[::-1]
-        return [int(bits[i:i + c][::-1], 2) for i in range(0, self.cells, c)]
+        data = board.to_bytes(c * ((self.rows + 7) // 8), "little")
+        out: list[int] = []
+        for start in range(0, len(data), c):
+            block = int.from_bytes(data[start:start + c], "little")
+            out.extend((block >> (i * c)) & m for i in range(8))
+        del out[self.rows:]
+        return out
 
     def from_rows(self, rows: Sequence[int]) -> int:
-        """The bitset of a list of C-bit row ints (linear time, as to_rows)."""
+        """The bitset of a list of C-bit row ints (linear time, as to_rows: eight rows, C whole
+        bytes, at a time)."""
+        c = self.cols
         if self.cells <= 1 << 14:
             out = 0
             for r in range(len(rows) - 1, -1, -1):
-                out = (out << self.cols) | rows[r]
+                out = (out << c) | rows[r]
             return out
-        return int("".join(format(r, f"0{self.cols}b") for r in reversed(rows)), 2)
+        blocks = []
+        for start in range(0, len(rows), 8):
+            block = 0
+            for r in reversed(rows[start:start + 8]):
+                block = (block << c) | r
+            blocks.append(block.to_bytes(c, "little"))
+        return int.from_bytes(b"".join(blocks), "little")
 
     # --- symmetries -------------------------------------------------------------
     def symmetries(self) -> tuple[Symmetry, ...]:

@@ -1,4 +1,5 @@
 import itertools
+import random
 
 import pytest
 from hypothesis import given
@@ -104,3 +105,16 @@ def test_transposed_cells_carry_boards_and_presses_over_the_diagonal(shape):
         assert move_bits(shape.press_mask(k), to) == t.press_mask(to[k])
     board = 0b1011001 & shape.full
     assert move_bits(move_bits(board, to), back) == board
+
+
+@pytest.mark.parametrize("rows, cols", [(129, 131), (131, 129), (300, 64), (1, 20000), (20000, 1), (257, 255),
+                                        (17, 1001)])
+def test_rows_of_big_boards_eight_at_a_time(rows, cols):
+    """Above 16384 cells the rows go through the board's bytes eight rows (C whole bytes) at a
+    time: every row count modulo 8 and widths on and off whole bytes, against plain shifts."""
+    s = Shape(rows, cols)
+    board = random.Random(rows * cols).getrandbits(s.cells)
+    got = s.to_rows(board)
+    assert got == [(board >> (r * cols)) & ((1 << cols) - 1) for r in range(rows)]
+    assert s.from_rows(got) == board
+    assert s.to_rows(0) == [0] * rows and s.from_rows([0] * rows) == 0

@@ -181,3 +181,26 @@ def test_readme_terminal_picture_is_what_an_80_column_terminal_shows(tmp_path):
         text=True, env=env, timeout=300).stdout.split("\n")
     after_six = [x for x in lines if x.startswith("6 clicks · ")]
     assert after_six and readme[-1].strip() == after_six[0].strip() + " · F2 undo"
+
+
+def test_the_rules_section_says_a_cell_reached_twice_changes_twice():
+    """Issue 31: only docs/MATH.md said it, and the other reading changes many small answers."""
+    from countlo.board import Shape
+    from countlo.rules import Rules
+
+    text = README.read_text(encoding="utf-8")
+    rules = text[text.index("## Other rules"):text.index("\n## ", text.index("## Other rules") + 1)]
+    assert "A cell one click reaches more than once changes once each time" in rules
+    assert "with two states it does not toggle at all" in rules
+    shape = Shape(1, 2, Rules.make("cylinder"))  # the README's example: A1 reaches B1 twice
+    assert shape.hits(0) == {0: 1, 1: 0} and shape.neighbours(0) == (0,)
+
+
+def test_every_strategy_is_in_the_readme():
+    """Issue 31: `entropy` was missing."""
+    from countlo.play.strategies.names import strategy_names
+
+    text = README.read_text(encoding="utf-8")
+    table = text[text.index("### Strategies"):text.index("Why the adaptive strategy works")]
+    for name in strategy_names():
+        assert f"| `{name}`" in table, name

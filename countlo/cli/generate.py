@@ -4,14 +4,16 @@ difficulty, as text grids `countlo solve` reads (or JSON lines)."""
 from __future__ import annotations
 
 import argparse
-import json
-from collections.abc import Callable
-from typing import TypeVar
 
 from countlo.cli import options
 from countlo.i18n import N_, _, ngettext
 
-T = TypeVar("T")
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: `generate --help` loads
+if TYPE_CHECKING:  # neither typing nor json (bench/bench_startup.py)
+    from collections.abc import Callable
+    from typing import TypeVar
+
+    T = TypeVar("T")
 
 EPILOG = N_("""\
 Boards are drawn uniformly from the solvable ones: a uniformly random set of
@@ -69,6 +71,7 @@ def _seed(text: str) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
+    import json
     import random
     import sys
 
@@ -106,6 +109,7 @@ def run(args: argparse.Namespace) -> int:
 
 def run_rules(args: argparse.Namespace) -> int:
     """generate under the rule options (countlo.visible.generate_general)."""
+    import json
     import random
 
     from countlo.board import Shape

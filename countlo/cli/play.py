@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
-import random
 import sys
-from datetime import datetime
 from pathlib import Path
 
 from countlo.cli import options
@@ -15,6 +13,10 @@ from countlo.hidden.result import engine_names
 from countlo.i18n import _, reason
 from countlo.play.strategies.names import strategy_names
 from countlo.ui.rulewords import rules_text
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: `play --help` loads neither
+if TYPE_CHECKING:  # datetime nor random (bench/bench_startup.py)
+    from datetime import datetime
 
 
 class PlayOptionError(CountloError, ValueError):
@@ -109,6 +111,8 @@ def default_path(shape, sim: bool, now: datetime | None = None,
         raise PlayOptionError(_("cannot create {folder} for the transcript: {reason}; choose a "
                                 "file with --transcript").format(folder=folder,
                                                                   reason=reason(e))) from None
+    from datetime import datetime
+
     stamp = (now or datetime.now()).strftime("%Y-%m-%d-%H%M%S")
     name = f"{stamp}-{shape}{'-sim' if sim else ''}"
     path, n = folder / f"{name}.txt", 1
@@ -201,6 +205,8 @@ def open_session(args: argparse.Namespace):
     oracle = None
     extra = {}
     if args.sim:
+        import random
+
         seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
         oracle = SimulatedOracle(shape, seed)
         extra["game"] = f"simulated (countlo play --sim --seed {seed})"

@@ -12,6 +12,10 @@ if TYPE_CHECKING:
     from countlo.board import Shape
     from countlo.visible.practice import Practice
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (`practice --help`)
+if TYPE_CHECKING:
+    pass
+
 MAX_SIDE = 18  # 18 columns of four characters fit 80 columns; 18 rows fit 24 lines with a prompt
 
 EPILOG = N_("""\

@@ -7,14 +7,11 @@ file is malformed (every problem with its line).
 
 from __future__ import annotations
 
-import json
 import sys
-from dataclasses import replace
 
 from countlo.errors import TranscriptError
 from countlo.hidden.result import engine_names
 from countlo.i18n import _, ljust, ngettext, rjust, width
-from countlo.ui.layout import wrapped
 from countlo.ui.rulewords import rules_text
 
 
@@ -44,6 +41,8 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
+    from dataclasses import replace  # the parser (replay --help) loads no dataclasses
+
     from countlo.board import Shape
     from countlo.formats import hand as formats
     from countlo.formats.text import TRANSCRIPT_BYTES, read_stdin, read_text
@@ -153,6 +152,8 @@ LISTED = 50  # problems of a malformed file listed one a line (--json lists them
 
 def _malformed(e: TranscriptError, args) -> int:
     """Every problem with its line on standard output (the report), one line on stderr."""
+    import json
+
     if args.json:
         print(json.dumps({"status": "malformed", "problems": [
             {"line": n, "message": m} for n, m in e.problems]}))
@@ -216,6 +217,8 @@ def as_json(r, nested: bool = True) -> dict:
 
 
 def _report(r, args, problem, fmt: str = "countlo") -> int:
+    import json
+
     if args.json:
         print(json.dumps(as_json(r)))
     else:
@@ -223,6 +226,8 @@ def _report(r, args, problem, fmt: str = "countlo") -> int:
         lines = render(r, source, args.explain, problem)
         if r.status == "ambiguous" and fmt == "countlo" and args.file != "-":
             lines.append(_("Carry on with: {command}").format(command=f"countlo play --resume {args.file}"))
+        from countlo.ui.layout import wrapped
+
         print(wrapped("\n".join(lines), sys.stdout))
     code = 1 if r.status == "contradictory" else 0
     if args.image is not None:

@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
-from typing import Any
 
 from countlo.cli import options
-from countlo.cli.records import game_record, rounded
 from countlo.hidden.result import engine_names
 from countlo.i18n import N_, _, ljust, ngettext, reason, width
 from countlo.play.strategies.names import strategy_names
-from countlo.ui.layout import wrapped
 from countlo.ui.rulewords import rules_text
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: `simulate --help` loads neither
+if TYPE_CHECKING:  # typing nor json (bench/bench_startup.py)
+    from typing import Any
 
 MAX_GAMES = 1_000_000
 JOBS_PER_CORE = 4  # --jobs above this many per core only adds memory (a game is single-threaded)
@@ -75,8 +75,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    import json
+
     from countlo.board import Shape
     from countlo.cli.play import check_size
+    from countlo.cli.records import rounded
     from countlo.cli.rules_args import rules_of
     from countlo.cli.workers import available_cores
     from countlo.hidden.posterior.frontier import check_supported
@@ -124,6 +127,8 @@ def run(args: argparse.Namespace) -> int:
         }
         print(json.dumps(out, indent=1))
     else:
+        from countlo.ui.layout import wrapped
+
         print(wrapped(_table(args, shape, s, records, interrupted), sys.stdout))
     if error is not None:  # the summary above is of the games played; the records file is not complete
         sys.stdout.flush()
@@ -138,6 +143,8 @@ def _play_all(args, shape, seeds, jobs: int, client=None) -> tuple[dict[int, tup
     """{seed: (GameResult, JSON record)} of every finished game, whether the run was cut short
     (Ctrl-C, or --records could not be written: the games finished by then are kept; with
     --records each is on disk already), and the one line saying why --records failed."""
+    import json
+
     from countlo.errors import CountloError
     from countlo.formats.output import stream as open_stream
 
@@ -218,6 +225,8 @@ def _games(args, shape, seeds, jobs: int, client=None):
 
 def _with_records(shape, games):
     """(seed, GameResult, JSON record) of each (seed, GameResult, hidden start) in `games`."""
+    from countlo.cli.records import game_record
+
     try:
         for seed, result, hidden in games:
             yield seed, result, game_record(shape, seed, result, hidden)

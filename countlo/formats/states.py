@@ -32,9 +32,13 @@ _NAME = re.compile(r"^[^\s,=#]+$")
 
 
 def parse_grid(text: str, states: int, source: str = "input") -> tuple[int, int, list[int]]:
-    """(rows, cols, values in reading order) of a k-state grid."""
-    rows: list[list[int]] = []
-    first = 0
+    """(rows, cols, values in reading order) of a k-state grid.
+
+    Values are kept in one bytearray (every k is at most 255) and each row of digits is read
+    by bytes.translate, so a 4095 x 4095 file costs a few C passes, not a Python step per cell."""
+    values = bytearray()
+    rows = cols = first = 0
+    below = bytes(range(min(states, 256)))  # a row's bytes less these: its states too large
     for lineno, line in enumerate(text.splitlines(), 1):
         body = line.strip()
         if not body:
@@ -47,39 +51,50 @@ def parse_grid(text: str, states: int, source: str = "input") -> tuple[int, int,
             raise BoardFormatError(_("{source} line {line}: not a row of states 0..{last} ({what}): "
                                      "{text!r}").format(source=source, line=lineno, last=states - 1,
                                                         what=what, text=body[:40]))
-        bad = [v for v in cells if v >= states]
-        if bad:
+        if (cells.translate(None, below) if isinstance(cells, bytes) else any(v >= states for v in cells)):
             raise BoardFormatError(_("{source} line {line}: state {state} is not below the number of "
-                                     "states, {states}").format(source=source, line=lineno, state=bad[0],
+                                     "states, {states}").format(source=source, line=lineno,
+                                                                state=next(v for v in cells if v >= states),
                                                                 states=states))
-        if rows and len(cells) != len(rows[0]):
+        if rows and len(cells) != cols:
             raise BoardFormatError(_("{source} line {line}: {n} cells, but line {first} has {width} (rows "
                                      "must all be the same length)").format(
-                source=source, line=lineno, n=len(cells), first=first, width=len(rows[0])))
+                source=source, line=lineno, n=len(cells), first=first, width=cols))
         if not rows:
-            first = lineno
-        rows.append(cells)
+            first, cols = lineno, len(cells)
+        rows += 1
+        values.extend(cells)  # every state is below the number of states, at most 255
     if not rows:
         raise BoardFormatError(_("{source}: no board rows found").format(source=source))
-    return len(rows), len(rows[0]), [v for r in rows for v in r]
+    return rows, cols, list(values)
 
 
-def _cells(body: str, states: int) -> list[int] | None:
+_VALUE_OF_DIGIT = bytes.maketrans(b"0123456789", bytes(range(10)))
+_DIGIT_OF_VALUE = bytes.maketrans(bytes(range(10)), b"0123456789")
+_NUMBERS = [str(v) for v in range(256)]
+
+
+def _cells(body: str, states: int) -> bytes | list[int] | None:
+    """The states of one row, or None when the line is not a row."""
     if states > 10:
         parts = ["0" if p in (".", "-") else p for p in body.split()]
         return [int(p) for p in parts] if all(is_whole(p) for p in parts) else None  # ASCII, bounded
     text = body.replace(" ", "").replace("\t", "")
     text = text.translate(_CLASSIC if states == 2 else _DARK)
-    return [int(ch) for ch in text] if text.isdigit() and text.isascii() else None
+    return text.encode("ascii").translate(_VALUE_OF_DIGIT) if text.isdigit() and text.isascii() else None
 
 
 def format_grid(shape: Shape, values: Sequence[int]) -> str:
-    """The values as a grid readable by `parse_grid` (digits, or spaced numbers above k = 10)."""
-    k = shape.rules.states
-    lines = []
-    for r in range(shape.rows):
-        row = values[r * shape.cols:(r + 1) * shape.cols]
-        lines.append(("" if k <= 10 else " ").join(str(v) for v in row))
+    """The values as a grid readable by `parse_grid` (digits, or spaced numbers above k = 10),
+    through bytes (values are below the number of states, at most 255): one C pass turns the
+    whole grid into digits, then it is cut into rows."""
+    k, c = shape.rules.states, shape.cols
+    if not isinstance(values, list | tuple | bytes | bytearray):  # e.g. numpy: bytes() would read its memory
+        values = [int(v) for v in values]
+    if k <= 10:
+        text = bytes(values).translate(_DIGIT_OF_VALUE)
+        return b"\n".join([text[i:i + c] for i in range(0, len(text), c)]).decode("ascii") + "\n"
+    lines = [" ".join(map(_NUMBERS.__getitem__, values[r * c:(r + 1) * c])) for r in range(shape.rows)]
     return "\n".join(lines) + "\n"
 
 

@@ -4,10 +4,10 @@ and the `Reconstruction` result (one type shared by `linear`, `z3` and `exact`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import Enum
 
 from countlo.errors import CountloError
+from countlo.value import Value
 
 
 class Engine(str, Enum):
@@ -30,18 +30,26 @@ class UnknownEngineError(CountloError, ValueError):
     """An engine name that is not one of the engines."""
 
 
-@dataclass(frozen=True)
-class Reconstruction:
+class Reconstruction(Value):
     """What a record says about the hidden start.
 
     `possible` is the number of consistent starts, exact if `possible_exact`, else a lower bound;
-    `board` is the start when it is determined, else None.
+    `board` is the start when it is determined, else None. A `Value` rather than a dataclass:
+    `countlo play --help` and `simulate --help` load this module for the engine names, and
+    dataclasses (with inspect) would cost them a third of an interpreter's start.
     """
 
+    FIELDS = __slots__ = ("status", "board", "possible", "possible_exact")
     status: Status
     board: int | None
     possible: int
     possible_exact: bool
+
+    def __init__(self, status: Status, board: int | None, possible: int, possible_exact: bool) -> None:
+        object.__setattr__(self, "status", status)
+        object.__setattr__(self, "board", board)
+        object.__setattr__(self, "possible", possible)
+        object.__setattr__(self, "possible_exact", possible_exact)
 
 
 def from_count(possible: int, first: int | None, exact: bool) -> Reconstruction:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from countlo.board import Shape, Symmetry
 from countlo.errors import BadSizeError
+from countlo.i18n import _
 from countlo.visible.engines.polynomial_chase import solve
 from countlo.visible.fewest import all_solutions
 
@@ -29,15 +30,14 @@ def classes(shape: Shape, board: int, limit: int = MAX_SOLUTIONS) -> list[tuple[
     by press count, then bitset. Raises BadSizeError above `limit` solutions or MAX_CELLS cells.
     """
     if shape.cells > MAX_CELLS:
-        raise BadSizeError(f"grouping solutions by symmetry is limited to boards of at most "
-                           f"{MAX_CELLS} cells; {shape} has {shape.cells}")
+        raise BadSizeError(_("grouping solutions by symmetry is limited to boards of at most {most} cells; "
+                             "{board} has {cells}").format(most=MAX_CELLS, board=shape, cells=shape.cells))
     sol = solve(shape, board)
     if not sol.solvable:
         return []
     if sol.nullity > 62 or 1 << sol.nullity > limit:
-        raise BadSizeError(
-            f"{shape} start has 2^{sol.nullity} solutions; grouping them is limited to {limit}"
-        )
+        raise BadSizeError(_("the start has {n} solutions; grouping them is limited to {most}").format(
+            n=f"2^{sol.nullity}", most=limit))
     group = fixing(shape, board)
     seen: set[int] = set()
     out = []

@@ -8,6 +8,12 @@ on a Moebius band or Klein bottle (one column right per step, a cell crossing th
 turned upside down: the join is made so that this maps neighbours to neighbours), that commutes
 with the rules and fixes both start and target; a graph uses the identity only (its
 automorphisms are not searched).
+
+Those maps need not form a group: on a small joined board a click can reach a cell twice, so
+the press matrix has accidental symmetries (a 3x3 cylinder with the knight rule commutes with a
+quarter turn, which composed with a column shift is not in the list). Orbits under a set that is
+not closed overlap, so the classes are the orbits of the group the maps generate (docs/MATH.md
+§7): every composition still commutes with the rules and fixes start and target.
 """
 
 from __future__ import annotations
@@ -22,7 +28,61 @@ from countlo.visible import solutions
 
 MAX_SOLUTIONS = 1 << 16
 MAX_CELLS = 1 << 12
+GROUP_LIMIT = 1 << 15  # group elements listed; past it, orbits are walked with the generators
 Perm = tuple[int, ...]
+
+
+def generated(perms: Sequence[Perm], limit: int = GROUP_LIMIT) -> list[Perm] | None:
+    """Every element of the group the permutations generate (identity first), or None when it
+    has more than `limit` elements. Closed under left multiplication by each generator, a set
+    holding the identity is the group (finite)."""
+    n = len(perms[0]) if perms else 0
+    group = [tuple(range(n))]
+    seen = set(group)
+    gens: list[Perm] = []
+    for p in perms:
+        if p in seen:
+            continue
+        gens.append(p)
+        work: list[tuple[Perm, tuple[Perm, ...]]] = [(e, (p,)) for e in group]  # old elements: the new one only
+        while work:
+            e, by = work.pop()
+            for g in by:
+                h = tuple(map(g.__getitem__, e))
+                if h not in seen:
+                    if len(group) == limit:
+                        return None
+                    seen.add(h)
+                    group.append(h)
+                    work.append((h, tuple(gens)))
+    return group
+
+
+def orbits(vectors: Sequence[Sequence[int]], gens: Sequence[Perm]) -> list[list[tuple[int, ...]]]:
+    """The orbits of `vectors` (closed under the generated group) under the group that `gens`
+    generate, each found by walking the generators from its first member (x moved by g puts
+    x[i] on cell g[i])."""
+    seen: set[tuple[int, ...]] = set()
+    out = []
+    for x in vectors:
+        start = tuple(x)
+        if start in seen:
+            continue
+        seen.add(start)
+        orbit, work = [start], [start]
+        while work:
+            v = work.pop()
+            for g in gens:
+                y = [0] * len(v)
+                for i, t in enumerate(v):
+                    y[g[i]] = t
+                w = tuple(y)
+                if w not in seen:
+                    seen.add(w)
+                    orbit.append(w)
+                    work.append(w)
+        out.append(orbit)
+    return out
 
 
 def _dihedral(rows: int, cols: int) -> list[tuple[str, Perm]]:
@@ -81,34 +141,42 @@ def symmetries(board: Shape) -> list[tuple[str, Perm]]:
 
 def classes(board: Shape | Graph, start: Sequence[int],
             target: Sequence[int] | None = None, limit: int = MAX_SOLUTIONS
-            ) -> tuple[list[tuple[list[int], int]], list[str]]:
-    """([(representative, class size)], names of the symmetries used), representatives the
-    smallest of their orbit, sorted by press count."""
+            ) -> tuple[list[tuple[list[int], int]], list[str], int | None]:
+    """([(representative, class size)], names of the symmetries of the rules fixing start and
+    target, the order of the group they generate or None above GROUP_LIMIT): the classes are
+    that group's orbits, representatives the smallest of their orbit, sorted by press count."""
     sol = solutions.solve(board, start, target)
     if not sol.solvable:
-        return [], []
+        return [], [], None
     if sol.solutions > limit:
         raise BadSizeError(_("the start has {n} solutions; grouping them is limited to {most}").format(
             n=sol.solutions, most=limit))
     tgt = list(target) if target is not None else [0] * board.cells
-    group: list[tuple[str, Perm]] = [("identity", tuple(range(board.cells)))]
+    named: dict[Perm, str] = {tuple(range(board.cells)): "identity"}
     if isinstance(board, Shape):
-        group = [(n, p) for n, p in symmetries(board)
-                 if all(start[p[i]] == start[i] and tgt[p[i]] == tgt[i] for i in range(len(p)))]
-    seen: set[tuple[int, ...]] = set()
-    out = []
-    for x in solutions.all_solutions(board, start, target):
-        key = tuple(x)
-        if key in seen:
-            continue
-        orbit = set()
-        for _name, p in group:
-            y = [0] * len(x)
-            for i, v in enumerate(x):
-                y[p[i]] = v
-            orbit.add(tuple(y))
-        seen |= orbit
-        rep = min(orbit)
-        out.append((list(rep), len(orbit)))
+        for n, p in symmetries(board):  # one name per map: a 1-row board's top-bottom mirror is the identity
+            if all(start[p[i]] == start[i] and tgt[p[i]] == tgt[i] for i in range(len(p))):
+                named.setdefault(p, n)
+    gens = list(named)
+    group = generated(gens)
+    found = solutions.all_solutions(board, start, target)
+    if group is None:
+        sets = orbits(list(found), gens)
+    else:  # each orbit at once: the images of its first member under every element
+        seen: set[tuple[int, ...]] = set()
+        sets = []
+        for x in found:
+            key = tuple(x)
+            if key in seen:
+                continue
+            orbit = set()
+            for p in group:
+                y = [0] * len(x)
+                for i, v in enumerate(x):
+                    y[p[i]] = v
+                orbit.add(tuple(y))
+            seen |= orbit
+            sets.append(list(orbit))
+    out = [(list(min(o)), len(o)) for o in sets]
     out.sort(key=lambda rs: (sum(rs[0]), rs[0]))
-    return out, [n for n, _ in group]
+    return out, list(named.values()), None if group is None else len(group)

@@ -97,6 +97,8 @@ def count_bound(board: Board, start: Sequence[int], target: Sequence[int] | None
     t = target or [0] * board.cells
     total = sum((t[i] - start[i]) % k for i in range(board.cells))
     widest = max(sum(col.values()) for col in solutions.columns(board))
+    if not widest:  # no click changes anything: solvable only when nothing needs to change
+        return 0
     return -(-total // widest)
 
 

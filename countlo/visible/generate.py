@@ -19,7 +19,7 @@ from typing import Protocol, TypeVar
 
 from countlo.board import Shape
 from countlo.errors import BadSizeError, CountloError
-from countlo.i18n import _
+from countlo.i18n import _, ngettext
 from countlo.visible.engines.polynomial_chase import nullity, quiet_patterns
 
 MAX_CELLS = 1 << 24  # 4096 x 4096: a uniform press set is one random int of that many bits
@@ -29,6 +29,11 @@ TRIES = 20_000  # candidates drawn for one board before giving up on an N that m
 # Difficulty bands as fractions of the cell count (docs/MATH.md §21).
 EASY, MEDIUM = 0.15, 0.30
 DIFFICULTIES = ("easy", "medium", "hard")
+
+
+def presses_words(n: int) -> str:
+    """'1 press', '2 presses', in the language chosen."""
+    return ngettext("{n} press", "{n} presses", n).format(n=n)
 
 
 class NoSuchBoardError(CountloError):
@@ -184,10 +189,28 @@ class Generator:
             w, m, _lightest = coset(x, self.basis)
             if w == n and self.rng.randrange(m) == 0:  # keep with probability 1/m
                 return self._board(x, n, x)
-        raise NoSuchBoardError(_(
+        most = self.hardest()
+        if most is not None and most < n:
+            raise NoSuchBoardError(_("no {shape} board needs exactly {presses}: the hardest solvable boards "
+                                     "need {most}").format(shape=self.shape, presses=presses_words(n),
+                                                           most=presses_words(most)))
+        raise NoSuchBoardError(ngettext(
+            "no {shape} board needing exactly {n} press found in {tries} tries; with nullity {nullity} there "
+            "may be none (quiet patterns make every board clearable with fewer)",
             "no {shape} board needing exactly {n} presses found in {tries} tries; with nullity {nullity} there "
-            "may be none (quiet patterns make every board clearable with fewer)").format(
+            "may be none (quiet patterns make every board clearable with fewer)", n).format(
                 shape=self.shape, n=n, tries=f"{TRIES:,}", nullity=self.nullity))
+
+    def hardest(self) -> int | None:
+        """The most presses any solvable board needs when proven within a second, else None."""
+        from countlo.visible.algebra.covering_radius import hardest  # noqa: PLC0415 (numpy, only on a refusal)
+
+        assert self.basis is not None
+        try:
+            h = hardest(self.basis, self.shape.cells, time_limit=1.0)
+        except BadSizeError:
+            return None
+        return h.upper if h.exact else None
 
     def in_band(self, difficulty: str) -> Generated:
         """A board of this difficulty (see draw_in_band)."""

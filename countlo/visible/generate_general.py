@@ -23,9 +23,9 @@ from dataclasses import dataclass
 
 from countlo.errors import BadSizeError, CountloError
 from countlo.graph import Board
-from countlo.i18n import _
+from countlo.i18n import _, ngettext
 from countlo.visible import solutions
-from countlo.visible.generate import TRIES, NoSuchBoardError, band_of, draw_in_band
+from countlo.visible.generate import TRIES, NoSuchBoardError, band_of, draw_in_band, presses_words
 from countlo.visible.generate import coset as coset_bits
 
 MAX_CELLS = 1 << 16  # a press vector and a start of this many cells per board, in Python lists
@@ -177,9 +177,25 @@ class RulesGenerator:
             w, m, _lightest = self.lightest(x)
             if w == total and self.rng.randrange(m) == 0:  # keep with probability 1/m
                 return Drawn(self.start_of(x), x, total)
-        raise NoSuchBoardError(_("no board needing exactly {n} presses found in {tries} tries; with {solutions} "
-                                 "solutions a board there may be none").format(
-            n=total, tries=f"{TRIES:,}", solutions=self.solutions))
+        most = self.hardest()
+        if most is not None and most < total:
+            raise NoSuchBoardError(_("no board needs exactly {presses} here: the hardest solvable boards "
+                                     "need {most}").format(presses=presses_words(total), most=presses_words(most)))
+        raise NoSuchBoardError(ngettext(
+            "no board needing exactly {n} press found in {tries} tries; with {solutions} solutions a board "
+            "there may be none",
+            "no board needing exactly {n} presses found in {tries} tries; with {solutions} solutions a board "
+            "there may be none", total).format(n=total, tries=f"{TRIES:,}", solutions=self.solutions))
+
+    def hardest(self) -> int | None:
+        """The most presses any solvable board needs when proven within a second, else None."""
+        from countlo.visible.fewest_general import hardest  # noqa: PLC0415 (numpy, only on a refusal)
+
+        try:
+            h = hardest(self.board, time_limit=1.0)
+        except BadSizeError:
+            return None
+        return h.upper if h.exact else None
 
     def in_band(self, difficulty: str) -> Drawn:
         """A board of this difficulty (see generate.draw_in_band)."""

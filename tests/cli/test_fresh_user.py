@@ -98,11 +98,11 @@ def test_help_epilogs_fit_80_columns_without_ragged_rewrapping(capsys, monkeypat
 
 
 @pytest.mark.parametrize("size, rules, said", [
-    ("1004x1004", [], "--most works on boards of at most 4096 cells (64x64) when they have 2 or more quiet "
+    ("1004x1004", [], "--most works on boards of at most 4096 cells (64x64) when they have 3 or more quiet "
                       "patterns; this one has 1008016 cells and nullity 4"),
     ("1025x1025", [], "--most works on boards of at most 1048576 cells (1024x1024); 1025x1025 has 1050625"),
     ("200x200", ["--topology", "torus"], "--most works on boards of at most 4096 cells (64x64) when they "
-                                         "have 2 or more quiet patterns; this one has 40000 cells and nullity 64"),
+                                         "have 3 or more quiet patterns; this one has 40000 cells and nullity 64"),
 ])
 def test_most_on_a_board_too_large_is_refused_saying_the_limit(capsys, monkeypatch, size, rules, said):
     code, out, err = run(["solve", "--size", size, "--most", *rules], capsys, monkeypatch)

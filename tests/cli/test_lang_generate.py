@@ -129,11 +129,11 @@ def test_refusals_in_one_chinese_line(run_cli, tmp_path, command, english, chine
      "at most 65536 here",
      "--presses 需要每个盘面准确的最少点击数，要遍历它的全部 16777216 个解才能得到；这里最多 65536 个"),
     (["--size", "4x4", "--presses", "16", "--seed", "1"],
-     "no 4x4 board needing exactly 16 presses found in 20,000 tries; with nullity 4 there may be none",
-     "试了 20,000 次，没有找到恰好需要 16 次点击的 4x4 盘面；零化度为 4 时可能根本不存在"),
+     "no 4x4 board needs exactly 16 presses: the hardest solvable boards need 7 presses",
+     "没有 4x4 盘面恰好需要 16 次点击：最难的有解盘面需要 7 次点击"),
     (["--size", "4x4", "--rule", "plus", "--presses", "16", "--seed", "1"],
-     "no board needing exactly 16 presses found in 20,000 tries; with 16 solutions a board there may be none",
-     "试了 20,000 次，没有找到恰好需要 16 次点击的盘面；每个盘面有 16 个解，这样的盘面可能根本不存在"),
+     "no board needs exactly 16 presses here: the hardest solvable boards need 7 presses",
+     "这里没有盘面恰好需要 16 次点击：最难的有解盘面需要 7 次点击"),
 ])
 def test_generate_refusals_from_the_drawing_in_chinese(run_cli, args, english, chinese):
     en, zh = run_cli(["generate", *args]), run_cli(["--lang", "zh", "generate", *args])

@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 HEAVY = {"numpy", "z3", "prompt_toolkit", "dataclasses", "inspect", "typing", "json", "shutil",
          "random", "datetime", "enum"}
@@ -36,3 +38,24 @@ def test_top_level_help_imports_no_heavy_module():
     code, modules = loaded(["--help"])
     assert code == 0
     assert modules & HEAVY == set()
+
+
+@pytest.mark.parametrize("command", ["play", "simulate", "solve", "replay", "generate", "practice", "userscript"])
+def test_every_command_help_imports_no_heavy_module(command):
+    """Issue 31: `play --help` and `simulate --help` imported numpy and the whole play stack (288
+    modules, 8x a bare interpreter): a package's __init__ loaded everything it re-exports."""
+    code, modules = loaded([command, "--help"])
+    assert code == 0
+    assert modules & HEAVY == set(), sorted(modules & HEAVY)
+
+
+def test_a_solve_under_other_rules_loads_no_session_ui():
+    """Issue 31: the rule wording pulled the whole terminal companion (ui.session, ui.terminal,
+    the play stack) into every `solve` under other rules; only the words module is needed."""
+    probe = PROBE.format(argv=["solve", "--all-on", "--size", "30x30", "--topology", "torus"])
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
+    out = subprocess.run([sys.executable, "-c", probe], env=env, cwd=ROOT, text=True, capture_output=True,
+                         check=True).stdout.split()
+    assert out[0] == "0"
+    ui = {m for m in out[1:] if m.startswith(("countlo.ui.", "countlo.play", "prompt_toolkit"))}
+    assert ui <= {"countlo.ui.rulewords"}, sorted(ui)

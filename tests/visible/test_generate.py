@@ -14,7 +14,7 @@ from countlo.board import Shape
 from countlo.cli.main import main
 from countlo.visible.engines.polynomial_chase import rows_clear, solve
 from countlo.visible.fewest import fewest_presses
-from countlo.visible.generate import Generator, band, lights_of
+from countlo.visible.generate import Generator, NoSuchBoardError, band, lights_of
 
 
 def chi_square_limit(dof: int, z: float = 3.72) -> float:
@@ -168,7 +168,7 @@ def test_cli_json_and_seed_reproducible(capsys):
 
 @pytest.mark.parametrize("args, code, message", [
     (["--size", "5x5", "--presses", "26"], 2, "needs 1 to 25 presses"),
-    (["--size", "4x4", "--presses", "14", "--seed", "1"], 1, "no 4x4 board needing exactly 14"),
+    (["--size", "4x4", "--presses", "14", "--seed", "1"], 1, "no 4x4 board needs exactly 14 presses: the hardest solvable boards need 7 presses"),
     (["--size", "1x1", "--difficulty", "hard"], 1, "has no hard boards"),
     (["--size", "30x30", "--difficulty", "easy"], 2, "nullity 20"),
     (["--size", "5000x5000"], 2, "at most 16,777,216 cells"),
@@ -203,3 +203,11 @@ def test_readme_examples(run_cli, tmp_path):
     for d, rule in (("easy", "1 to max(1, round(0.15 RC))"),
                     ("medium", "up to max(easy + 1, round(0.30 RC))"), ("hard", "above medium")):
         assert f"| {d} | {rule} | {' | '.join(cells[d])} |" in readme
+
+
+def test_a_press_count_no_board_needs_is_refused_as_none():
+    """Issue 31: '... exactly 16 presses found in 20,000 tries; ... there may be none' where the
+    hardest 4x4 board needs 7."""
+    with pytest.raises(NoSuchBoardError) as err:
+        Generator(Shape(4, 4), random.Random(3)).exactly(16)
+    assert str(err.value) == "no 4x4 board needs exactly 16 presses: the hardest solvable boards need 7 presses"

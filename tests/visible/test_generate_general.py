@@ -19,6 +19,7 @@ from countlo.cli.main import main
 from countlo.rules import Rules
 from countlo.ui.practice import PracticeSession
 from countlo.visible import solutions
+from countlo.visible.generate import NoSuchBoardError
 from countlo.visible.generate_general import RulesGenerator, band
 from countlo.visible.practice import Practice
 
@@ -240,3 +241,12 @@ def test_readme_generate_then_solve_under_rules(run_cli, tmp_path):
     assert "5 fewest presses counted with multiplicity (exact minimum)" in first
     assert (f"> puzzle3.txt && countlo solve puzzle3.txt {' '.join(rules)} --min | head -1\n"
             f"{first}\n") in readme
+
+
+def test_a_press_count_no_board_needs_is_refused_as_none():
+    """Issue 31: it said 'no board needing exactly 1 presses ... there may be none' where the
+    only solvable board needs 0 presses."""
+    gen = RulesGenerator(Shape(1, 1, Rules.make("plane", "ring")), random.Random(3))
+    with pytest.raises(NoSuchBoardError) as err:
+        gen.exactly(1)
+    assert str(err.value) == "no board needs exactly 1 press here: the hardest solvable boards need 0 presses"

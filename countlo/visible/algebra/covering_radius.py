@@ -21,8 +21,8 @@ from countlo.i18n import _
 from countlo.visible.algebra.coset_walsh import lightest, reduce_basis, span_members
 
 BRUTE_CELLS = 26  # 2^cells xor-and-popcounts: every coset, exactly
-CLASSES_CELLS = 1 << 12  # with 2 or more quiet patterns _two tabulates two classes of up to cells / 2
-# members against each other: 64x64 keeps that table to 4 million entries (1004x1004 would be 195 GB)
+CLASSES_CELLS = 1 << 12  # with 3 or more quiet patterns only bounds: the sphere bound sums binomials up to
+# about cells / 2 and the local search proves each start by a walk of its coset, too slow past 64x64
 
 
 @dataclass(frozen=True)
@@ -46,9 +46,9 @@ def hardest(basis: Sequence[int], cells: int, *, time_limit: float = 10.0,
     exact for nullity <= 2 or cells <= BRUTE_CELLS, else bounds within about `time_limit`."""
     red = reduce_basis(basis)
     full = (1 << cells) - 1
-    if len(red) >= 2 and cells > CLASSES_CELLS:
+    if len(red) >= 3 and cells > CLASSES_CELLS:
         raise BadSizeError(_("--most works on boards of at most {most} cells ({side}x{side}) when they have "
-                             "2 or more quiet patterns; this one has {cells} cells and nullity {nullity}").format(
+                             "3 or more quiet patterns; this one has {cells} cells and nullity {nullity}").format(
                                  most=CLASSES_CELLS, side=math.isqrt(CLASSES_CELLS), cells=cells, nullity=len(red)))
     if not red:
         return Hardest(full, cells, cells, "nullity 0: the only solution of the all-pressed start")
@@ -64,40 +64,42 @@ def hardest(basis: Sequence[int], cells: int, *, time_limit: float = 10.0,
 def _one(q: int, cells: int) -> Hardest:
     """{0, q}: every cell off q pressed and half of q's cells."""
     w = q.bit_count()
-    half = 0
-    taken = 0
-    rest = q
-    while taken < w // 2:
-        low = rest & -rest
-        half |= low
-        rest ^= low
-        taken += 1
-    x = (((1 << cells) - 1) & ~q) | half
+    x = (((1 << cells) - 1) & ~q) | _first(q, w // 2)
     r = cells - (w + 1) // 2
     return Hardest(x, r, r, "nullity 1: closed form")
 
 
 def _two(q1: int, q2: int, cells: int) -> Hardest:
     """{0, q1, q2, q1 + q2}: only the number of presses in each class of cells (by membership in
-    q1 and q2) matters; the best split of the q1-and-q2 class is a clipped midpoint."""
+    q1 and q2) matters; the best split of the q1-and-q2 class is a clipped midpoint.
+
+    With k1, k2, k3 presses in the classes only in q1, only in q2 and in both, the weights of
+    x + c for c = 0, q1, q2, q1 + q2 are k1 + k2 + k3, (n1-k1) + k2 + (n3-k3),
+    k1 + (n2-k2) + (n3-k3) and (n1-k1) + (n2-k2) + k3: two rise with k3, two fall. In u = k1 + k2
+    and v = k1 - k2 the rising pair's minimum is min(u, n1 + n2 - u) and the falling pair's
+    min(n1 - v, n2 + v) + n3, which is largest at the v nearest (n1 - n2) / 2 that u allows; so
+    one pass over u (linear in the cells, 1024x1024 included) finds the covering radius."""
     c1, c2, c3 = q1 & ~q2, q2 & ~q1, q1 & q2
     n1, n2, n3 = c1.bit_count(), c2.bit_count(), c3.bit_count()
     n0 = cells - n1 - n2 - n3
-    k1 = np.arange(n1 + 1)[:, None]
-    k2 = np.arange(n2 + 1)[None, :]
-    # weights of x + c for c = 0, q1, q2, q1 + q2 with k3 presses in class 3:
-    # 0: k1 + k2 + k3; q1: (n1-k1) + k2 + (n3-k3); q2: k1 + (n2-k2) + (n3-k3);
-    # q1+q2: (n1-k1) + (n2-k2) + k3. Two rise with k3, two fall.
-    rise = np.minimum(k1 + k2, (n1 - k1) + (n2 - k2))
-    fall = np.minimum((n1 - k1) + k2, k1 + (n2 - k2)) + n3
+    u = np.arange(n1 + n2 + 1, dtype=np.int64)
+    rise = np.minimum(u, n1 + n2 - u)
+    lo = np.maximum(-u, u - 2 * n2)  # k1 = (u + v) / 2 in 0..n1 and k2 = (u - v) / 2 in 0..n2
+    hi = np.minimum(u, 2 * n1 - u)
+    near = np.clip((n1 - n2) // 2, lo, hi)
+    fall, v = np.full(u.shape, -1, dtype=np.int64), np.zeros(u.shape, dtype=np.int64)
+    for step in (-1, 0, 1, 2):  # the nearest v of u's parity is among these
+        w = near + step
+        f = np.where((w >= lo) & (w <= hi) & ((w - u) % 2 == 0), np.minimum(n1 - w, n2 + w) + n3, -1)
+        better = f > fall
+        fall, v = np.where(better, f, fall), np.where(better, w, v)
     best_val, best = -1, (0, 0, 0)
     for k3 in _candidates(rise, fall, n3):
         val = np.minimum(rise + k3, fall - k3)
         i = int(np.argmax(val))
-        v = int(val.flat[i])
-        if v > best_val:
-            a, b = divmod(i, n2 + 1)
-            best_val, best = v, (a, b, int(k3.flat[i]) if isinstance(k3, np.ndarray) else k3)
+        if int(val[i]) > best_val:
+            ui, vi = int(u[i]), int(v[i])
+            best_val, best = int(val[i]), ((ui + vi) // 2, (ui - vi) // 2, int(k3[i]))
     a, b, k = best
     x = (((1 << cells) - 1) & ~(q1 | q2)) | _first(c1, a) | _first(c2, b) | _first(c3, k)
     r = n0 + best_val
@@ -111,13 +113,14 @@ def _candidates(rise: np.ndarray, fall: np.ndarray, n3: int) -> list[np.ndarray]
 
 
 def _first(mask: int, k: int) -> int:
-    """The k lowest set bits of mask."""
-    out = 0
-    for _step in range(k):
-        low = mask & -mask
-        out |= low
-        mask ^= low
-    return out
+    """The k lowest set bits of mask (bytes through numpy: linear in the bits, not k times)."""
+    if k <= 0:
+        return 0
+    size = (mask.bit_length() + 7) // 8
+    bits = np.unpackbits(np.frombuffer(mask.to_bytes(size, "little"), dtype=np.uint8), bitorder="little")
+    out = np.zeros_like(bits)
+    out[np.flatnonzero(bits)[:k]] = 1
+    return int.from_bytes(np.packbits(out, bitorder="little").tobytes(), "little")
 
 
 def _brute(red: list[int], cells: int) -> Hardest:

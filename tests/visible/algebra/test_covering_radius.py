@@ -103,6 +103,30 @@ def test_nullity_two_family_matches_the_general_count():
     check(big, quiet_patterns(shape), shape.cells)
 
 
+@given(st.integers(2, 12).flatmap(lambda n: st.tuples(st.just(n), st.integers(1, (1 << n) - 1),
+                                                       st.integers(1, (1 << n) - 1))))
+@settings(max_examples=150, deadline=None)
+def test_the_nullity_two_pass_over_u_is_the_brute_force_radius(case):
+    """The linear pass (one u at a time, the best v of its parity) against every word."""
+    n, q1, q2 = case
+    if q1 == q2:
+        return
+    h = covering_radius.hardest([q1, q2], n)
+    assert h.need == radius([q1, q2], n)
+    check(h, reduce_basis([q1, q2]), n)
+
+
+def test_nullity_two_and_one_far_past_64x64():
+    """Issue 31: the README promises --most on classic boards up to 1024x1024 with an exact
+    closed form at nullity 2 and 1, but the class table refused past 64x64."""
+    for shape in (Shape(77, 77), Shape(61, 902)):
+        basis = quiet_patterns(shape)
+        h = hardest(basis, shape.cells)
+        assert h.exact and h.method.startswith(f"nullity {len(basis)}")
+        assert h.presses is not None and h.presses.bit_count() == h.need
+        assert all((h.presses ^ c).bit_count() >= h.need for c in span_members(reduce_basis(basis)))
+
+
 def test_big_boards_get_counting_bounds_without_a_start():
     """47x47 (nullity 30): no start's minimum is proven in a moment, so the lower bound is the
     sphere-covering count and no start is claimed."""
