@@ -5,7 +5,7 @@ The exact posterior (`countlo.hidden.posterior`, one module per method) loads nu
 imported by name where needed.
 """
 
-import importlib
+from countlo.lazy import attributes
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up; mypy knows it)
 if TYPE_CHECKING:
@@ -61,12 +61,7 @@ WHERE = {
 }
 
 
-def __getattr__(name: str) -> object:
-    if name not in WHERE:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(WHERE[name]), name)
-    globals()[name] = value
-    return value
+__getattr__ = attributes(__name__, WHERE)
 
 
 __all__ = [

@@ -1,7 +1,7 @@
 """Playing the hidden game: strategies (which cell to click), the guide (the companion's state
 machine: advice, observations, typo fixes, the finishing plan), oracles and whole games."""
 
-import importlib
+from countlo.lazy import attributes
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up; mypy knows it)
 if TYPE_CHECKING:
@@ -66,12 +66,7 @@ WHERE = {
 }
 
 
-def __getattr__(name: str) -> object:
-    if name not in WHERE:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(WHERE[name]), name)
-    globals()[name] = value
-    return value
+__getattr__ = attributes(__name__, WHERE)
 
 
 __all__ = [

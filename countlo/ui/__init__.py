@@ -1,7 +1,7 @@
 """The terminal companion of `countlo play`: the session (text in, fragments out), what it shows,
 the words it uses, and the prompt_toolkit or plain-line front ends."""
 
-import importlib
+from countlo.lazy import attributes
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up; mypy knows it)
 if TYPE_CHECKING:
@@ -19,12 +19,7 @@ WHERE = {
 }
 
 
-def __getattr__(name: str) -> object:
-    if name not in WHERE:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(WHERE[name]), name)
-    globals()[name] = value
-    return value
+__getattr__ = attributes(__name__, WHERE)
 
 
 __all__ = ["Session", "interactive", "run_lines", "run_terminal", "wants_colour"]

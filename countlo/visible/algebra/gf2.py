@@ -79,14 +79,14 @@ def gcd(a: Poly, b: Poly) -> Poly:
     return a
 
 
-def xgcd_mod(a: Poly, m: Poly) -> tuple[Poly, Poly]:
-    """(g, s) with g = gcd(a, m) and s a = g (mod m), deg s < deg m.
+def xgcd(a: Poly, b: Poly) -> tuple[Poly, Poly, Poly]:
+    """(g, s, t) with s a + t b = g = gcd(a, b).
 
     Extended Euclid run bit by bit: every xor of a shifted remainder is mirrored on its
-    cofactor, so the cost is O(deg m) shift-xors on (deg m)-bit ints.
+    cofactors, so the cost is O(deg) shift-xors on (deg)-bit ints.
     """
-    r0, s0 = m, 0
-    r1, s1 = mod(a, m), 1
+    r0, s0, t0 = a, 1, 0
+    r1, s1, t1 = b, 0, 1
     while r1:
         d1 = r1.bit_length()
         while True:
@@ -95,9 +95,16 @@ def xgcd_mod(a: Poly, m: Poly) -> tuple[Poly, Poly]:
                 break
             r0 ^= r1 << sh
             s0 ^= s1 << sh
-        r0, s0, r1, s1 = r1, s1, r0, s0
-    # r0 = g, s0 a = g (mod m); the cofactor may exceed deg m only through the last step.
-    return r0, mod(s0, m)
+            t0 ^= t1 << sh
+        r0, s0, t0, r1, s1, t1 = r1, s1, t1, r0, s0, t0
+    return r0, s0, t0
+
+
+def xgcd_mod(a: Poly, m: Poly) -> tuple[Poly, Poly]:
+    """(g, s) with g = gcd(a, m) and s a = g (mod m), deg s < deg m."""
+    g, s, _t = xgcd(mod(a, m), m)
+    # the cofactor may exceed deg m only through the last step
+    return g, mod(s, m)
 
 
 def mulmod(a: Poly, b: Poly, m: Poly) -> Poly:

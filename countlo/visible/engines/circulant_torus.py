@@ -109,30 +109,12 @@ def _fibonacci(n: int, cols: int) -> tuple[int, int]:
     return f, g
 
 
-def _xgcd(a: int, b: int) -> tuple[int, int, int]:
-    """(g, s, t) with s a + t b = g = gcd(a, b) over GF(2)[S], bit by bit (gf2.xgcd_mod's
-    scheme with both cofactors kept)."""
-    r0, s0, t0 = a, 1, 0
-    r1, s1, t1 = b, 0, 1
-    while r1:
-        d1 = r1.bit_length()
-        while True:
-            sh = r0.bit_length() - d1
-            if sh < 0:
-                break
-            r0 ^= r1 << sh
-            s0 ^= s1 << sh
-            t0 ^= t1 << sh
-        r0, s0, t0, r1, s1, t1 = r1, s1, t1, r0, s0, t0
-    return r0, s0, t0
-
-
 def _clearing(pivot: int, entry: int) -> tuple[int, int, int, int]:
     """An invertible 2 x 2 operation (a, b, c, d) on (pivot, entry) that leaves the entry 0: a plain
     entry += q pivot when the pivot divides it, else the Euclid cofactors (gcd into the pivot)."""
     if pivot and not gf2.mod(entry, pivot):
         return 1, 0, _exact(entry, pivot), 1
-    g, s, t = _xgcd(pivot, entry)
+    g, s, t = gf2.xgcd(pivot, entry)
     return s, t, _exact(entry, g), _exact(pivot, g)
 
 

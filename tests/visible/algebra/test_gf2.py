@@ -60,6 +60,13 @@ def test_xgcd_mod_bezout(a, m):
     assert gf2.mod(gf2.mul(s, a), m) == gf2.mod(g, m)
 
 
+@given(polys, polys)
+def test_xgcd_cofactors(a, b):
+    g, s, t = gf2.xgcd(a, b)
+    assert g == gf2.gcd(a, b)
+    assert gf2.mul(s, a) ^ gf2.mul(t, b) == g
+
+
 def naive_shift(a: int) -> int:
     out, power = 0, 1  # power = (t + 1)^i
     for i in range(a.bit_length()):
