@@ -229,7 +229,8 @@ def _report(r, args, problem, fmt: str = "countlo") -> int:
         from countlo.ui.layout import wrapped
 
         print(wrapped("\n".join(lines), sys.stdout))
-    code = 1 if r.status == "contradictory" else 0
+    # 1 as for an unsolvable board in `solve`: the counts contradict, or no click can clear them
+    code = 1 if r.status == "contradictory" or r.clearable is False else 0
     if args.image is not None:
         code = max(code, _draw(r, args))
     return code

@@ -71,7 +71,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     start.add_argument("--size", metavar="RxC", help=_("board size, e.g. 6x6 (needed by --lit, --all-on)"))
     start.add_argument("--all-on", action="store_true", help=_("start with every light on"))
     start.add_argument("--lit", metavar="LIST",
-                       help=_("lit cells as 1-based numbers in reading order, e.g. 1,7,13"))
+                       help=_("lit cells as A1 names or 1-based numbers in reading order, e.g. A1,B2 or 1,7,13"))
     start.add_argument("--to", metavar="FILE", help=_("target pattern (default all dark): presses "
                                                       "turning the start into it"))
     start.add_argument("--target", choices=("dark", "lit"),

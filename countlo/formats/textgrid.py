@@ -70,19 +70,26 @@ def lit_items(text: str) -> list[str]:
     return items
 
 
+_A1_NAME = re.compile(r"^[A-Za-z]{1,3}[0-9]{1,5}$")
+
+
 def parse_lit(text: str, shape: Shape) -> list[int]:
-    """Row ints of the board whose lit cells are the 1-based reading-order numbers in `text`.
+    """Row ints of the board whose lit cells are the 1-based reading-order numbers, or the A1
+    names, in `text`.
 
     Cell k is row (k - 1) // C + 1, column (k - 1) % C + 1; items are separated by commas or
-    spaces; a number off the board or listed twice is an error naming it.
+    spaces; a cell off the board or listed twice is an error naming it.
     """
     rows = [0] * shape.rows
     seen: set[int] = set()
     for item in lit_items(text):
-        if not is_whole(item):
+        if _A1_NAME.match(item):  # a cell named as everywhere else (A1 is the top-left)
+            k = shape.parse_cell(item) + 1
+        elif not is_whole(item):
             raise BadCellError(_("--lit item {item} is not a cell number (1-{cells})").format(
                 item=shown(item), cells=shape.cells))
-        k = int(item)
+        else:
+            k = int(item)
         if not 1 <= k <= shape.cells:
             raise BadCellError(_("--lit item {item} is off the {shape} board (cells 1-{cells})").format(
                 item=shown(item)[1:-1], shape=shape, cells=shape.cells))

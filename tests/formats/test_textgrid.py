@@ -76,3 +76,12 @@ def test_side_by_side_lines_up():
         "1  # . .   1  . . X",
         "2  . # #   2  . . .",
     ]
+
+
+def test_lit_takes_a1_names_as_well_as_numbers():
+    shape = Shape(3, 3)
+    assert parse_lit("A1,B2 9", shape) == parse_lit("1,5,9", shape) == [0b001, 0b010, 0b100]
+    with pytest.raises(BadCellError, match="D1 is off the 3x3 board"):
+        parse_lit("D1", shape)
+    with pytest.raises(BadCellError, match="listed twice"):
+        parse_lit("A1,1", shape)
