@@ -98,17 +98,44 @@
         ? { event: body.event, data: body.data, res: json.res, problem: !!json.problem }
         : { event: body.event, data: body.data, failed: true };
     }
+    // One game-server request at a time, in the order the page made them: two quick clicks then
+    // reach the server in click order (two connections may otherwise be served the other way
+    // round), so each answer is the count after its own click.
+    let busy = false;
+    const waiting = [];
+    function turn(go) {
+      if (busy) {
+        waiting.push(go);
+      } else {
+        busy = true;
+        go();
+      }
+    }
+    function done() {
+      const go = waiting.shift();
+      if (go) go(); else busy = false;
+    }
     const realFetch = window.fetch;
     if (realFetch) {
       window.fetch = function (input, init) {
         const url = typeof input === "string" ? input : (input && input.url) || String(input);
         const body = init && typeof init.body === "string" ? request(init.body) : null;
-        const p = realFetch.apply(this, arguments);
-        if (body && api.test(url)) {
-          const n = sent++;
-          p.then(function (r) { return r.clone().json(); })
-            .then(function (j) { tell(n, answer(body, j)); }, function () { tell(n, answer(body, null)); });
-        }
+        if (!(body && api.test(url))) return realFetch.apply(this, arguments);
+        const self = this;
+        const args = arguments;
+        const n = sent++;
+        const p = new Promise(function (resolve, reject) {
+          turn(function () {
+            try {
+              realFetch.apply(self, args).then(resolve, reject);
+            } catch (e) {
+              reject(e); // the answer is reported as failed and the next request goes
+            }
+          });
+        });
+        p.then(function (r) { return r.clone().json(); })
+          .then(function (j) { tell(n, answer(body, j)); }, function () { tell(n, answer(body, null)); })
+          .then(done, done);
         return p;
       };
     }
@@ -120,16 +147,23 @@
     };
     XMLHttpRequest.prototype.send = function (data) {
       const body = typeof data === "string" ? request(data) : null;
-      if (body && api.test(this.countloUrl || "")) {
-        const n = sent++;
-        const xhr = this;
-        xhr.addEventListener("loadend", function () {
-          let j = null;
-          try { j = xhr.status < 300 ? JSON.parse(xhr.responseText) : null; } catch (e) { j = null; }
-          tell(n, answer(body, j));
-        });
-      }
-      return send.apply(this, arguments);
+      if (!(body && api.test(this.countloUrl || ""))) return send.apply(this, arguments);
+      const n = sent++;
+      const xhr = this;
+      const args = arguments;
+      xhr.addEventListener("loadend", function () {
+        let j = null;
+        try { j = xhr.status < 300 ? JSON.parse(xhr.responseText) : null; } catch (e) { j = null; }
+        tell(n, answer(body, j));
+        done();
+      });
+      turn(function () {
+        try {
+          send.apply(xhr, args);
+        } catch (e) {
+          done(); // no loadend will come: let the next request go
+        }
+      });
     };
   }
 
