@@ -354,7 +354,7 @@ class _Answer:
                 print(f"{i:>4}. " + ngettext("{n} press", "{n} presses", sum(x)).format(n=sum(x)) + names)
         if "classes" in extra:
             classes, group = len(extra["classes"]), len(extra["group"])
-            if not self.grid:  # variant_classes groups a graph by the identity only
+            if not self.grid:  # classes_general groups a graph by the identity only
                 print(ngettext("{n} class, one per solution: graph automorphisms are not searched, so only "
                                "the identity groups them.",
                                "{n} classes, one per solution: graph automorphisms are not searched, so "

@@ -8,7 +8,7 @@ nothing is ever reduced: a quarter of the bytes of the lazy byte arithmetic, and
 conditional subtractions. The array is laid out plane by plane in memory (its plane axis has
 the largest stride), so each plane of a run of places is one contiguous block and every numpy
 call runs over whole blocks, not over rows of a few words. `Z3Bits` offers the same operations
-as zkchase's byte arithmetic, so the chase runs on either; `Z6Bits` adds a plane mod 2.
+as line_chase_mod_k's byte arithmetic, so the chase runs on either; `Z6Bits` adds a plane mod 2.
 """
 
 from __future__ import annotations
@@ -80,7 +80,7 @@ def add_into(out: Arr, b: Arr, bsw: Arr, views: tuple[Arr, Arr, Arr]) -> None:
 
 
 class Z3Bits:
-    """The chase's arithmetic (see zkchase._Arith) on bit-sliced Z_3, W free variables wide."""
+    """The chase's arithmetic (see line_chase_mod_k._Arith) on bit-sliced Z_3, W free variables wide."""
 
     k = 3
     dtype: Any = np.uint64

@@ -20,7 +20,7 @@ the nullity) and goes to countlo.visible.algebra.smith's Smith form; the skipped
 are and take the later pivots' row operations a leaf late (a left-looking update, only when a
 leaf skips a column and at the end). Forward and back substitution go a leaf's group of pivots
 at a time (one product, then the group's inverted triangle). The factor q = 2 of k takes
-rowchase's bit-packed elimination instead. The answers are the same as smith.factorize gives:
+bitpacked's elimination instead. The answers are the same as smith.factorize gives:
 solvability, one solution, and the kernel as generators with their orders (listed by prime, then
 by order). Run with one BLAS thread, as the command line does
 (countlo.cli.threads): the products are many and mostly small.

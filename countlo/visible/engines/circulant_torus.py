@@ -11,7 +11,7 @@ g = gcd(e, S^C + 1): solvable iff g divides the transformed right-hand side, nul
 deg g_0 + deg g_1, quiet first rows the multiples of (S^C + 1)/g. A solve costs two chases of R
 cheap row operations on C-bit ints and a dozen products in Q; the RC x RC matrix never appears.
 
-Applies to R x C tori with R, C >= 3 (the plus offsets land on distinct cells), as rowchase.
+Applies to R x C tori with R, C >= 3 (the plus offsets land on distinct cells), as line_chase.
 """
 
 from __future__ import annotations
@@ -304,7 +304,7 @@ def check_size(board: Shape) -> None:
 
 
 def to_rows(board: Shape, v: Sequence[int], what: str) -> Rows:
-    """The 0/1 vector as C-bit rows, refused in general.check_vector's words."""
+    """The 0/1 vector as C-bit rows, refused in engine.check_vector's words."""
     cols = board.cols
     if not isinstance(v, list | tuple):  # e.g. a numpy array: bytes() would read its memory
         v = [int(a) for a in v]

@@ -15,7 +15,7 @@
   integers over their pivot presses, packed into rows of 64-bit words, their free presses
   scattered in with numpy, and C y = r goes through countlo.visible.engines.line_chase's forward
   elimination (a word of 64 columns at a time with the four Russians' tables), then a
-  back-substitution by parities for y and a small kernel (rowchase's, a word at a time with
+  back-substitution by parities for y and a small kernel (bitpacked's, a word at a time with
   tables, for a large one). The presses for the solved y are read from the forms.
 * The quiet patterns are the chases of the kernel of C with b = 0. As A is symmetric they are also
   the w with w A = 0, so an unsolvable b has a quiet pattern w with w.b = 1: that is the witness,
@@ -363,7 +363,7 @@ class Reduced:
                     vecs[j, col >> 6] = ONE << np.uint64(col & 63)
                     back_substitute_one(self.rows, self.pivcols, vecs[j], zero)
                 self._kernel = [int.from_bytes(v.tobytes(), "little") for v in vecs]
-            else:  # many vectors: rowchase's tables, all at once
+            else:  # many vectors: bitpacked's tables, all at once
                 out = np.zeros((self.f, (len(nonpiv) + 63) // 64), dtype=np.uint64)
                 q = np.arange(len(nonpiv))
                 out[nonpiv, q >> 6] = ONE << (q & 63).astype(np.uint64)
@@ -514,7 +514,7 @@ plan = _Plans(4)
 
 
 def _cells(graph: Graph, v: Sequence[int], what: str) -> list[int]:
-    """The 0/1 vector, refused in general.check_vector's words."""
+    """The 0/1 vector, refused in engine.check_vector's words."""
     if len(v) != graph.cells or any(x not in (0, 1) for x in v):
         raise BadSizeError(_("{what} must hold {cells} values 0..{last}").format(what=what, cells=graph.cells, last=1))
     return [int(x) for x in v]

@@ -739,7 +739,7 @@ def _parts(n: int, d: int, wrap: bool) -> list[tuple[int, int, int, bool]]:
 
 
 def _cells(board: Shape, v: Sequence[int], what: str) -> NDArray[np.uint8]:
-    """The 0/1 vector as an array, refused in general.check_vector's words. A list of small ints
+    """The 0/1 vector as an array, refused in engine.check_vector's words. A list of small ints
     is read by bytearray in C (a million cells: a fifth of np.asarray's time); anything else, or a
     value bytearray refuses, goes through np.asarray."""
     arr: NDArray[Any] | None = None

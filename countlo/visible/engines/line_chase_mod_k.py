@@ -27,7 +27,7 @@ witness keeps its patterns from the chase that takes their dot products with b, 
 takes the symbolic chase and one more (two more when unsolvable).
 It gives what countlo.visible.solutions gives: solvability, a solution, the quiet group with its
 orders, generators of the quiet patterns and a witness (a quiet pattern of the transposed game,
-which rowchase's layout describes, not orthogonal to b).
+which line_chase's layout describes, not orthogonal to b).
 """
 
 from __future__ import annotations
@@ -58,7 +58,7 @@ Q_TERMS = 8  # and the number of terms of q(z)
 WITNESS_BLOCK = 8  # kernel generators per witness chase (a narrow chase: its running sums are one cumsum)
 KEEP_BYTES = 1 << 26  # the witness keeps every pattern of its chase (one byte a cell each) up to this
 # The constraint matrix is dense, free variables x free variables (about as many constraints).
-# The symbolic chase writes it straight into one float32 matrix, which zklu factors where it is
+# The symbolic chase writes it straight into one float32 matrix, which dense_lu factors where it is
 # (docs/MATH.md §18.8). Bytes an entry at the peak (dense_bytes), the larger of two phases:
 # * the chase: 4 for the matrix, 1 for its identity, and its lines (about a dozen lines of its
 #   width in its arithmetic's dtype, with the solve's own arrays): 2 bit-sliced (k = 3, 6), else
@@ -128,7 +128,7 @@ def _order(lags: Sequence[int], k: int) -> tuple[int, tuple[tuple[int, int], ...
 
 
 def applies(board: Shape) -> bool:
-    """True when this chase solves the board: k > 2, the geometry rowchase takes (the conditions
+    """True when this chase solves the board: k > 2, the geometry line_chase takes (the conditions
     there do not depend on k), a short recurrence along the line and at most max_free(z) free
     variables (in the layout zlayout picks: its dense matrix of max_free(z)^2 entries takes
     about DENSE_MEMORY at the peak)."""
@@ -261,7 +261,7 @@ def _assign(out: Arr, x: Arr) -> None:
 
 @dataclass(frozen=True)
 class ZLayout:
-    """rowchase's layout with what the chase over Z_k needs besides (docs/MATH.md §18.4)."""
+    """line_chase's layout with what the chase over Z_k needs besides (docs/MATH.md §18.4)."""
 
     lay: line_chase.Layout
     k: int
@@ -286,7 +286,7 @@ class ZLayout:
 
 
 # the cylinder may also be chased along its columns, the chase wrapping round instead of the
-# places (rowchase's geometry tuple: across, wrap, cyclic, twisted, fold)
+# places (line_chase's geometry tuple: across, wrap, cyclic, twisted, fold)
 TURNED = {"cylinder": (True, False, True, False, False)}
 
 
@@ -299,7 +299,7 @@ def zlayout(board: Shape, transposed: bool = False) -> ZLayout:
 
 @lru_cache(maxsize=8)
 def zlayout_or_none(board: Shape, transposed: bool = False) -> ZLayout | None:
-    """The chase's layout over Z_k: rowchase's, or on the cylinder the turned one (docs/MATH.md
+    """The chase's layout over Z_k: line_chase's, or on the cylinder the turned one (docs/MATH.md
     §18.4) when it leaves fewer free variables; None when neither has a short recurrence."""
     rules = board.rules
     two = Shape(board.rows, board.cols, Rules(rules.topology, rules.rule, 2, rules.target))
@@ -576,7 +576,7 @@ def chase(z: ZLayout, fv: Arr, rhs: Ints | None = None, keep: bool = False, dot:
     dot products of the presses with it (without keeping every line). `packed` forces the
     bit-sliced arithmetic on or off (tests); by default arith chooses. The constraint values
     (residues 0..k-1) are written into `into` (ncons, W), any dtype that holds them (the
-    symbolic chase: the float32 matrix zklu factors in place, docs/MATH.md §18.8), constraint i
+    symbolic chase: the float32 matrix dense_lu factors in place, docs/MATH.md §18.8), constraint i
     at row order[i] (default i); without `into`, into a new int64 array."""
     lay = z.lay
     k = z.k
@@ -757,7 +757,7 @@ class _Plans:
 
 def make(board: Shape, transposed: bool, rhs: Ints | None) -> tuple[Plan, Ints | None]:
     """The symbolic chase writes its constraints straight into one float32 matrix (the residual
-    of rhs in one more column), which zklu factors where it is (docs/MATH.md §18.8)."""
+    of rhs in one more column), which dense_lu factors where it is (docs/MATH.md §18.8)."""
     z = zlayout(board, transposed)
     split = colours(z)
     if split is None:
@@ -894,7 +894,7 @@ def _cells(board: Shape, v: Sequence[int], what: str) -> Ints:
 
 def rhs(board: Shape, start: Sequence[int], target: Sequence[int] | None) -> Ints:
     """target - start (mod k) as an (R, C) array (all dark when target is None), each vector
-    refused in general.check_vector's words: the b of A x = b for the Z_k grid solvers."""
+    refused in engine.check_vector's words: the b of A x = b for the Z_k grid solvers."""
     k = board.rules.states
     b = -_cells(board, start, "the start")
     if target is not None:

@@ -21,7 +21,7 @@ have (thousands on the torus with the knight).
 
 It gives what countlo.visible.solutions asks of it: solvability, a solution, the quiet group's
 orders and a witness (a uniformly random quiet pattern of the transposed game not orthogonal to
-b); listing the quiet patterns stays with zkchase.
+b); listing the quiet patterns stays with line_chase_mod_k.
 """
 
 from __future__ import annotations
@@ -62,7 +62,7 @@ def _is_prime(k: int) -> bool:
 def applies(board: Shape) -> bool:
     """True for a prime number of states above 2 not dividing the number of columns, on the
     cylinder or the torus, any local rule whose rows are fewer than the board's, both sides at
-    most MAX_SIDE (longer boards stay with zkchase; a torus whose rows k does not divide is turned
+    most MAX_SIDE (longer boards stay with line_chase_mod_k; a torus whose rows k does not divide is turned
     over its diagonal when it divides the columns); on the Moebius band, the Klein bottle and the
     projective plane (of an even number of rows) the same when the rule is its own mirror
     upside down (and left to right on the projective plane)."""
