@@ -5,8 +5,9 @@ against this list by tests/visible/engines/test_choice.py).
 Each entry's `takes` is a cheap test on the board's kind, size and rules; only when it passes is
 the engine's module imported (most load numpy, which stays off the start-up path of
 `countlo solve`) and asked whether it `applies`. Adding a method is one module in this folder and
-one entry here. Boards below FAST_CELLS cells keep the reference chase, which answers them in
-microseconds and gives the answers they always had.
+one entry here. The classic rules go to the polynomial chase at every size; other boards below
+FAST_CELLS cells keep the reference chase, which answers them in microseconds and gives the
+answers they always had.
 """
 
 from __future__ import annotations
