@@ -106,20 +106,23 @@ ENGINES: tuple[Entry, ...] = (
 )
 
 
-def choose(board: Board, question: Question) -> Engine:
-    """The engine that answers `question` for `board`, its size limit checked."""
+def _first(board: Board, question: Question) -> tuple[Entry, Engine]:
+    """The first entry that takes `board`, answers `question` and whose engine applies."""
     for entry in ENGINES:
         if question in entry.questions and entry.takes(board):
             engine = entry.load()
             if engine.applies(board):
-                engine.check_size(board)
-                return engine
+                return entry, engine
     raise AssertionError("the reference chase takes every board")
+
+
+def choose(board: Board, question: Question) -> Engine:
+    """The engine that answers `question` for `board`, its size limit checked."""
+    engine = _first(board, question)[1]
+    engine.check_size(board)
+    return engine
 
 
 def chosen(board: Board, question: Question) -> str:
     """The module name of the engine `choose` picks (for tests and the docs)."""
-    for entry in ENGINES:
-        if question in entry.questions and entry.takes(board) and entry.load().applies(board):
-            return entry.module
-    raise AssertionError("the reference chase takes every board")
+    return _first(board, question)[0].module
