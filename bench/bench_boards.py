@@ -24,7 +24,7 @@ from countlo.board import Shape
 from countlo.formats import figures
 from countlo.formats.image import save
 from countlo.visible.engines.polynomial_chase import solve_rows
-from countlo.visible.generate import Generator
+from countlo.visible.generate import BitsetGenerator as Generator
 
 
 def cpu(fn) -> float:

@@ -79,7 +79,7 @@ def main() -> None:
         d = nullity(shape)
         limit = args.limit if d <= args.hopeless else args.short
         secs, f = cpu(fewest, shape, shape.full, time_limit=limit)
-        assert f is not None and clears(shape, shape.full, f.presses)
+        assert f is not None and clears(shape, shape.full, f.bits)
         times = [secs]
         if secs < 1:
             times += [cpu(fewest, shape, shape.full, time_limit=limit)[0]

@@ -11,6 +11,7 @@ row number; A1 is the top-left cell.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from functools import lru_cache
 
 from countlo.errors import BadCellError, BadSizeError
@@ -24,7 +25,7 @@ Rows = list[int]  # a board as its rows, each a C-bit int (bit c = column c)
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up; mypy knows it)
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterator, Sequence
+    from collections.abc import Callable, Iterator
 
 MAX_SIDE = 65535
 
@@ -392,6 +393,19 @@ def _commutes(shape: Shape, sym: Symmetry) -> bool:
         if moved != shape.hits(image):
             return False
     return True
+
+
+Start = Sequence[int] | int  # a state per cell, or for two states a bitset (bit j = cell j)
+
+
+def as_bits(start: Start) -> int:
+    """A two-state start as a bitset."""
+    return start if isinstance(start, int) else bits(start)
+
+
+def as_values(start: Start, n: int) -> Vector:
+    """A start as a state per cell."""
+    return values(start, n) if isinstance(start, int) else list(start)
 
 
 def bits(vals: Sequence[int]) -> int:

@@ -11,7 +11,10 @@ from countlo.i18n import N_, _, ngettext
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: `generate --help` loads
 if TYPE_CHECKING:  # neither typing nor json (bench/bench_startup.py)
     from collections.abc import Callable
-    from typing import TypeVar
+    from typing import Any, TypeVar
+
+    from countlo.graph import Board
+    from countlo.visible.generate import Generated
 
     T = TypeVar("T")
 
@@ -76,90 +79,68 @@ def run(args: argparse.Namespace) -> int:
     import sys
 
     from countlo.board import Shape
-    from countlo.cli.rules_args import board_given
-
-    if board_given(args):
-        return run_rules(args)
-    args.size = args.size or "5x5"
-    from countlo.formats.textgrid import cell_pairs, format_rows
-    from countlo.visible.generate import Generator
-
-    shape = Shape.parse(args.size)
-    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 32)
-    gen = Generator(shape, random.Random(seed))
-    gen.check(args.presses, args.difficulty)
-    draw, what = _draw(args, gen.exactly, gen.in_band, gen.uniform)
-    if not args.json:
-        boards = ngettext("{n} {shape} board", "{n} {shape} boards", args.count).format(n=args.count, shape=shape)
-        print(_("# countlo generate: {boards}, {what}, seed {seed}").format(boards=boards, what=what, seed=seed))
-    for i in range(1, args.count + 1):
-        g = draw()
-        if args.json:
-            print(json.dumps({
-                "rows": shape.rows, "cols": shape.cols, "seed": seed, "index": i,
-                "lights": [[r >> c & 1 for c in range(shape.cols)] for r in g.lights],
-                "fewest": g.fewest,
-                "presses": None if g.presses is None else cell_pairs(g.presses)}))
-        else:
-            sep = "\n" if i > 1 else ""
-            print(sep + _board_line(i, g.fewest))
-            sys.stdout.write(format_rows(g.lights, shape.cols, "#", "."))
-    return 0
-
-
-def run_rules(args: argparse.Namespace) -> int:
-    """generate under the rule options (countlo.visible.generate_general)."""
-    import json
-    import random
-
-    from countlo.board import Shape
-    from countlo.cli.rules_args import board_and_target
-    from countlo.formats.states import format_grid
+    from countlo.cli.rules_args import board_and_target, board_given
     from countlo.graph import Graph
-    from countlo.ui.rulewords import graph_text, rules_text
-    from countlo.visible.generate_general import RulesGenerator
+    from countlo.visible.generate import generator
 
     if getattr(args, "graph", None) is not None and args.size is not None:
         from countlo.errors import BadRuleError
 
         raise BadRuleError(_("{option} is for grids, not --graph").format(option="--size"))
-    size = args.size or (None if args.to is not None else "5x5")  # --to alone: its size
-    board, target = board_and_target(args, size)
+    if board_given(args):
+        size = args.size or (None if args.to is not None else "5x5")  # --to alone: its size
+        board, target = board_and_target(args, size)
+    else:
+        board, target = Shape.parse(args.size or "5x5"), None
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 32)
-    gen = RulesGenerator(board, random.Random(seed), target)
+    gen = generator(board, random.Random(seed), target)
     gen.check(args.presses, args.difficulty)
     draw, what = _draw(args, gen.exactly, gen.in_band, gen.uniform)
-    k = gen.k
-    n = args.count
-    if isinstance(board, Shape):
-        rules = rules_text(board.rules)
-        if args.to is not None:
-            rules += _(", ") + _("target {target}").format(target=args.to)
-        boards = ngettext("{n} {shape} board ({rules})", "{n} {shape} boards ({rules})", n).format(
-            n=n, shape=board, rules=rules)
-    else:
-        on = graph_text(board)
-        if args.target == "lit" or args.to is not None:
-            on += _(", ") + _("target {target}").format(target=args.to or "lit")
-        boards = ngettext("{n} board on the {graph}", "{n} boards on the {graph}", n).format(n=n, graph=on)
+    k = board.rules.states if isinstance(board, Shape) else board.states
     if k > 2:
         what += _("; presses counted with multiplicity")
     if not args.json:
-        print(_("# countlo generate: {boards}, {what}, seed {seed}").format(boards=boards, what=what, seed=seed))
+        print(_("# countlo generate: {boards}, {what}, seed {seed}").format(
+            boards=_boards(board, args), what=what, seed=seed))
     for i in range(1, args.count + 1):
         g = draw()
         if args.json:
-            print(json.dumps(_json_rules(board, g, seed, i)))
+            print(json.dumps(_json(board, g, seed, i)))
             continue
         print(("" if i == 1 else "\n") + _board_line(i, g.fewest))
         if isinstance(board, Graph):
             print(" ".join(n if v == 1 else f"{n}={v}"
                            for n, v in zip(board.nodes, g.lights) if v) or _("# (all 0)"))
         elif k == 2:
-            print(format_grid(board, g.lights).replace("1", "#").replace("0", "."), end="")
+            from countlo.board import bits
+            from countlo.formats.textgrid import format_rows
+
+            sys.stdout.write(format_rows(board.to_rows(bits(g.lights)), board.cols, "#", "."))
         else:
+            from countlo.formats.states import format_grid
+
             print(format_grid(board, g.lights), end="")
     return 0
+
+
+def _boards(board: Board, args: argparse.Namespace) -> str:
+    """'2 5x5 boards', with the rules and the target when they are not the classic game's."""
+    from countlo.board import Shape
+    from countlo.ui.rulewords import graph_text, rules_text
+
+    n = args.count
+    if isinstance(board, Shape):
+        if board.rules.classic and args.to is None and args.target != "lit":
+            return ngettext("{n} {shape} board", "{n} {shape} boards", n).format(n=n, shape=board)
+        rules = rules_text(board.rules)
+        if args.to is not None:
+            rules += _(", ") + _("target {target}").format(target=args.to)
+        return ngettext("{n} {shape} board ({rules})", "{n} {shape} boards ({rules})", n).format(
+            n=n, shape=board, rules=rules)
+    on = graph_text(board)
+    if args.target == "lit" or args.to is not None:
+        on += _(", ") + _("target {target}").format(target=args.to or "lit")
+    return ngettext("{n} board on the {graph}", "{n} boards on the {graph}", n).format(n=n, graph=on)
 
 
 def _board_line(i: int, fewest: int | None) -> str:
@@ -169,21 +150,21 @@ def _board_line(i: int, fewest: int | None) -> str:
     return _("# board {i}: fewest presses {n}").format(i=i, n=fewest)
 
 
-def _json_rules(board, g, seed: int, index: int) -> dict:
+def _json(board: Board, g: Generated, seed: int, index: int) -> dict[str, Any]:
+    """One board as JSON, in the shape `solve --json` uses (countlo.cli.solve_report)."""
     from countlo.board import Shape
+    from countlo.cli.solve_report import JSON_SCHEMA, press_pairs
 
     if isinstance(board, Shape):
         c = board.cols
-        head = {"rows": board.rows, "cols": c, "topology": board.rules.topology,
-                "rule": board.rules.rule.spec(), "states": board.rules.states}
-        lights: list = [g.lights[r * c:(r + 1) * c] for r in range(board.rows)]
-        presses = None if g.presses is None else [
-            [i // c + 1, i % c + 1, v] for i, v in enumerate(g.presses) if v]
+        head: dict[str, Any] = {"schema": JSON_SCHEMA, "rows": board.rows, "cols": c,
+                                "topology": board.rules.topology, "rule": board.rules.rule.spec(),
+                                "states": board.rules.states}
+        lights: list[Any] = [g.lights[r * c:(r + 1) * c] for r in range(board.rows)]
     else:
-        head = {"nodes": list(board.nodes), "rule": board.rule, "states": board.states}
+        head = {"schema": JSON_SCHEMA, "nodes": list(board.nodes), "rule": board.rule, "states": board.states}
         lights = list(g.lights)
-        presses = None if g.presses is None else [
-            [board.nodes[i], v] for i, v in enumerate(g.presses) if v]
+    presses = None if g.presses is None else press_pairs(board, g.presses)
     return {**head, "seed": seed, "index": index, "lights": lights, "fewest": g.fewest,
             "presses": presses}
 

@@ -1,4 +1,4 @@
-"""`countlo practice`: classic Lights Out in the terminal, the lights visible, with hints."""
+"""`countlo practice`: Lights Out in the terminal under any grid rules, the lights visible, with hints."""
 
 from __future__ import annotations
 
@@ -11,10 +11,6 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up
 if TYPE_CHECKING:
     from countlo.board import Shape
     from countlo.visible.practice import Practice
-
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (`practice --help`)
-if TYPE_CHECKING:
-    pass
 
 MAX_SIDE = 18  # 18 columns of four characters fit 80 columns; 18 rows fit 24 lines with a prompt
 
@@ -55,52 +51,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import random
-
-    from countlo.board import Shape, values
-    from countlo.cli.rules_args import board_given
-    from countlo.errors import BoardFormatError
-    from countlo.visible.practice import Practice, Unwinnable
-
     if args.file is not None and (args.seed is not None or args.difficulty is not None):
         raise CountloError(_("give FILE or --seed/--difficulty, not both"))
     if args.seed is not None:
         from countlo.tokens import whole_number
 
         whole_number(args.seed, "--seed")  # ASCII digits, bounded: the one check of every number
-    if board_given(args):
-        return _play(*_rules_game(args), args)
-    if args.file is not None:
-        from countlo.formats.text import read_input
-        from countlo.formats.textgrid import parse_grid
-
-        shape, rows = parse_grid(read_input(args.file), args.file)  # bounded, UTF-8, one-line errors
-        if args.size is not None and Shape.parse(args.size) != shape:
-            raise BoardFormatError(_("{where} holds a {shape} board but --size says {size}").format(
-                where=args.file, shape=shape, size=args.size))
-        _fits(shape)
-        start, label = shape.from_rows(rows), args.file
-        if not start:
-            raise BoardFormatError(_("{file}: every light is already off").format(file=args.file))
-    else:
-        from countlo.visible.generate import Generator
-
-        shape = Shape.parse(args.size or "5x5")
-        _fits(shape)
-        seed = int(args.seed) if args.seed is not None else random.SystemRandom().randrange(10**6)
-        gen = Generator(shape, random.Random(seed))
-        gen.check(difficulty=args.difficulty)
-        start = 0
-        while not start:  # the all-dark board is solvable too, but no game
-            g = gen.in_band(args.difficulty) if args.difficulty else gen.uniform()
-            start = shape.from_rows(g.lights)
-        label = f"seed {seed}" + (f", {args.difficulty}" if args.difficulty else "")
-    try:
-        game = Practice(shape, values(start, shape.cells))
-    except Unwinnable:
-        raise UnwinnableError(_("{file}: this {shape} board can never be turned all dark (countlo solve {file} "
-                                "shows the proof)").format(file=args.file, shape=shape)) from None
-    return _play(game, label, "dark", args)
+    return _play(*_game(args), args)
 
 
 def _play(game: Practice, label: str, goal: str, args: argparse.Namespace) -> int:
@@ -131,19 +88,18 @@ def _fits(shape: Shape) -> None:
         raise BadSizeError(_("practice boards are at most {n}x{n}; {shape} is larger").format(n=MAX_SIDE, shape=shape))
 
 
-def _rules_game(args: argparse.Namespace) -> tuple[Practice, str, str]:
-    """(game, label, goal) under the rule options: the start from FILE or drawn as generate
-    draws it (countlo.visible.generate_general)."""
+def _game(args: argparse.Namespace) -> tuple[Practice, str, str]:
+    """(game, label, goal): the start from FILE or drawn as generate draws it
+    (countlo.visible.generate), under the rule options (the classic game's when none is given)."""
     import random
 
     from countlo.board import Shape
-    from countlo.cli.rules_args import board_and_target
-    from countlo.visible.generate_general import RulesGenerator
+    from countlo.cli.rules_args import board_and_target, board_given, start_values
+    from countlo.visible.generate import generator
     from countlo.visible.practice import Practice, Unwinnable
 
     size = args.size
     if args.file is not None:
-        from countlo.cli.solve_rules import start_values
         from countlo.formats.text import read_input
 
         board = board_and_target(args, "1x1", with_target=False)[0]
@@ -159,9 +115,10 @@ def _rules_game(args: argparse.Namespace) -> tuple[Practice, str, str]:
     assert isinstance(board, Shape)
     _fits(board)
     goal = args.to if args.to is not None else args.target or "dark"
+    dark = not board_given(args)  # the classic game's words
     if args.file is None:
         seed = int(args.seed) if args.seed is not None else random.SystemRandom().randrange(10**6)
-        gen = RulesGenerator(board, random.Random(seed), target)
+        gen = generator(board, random.Random(seed), target)
         gen.check(difficulty=args.difficulty)
         start = list(gen.target)
         while start == gen.target:  # the target itself is solvable too, but no game
@@ -169,10 +126,15 @@ def _rules_game(args: argparse.Namespace) -> tuple[Practice, str, str]:
             start = g.lights
         label = f"seed {seed}" + (f", {args.difficulty}" if args.difficulty else "")
     elif start == (target or [0] * board.cells):
+        if dark:
+            raise BoardFormatError(_("{file}: every light is already off").format(file=args.file))
         raise BoardFormatError(_("{file}: the start is already the target").format(file=args.file))
     try:
         game = Practice(board, start, target)
     except Unwinnable:
+        if dark:
+            raise UnwinnableError(_("{file}: this {shape} board can never be turned all dark (countlo solve "
+                                    "{file} shows the proof)").format(file=args.file, shape=board)) from None
         raise UnwinnableError(_("{file}: this {shape} board can never reach the target under these rules "
                                 "(countlo solve with the same options shows the proof)").format(
                                     file=args.file, shape=board)) from None

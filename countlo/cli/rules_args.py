@@ -1,5 +1,6 @@
-"""The rule options shared by `play`, `simulate` and `replay`: --topology, --rule, --states and
---target, turned into the Rules a Shape carries."""
+"""The board, rule and start options every command shares: --topology, --rule, --states, --graph,
+--target, --to and --lit, turned into the Rules a Shape carries, a Board, and start and target
+vectors."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from countlo.i18n import _
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up; mypy knows it)
 if TYPE_CHECKING:
     from countlo.graph import Board
-    from countlo.rules import Rules
+    from countlo.rules import Rule, Rules
 
 
 def add_rule_arguments(p: argparse.ArgumentParser) -> None:
@@ -34,7 +35,6 @@ def given(args: argparse.Namespace) -> bool:
 
 def rules_of(args: argparse.Namespace) -> Rules:
     """The Rules the options ask for (the classic game where an option is left out)."""
-    from countlo.cli.solve_rules import rule_of
     from countlo.rules import Rules
 
     if args.states is not None and args.states != 2:
@@ -80,7 +80,6 @@ def board_and_target(args: argparse.Namespace, size: str | None,
     """(board, target values or None for all dark) the options ask for: a Shape of `size` (None:
     the size of the --to pattern) with its Rules, or the Graph of --graph. Raises CountloError
     (one line) on a bad option."""
-    from countlo.cli.solve_rules import board_of, start_values
     from countlo.errors import BadSizeError
     from countlo.formats.text import read_input
     from countlo.graph import Graph
@@ -110,3 +109,85 @@ def board_and_target(args: argparse.Namespace, size: str | None,
     elif args.target == "lit":
         target = [1] * board.cells
     return board, target
+
+
+def rule_of(text: str | None) -> Rule:
+    """A named rule, or the rule drawn in the file `text`."""
+    import os
+
+    from countlo.formats.text import read_input
+    from countlo.rules import Rule
+    if text is None:
+        return Rule.named("plus")
+    from countlo.graph import GRAPH_RULES  # not before: the classic path never loads the graphs
+
+    key = text.strip().lower()
+    if key in GRAPH_RULES:
+        raise BadRuleError(_("rule {text!r} is for graphs: pass --graph FILE").format(text=text))
+    try:
+        return Rule.named(key)
+    except BadRuleError:
+        if not os.path.exists(text):
+            raise
+    return Rule.from_text(read_input(text), text)
+
+
+def board_of(args: argparse.Namespace) -> tuple[Board, str]:
+    """The board (a Shape with its rules, or a Graph) and where the start comes from."""
+    from countlo.board import Shape
+    from countlo.formats.text import read_input
+    from countlo.rules import Rules
+    if args.graph is not None:
+        from countlo.formats.states import parse_graph
+        from countlo.graph import GRAPH_RULES
+
+        if args.topology.strip().lower() != "plane":
+            raise BadRuleError(_("{option} is for grids, not --graph").format(option="--topology"))
+        if args.size is not None:
+            raise BadRuleError(_("{option} is for grids, not --graph").format(option="--size"))
+        rule = (args.rule or "sigma+").strip().lower()
+        if rule not in GRAPH_RULES:
+            raise BadRuleError(_("unknown graph rule {rule!r}: expected sigma (neighbours only) or sigma+ "
+                                 "(neighbours and the node)").format(rule=args.rule))
+        return parse_graph(read_input(args.graph), args.graph).with_rule(rule, args.states), "graph"
+    rules = Rules.make(args.topology, rule_of(args.rule), args.states)
+    size = Shape.parse(args.size) if args.size is not None else None
+    return Shape(size.rows, size.cols, rules) if size else Shape(1, 1, rules), "grid"
+
+
+def start_values(board: Board, text: str, where: str, sized: bool) -> tuple[Board, list[int]]:
+    from countlo.board import Shape
+    from countlo.errors import BoardFormatError
+    from countlo.formats.states import parse_graph_state, parse_grid
+    from countlo.graph import Graph
+
+    if isinstance(board, Graph):
+        return board, parse_graph_state(text, board, where)
+    rows, cols, values = parse_grid(text, board.rules.states, where)
+    if sized and (rows, cols) != (board.rows, board.cols):
+        raise BoardFormatError(_("{where} holds a {rows}x{cols} board, the board is {board}").format(
+            where=where, rows=rows, cols=cols, board=board))
+    return Shape(rows, cols, board.rules), values
+
+
+def lit_values(text: str, board: Board) -> list[int]:
+    """The start --lit names: A1 names or reading-order numbers on a grid, node names on a graph."""
+    from countlo.errors import BoardFormatError
+    from countlo.formats.textgrid import lit_items, parse_lit
+    from countlo.graph import Graph
+
+    out = [0] * board.cells
+    if isinstance(board, Graph):
+        index = {n: i for i, n in enumerate(board.nodes)}
+        for item in lit_items(text):
+            if item not in index:
+                raise BoardFormatError(_("--lit: unknown node {node!r}").format(node=item))
+            if out[index[item]]:  # as on a grid (textgrid.parse_lit) and in a start file
+                raise BoardFormatError(_("--lit item {item} is listed twice").format(item=item))
+            out[index[item]] = 1
+        return out
+    for r, row in enumerate(parse_lit(text, board)):
+        for c in range(board.cols):
+            if row >> c & 1:
+                out[r * board.cols + c] = 1
+    return out

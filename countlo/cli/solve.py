@@ -1,17 +1,24 @@
-"""`countlo solve`: classic Lights Out on a visible board of any size."""
+"""`countlo solve`: visible Lights Out on any board under any rules, one question per run (one
+solution, all of them, the fewest presses, the classes up to symmetry, the most any start needs,
+the quiet patterns); countlo.cli.solve_report prints the answer."""
 
 from __future__ import annotations
 
 import argparse
 import sys
-import time
 
-from countlo.cli.bigboard import GRID_LIMIT, big_board_note
+from countlo.cli.bigboard import GRID_LIMIT
 from countlo.i18n import N_, _, ngettext
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up; mypy knows it)
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from typing import Any
+
     from countlo.board import Shape
+    from countlo.cli.solve_report import Pattern, Report
+    from countlo.formats.image import Picture
+    from countlo.graph import Board
 
 ALL_LIMIT = 4096  # --all lists at most this many solutions unless --limit is given
 QUIET_PANELS = 16  # --quiet --image draws at most this many basis patterns
@@ -25,13 +32,6 @@ METHODS = (N_("nullity 0: the only solution of the all-pressed start"), N_("null
            N_("nullity 2: class counts"),
            N_("sphere covering (lower), average solution and two-pattern subcode (upper)"),
            N_("local search (lower), average solution and two-pattern subcode (upper)"))
-
-
-# the symmetries' names as the text output shows them (JSON keeps countlo.board's own names)
-SYMMETRIES = {"identity": N_("identity"), "rotate 90": N_("rotate 90"), "rotate 180": N_("rotate 180"),
-              "rotate 270": N_("rotate 270"), "mirror left-right": N_("mirror left-right"),
-              "mirror top-bottom": N_("mirror top-bottom"), "transpose": N_("transpose"),
-              "anti-transpose": N_("anti-transpose")}
 
 
 EPILOG = N_("""\
@@ -132,15 +132,9 @@ def _seconds(text: str) -> float:
 
 
 def run(args: argparse.Namespace) -> int:
-    from countlo.board import Shape
-    from countlo.errors import BadSizeError, BoardFormatError, CountloError
-    from countlo.formats import textgrid
-    from countlo.formats.text import read_input
-    from countlo.visible.engines.polynomial_chase import solve_rows
+    from countlo.errors import CountloError
 
-    sources = [name for name, given in (("FILE", args.file is not None),
-                                        ("--lit", args.lit is not None),
-                                        ("--all-on", args.all_on)) if given]
+    sources = _sources(args)
     if len(sources) > 1:
         raise CountloError(_("give one start, not {sources}").format(sources=_(" and ").join(sources)))
     if args.limit is not None and not args.all:
@@ -150,7 +144,7 @@ def run(args: argparse.Namespace) -> int:
     if args.to is not None and args.target is not None:
         raise CountloError(_("give one target, not --to and --target"))
     start_stdin = args.file == "-" or (args.file is None and args.lit is None and not args.all_on
-                                        and not args.most)  # no start given: the classic path reads stdin
+                                        and not args.most)  # no start given: stdin is the start
     if [start_stdin, args.to == "-", args.graph == "-"].count(True) > 1:  # the second would read nothing
         raise CountloError(_("standard input ('-') can feed only one of FILE, --to and --graph"))
     if args.image is not None:
@@ -161,97 +155,105 @@ def run(args: argparse.Namespace) -> int:
         from countlo.formats.output import check
 
         check(args.out, "--out")
-    if args.graph is not None or not _classic_rules(args):
-        from countlo.cli import solve_rules
+    from countlo.cli.rules_args import board_of
 
-        if args.image is not None:
-            solve_rules.board_of(args)  # a bad rule option (--states 300) is the more basic error
-            raise CountloError(_("--image draws boards under the classic rules only"))
-        return solve_rules.run(args)
-    size = Shape.parse(args.size) if args.size is not None else None
-    if size is not None:
-        _check_limits(size, args)  # before any board is built
+    board, kind = board_of(args)
+    classic = kind == "grid" and _classic_rules(args)
+    if args.image is not None and not classic:
+        raise CountloError(_("--image draws boards under the classic rules only"))
     if args.most:
         if sources or args.to is not None or args.target == "lit":
-            raise CountloError(_("--most is about every start of one size: give only --size RxC"))
-        if size is None:
-            raise BadSizeError(_("{option} needs --size RxC").format(option="--most"))
-        return _most(size, args)
+            raise CountloError(_("--most is about every start of one board: give only --size RxC or "
+                                 "--graph FILE"))
+        if kind == "grid" and args.size is None:
+            from countlo.errors import BadSizeError
 
+            raise BadSizeError(_("--most needs --size RxC or --graph FILE"))
+        _check_limits(board, args)
+        return _most(board, args)
+    if classic:
+        from countlo.board import Shape
+
+        assert isinstance(board, Shape)
+        return _classic(board, args)
+    return _rules(board, args)
+
+
+def _sources(args: argparse.Namespace) -> list[str]:
+    return [name for name, given in (("FILE", args.file is not None), ("--lit", args.lit is not None),
+                                     ("--all-on", args.all_on)) if given]
+
+
+def _no_start(args: argparse.Namespace) -> None:
+
+    from countlo.errors import CountloError
+
+    if args.file is None and sys.stdin.isatty():
+        raise CountloError(_("no start given: pass FILE, '-' for stdin, --lit or --all-on"))
+
+
+def _classic(shape: Shape, args: argparse.Namespace) -> int:
+    """The classic rules: the board as bitset rows, solved by the polynomial chase at any size."""
+    from countlo.board import Shape
+    from countlo.errors import BadSizeError, BoardFormatError
+    from countlo.formats import textgrid
+    from countlo.formats.text import read_input
+    from countlo.visible.engines.polynomial_chase import solve_rows
+
+    size = shape if args.size is not None else None
+    if size is not None:
+        _check_limits(size, args)  # before any board is built
     if args.lit is not None or args.all_on:
         if size is None:
             raise BadSizeError(_("{option} needs --size RxC").format(
                 option="--lit" if args.lit is not None else "--all-on"))
-        shape = size
         rows = (textgrid.parse_lit(args.lit, shape) if args.lit is not None
                 else [shape.row_mask] * shape.rows)
-        where = "--lit" if args.lit is not None else "--all-on"
     else:
-        if args.file is None and sys.stdin.isatty():
-            raise CountloError(_("no start given: pass FILE, '-' for stdin, --lit or --all-on"))
+        _no_start(args)
         where = "stdin" if args.file in (None, "-") else args.file
-        shape, rows = textgrid.parse_grid(read_input(args.file), where)
-        if size is not None and size != shape:
+        found, rows = textgrid.parse_grid(read_input(args.file), where)
+        if size is not None and size != Shape(found.rows, found.cols):
             raise BoardFormatError(_("{where} holds a {shape} board but --size says {size}").format(
-                where=where, shape=shape, size=size))
+                where=where, shape=found, size=size))
+        shape = Shape(found.rows, found.cols, shape.rules)
         _check_limits(shape, args)
-    start: list[int] = rows
+    start = rows
     target: list[int] | None = None
     if args.to is not None:
         tshape, target = textgrid.parse_grid(read_input(args.to), args.to)
-        if tshape != shape:
+        if (tshape.rows, tshape.cols) != (shape.rows, shape.cols):
             raise BoardFormatError(_("--to {file} holds a {target} board, the start is {shape}").format(
                 file=args.to, target=tshape, shape=shape))
-        rows = [a ^ b for a, b in zip(rows, target)]
     elif args.target == "lit":
-        rows = [a ^ shape.row_mask for a in rows]
         target = [shape.row_mask] * shape.rows
-
+    goal = rows if target is None else [a ^ b for a, b in zip(rows, target)]
     if args.image is not None:
         from countlo.formats.image import check_fits
 
         # refuse a picture that cannot be written before solving, not after
-        panels = QUIET_PANELS if args.quiet else 2 + (args.to is not None or args.target == "lit")
+        panels = QUIET_PANELS if args.quiet else 2 + (target is not None)
         check_fits(shape, panels, args.image)
-    sol = solve_rows(shape, rows)
-    report = _Report(shape, start, rows, args)
+    from countlo.cli.solve_report import Report
+
+    report = Report(shape, start, target, args)
+    sol = solve_rows(shape, goal)
+    orders = [2] * sol.nullity
     if not sol.solvable:
-        report.unsolvable(sol)
-        if args.image is not None and sol.witness is not None:  # unsolvable: the proof is there
+        assert sol.witness is not None
+        report.unsolvable(orders, sol.witness)
+        if args.image is not None:  # unsolvable: the proof is there
             from countlo.formats import figures
 
             _draw(figures.unsolvable(shape, start, sol.witness, target), args.image, args.json)
         return 1
-    presses, exact = sol.presses, None
-    extra: dict = {}
-    if args.min or args.all or args.classes:
-        bits = shape.from_rows(rows)
-        if args.min:
-            from countlo.cli.status import clear_status, status_line
-            from countlo.visible.fewest import fewest
-
-            limit = MIN_TIME if args.time_limit is None else args.time_limit
-            began = time.monotonic()
-            found = fewest(shape, bits, time_limit=limit, progress=status_line(f"2^{sol.nullity}"))
-            clear_status()
-            assert found is not None
-            presses, exact = shape.to_rows(found.presses), found.exact
-            extra["lower_bound"] = found.lower_bound
-            spent = time.monotonic() - began
-            extra["stopped"] = _("best found in {s} s").format(s=f"{spent:.0f}") if found.stopped else ""
-        elif args.all:
-            extra["solutions"] = _all(shape, bits, sol.nullity, args.limit)
-        else:
-            from countlo.visible.classes import classes, fixing
-
-            extra["classes"] = [(shape.to_rows(rep), size) for rep, size in classes(shape, bits)]
-            extra["group"] = [s.name for s in fixing(shape, bits)]
-    assert presses is not None
-    if args.out:
-        _write(args.out, presses, shape.cols)
-    report.solved(presses, sol.nullity, exact, extra)
-    if args.quiet:
-        report.quiet()
+    assert sol.presses is not None
+    presses: Pattern = sol.presses
+    exact, extra = _questions(report, shape, shape.from_rows(goal), None, f"2^{sol.nullity}",
+                              1 << sol.nullity)
+    if "presses" in extra:
+        presses = extra.pop("presses")
+    _answer(report, orders, presses, exact, extra)
     if args.image is not None:
         from countlo.formats import figures
 
@@ -260,13 +262,111 @@ def run(args: argparse.Namespace) -> int:
 
             picture = figures.quiet(shape, quiet_rows(shape, QUIET_PANELS))
         else:
-            assert isinstance(presses, list)  # solve_rows and to_rows give rows
-            picture = figures.solved(shape, start, presses, target, exact)
+            picture = figures.solved(shape, start, list(presses), target, exact)
         _draw(picture, args.image, args.json)
     return 0
 
 
-def _draw(picture, path: str, quiet: bool) -> None:
+def _rules(board: Board, args: argparse.Namespace) -> int:
+    """Any other rules or a graph: the board as values per cell (countlo.visible.solutions)."""
+    from countlo.cli.rules_args import lit_values, start_values
+    from countlo.cli.solve_report import Report
+    from countlo.errors import BadSizeError
+    from countlo.formats.text import read_input
+    from countlo.graph import Graph
+    from countlo.visible import solutions
+
+    sized = isinstance(board, Graph) or args.size is not None
+    if sized:
+        _check_limits(board, args)
+    if args.lit is not None or args.all_on:
+        if not sized:
+            raise BadSizeError(_("{option} needs --size RxC").format(
+                option="--lit" if args.lit is not None else "--all-on"))
+        start = lit_values(args.lit, board) if args.lit is not None else [1] * board.cells
+    else:
+        _no_start(args)
+        where = "stdin" if args.file in (None, "-") else args.file
+        board, start = start_values(board, read_input(args.file), where, args.size is not None)
+    _check_limits(board, args)
+    target: list[int] | None = None
+    if args.to is not None:
+        target = start_values(board, read_input(args.to), args.to, True)[1]
+    elif args.target == "lit":
+        target = [1] * board.cells
+    report = Report(board, start, target, args)
+    sol = solutions.solve(board, start, target)
+    if sol.presses is None:
+        assert sol.witness is not None
+        report.unsolvable(sol.orders, sol.witness)
+        return 1
+    size = str(sol.solutions) if sol.solutions < 10 ** 12 else _("more than 10^12")
+    exact, extra = _questions(report, board, start, target, size, sol.solutions)
+    _answer(report, sol.orders, extra.pop("presses", sol.presses), exact, extra)
+    return 0
+
+
+def _questions(report: Report, board: Board, start: Pattern | int, target: Pattern | None,
+               size: str, solutions: int) -> tuple[bool | None, dict[str, Any]]:
+    """(exact, extra) of --min, --all or --classes; extra["presses"] replaces the solution shown.
+    Patterns come back in the report's form (bitset rows under the classic rules)."""
+    from countlo.board import Shape, bits, values
+    from countlo.errors import CountloError
+
+    args = report.args
+    extra: dict[str, Any] = {}
+
+    def form(v: Pattern) -> Pattern:
+        return board.to_rows(bits(v)) if report.rows and isinstance(board, Shape) else v
+
+    if args.min:
+        import time
+
+        from countlo.cli.status import clear_status, status_line
+        from countlo.visible.fewest import fewest
+
+        limit = MIN_TIME if args.time_limit is None else args.time_limit
+        began = time.monotonic()
+        found = fewest(board, start, target, time_limit=limit, progress=status_line(size))
+        clear_status()
+        assert found is not None
+        extra["presses"] = form(found.presses)
+        extra["lower_bound"] = found.lower_bound
+        if found.stopped and not found.exact:
+            extra["stopped"] = _("best found in {s} s").format(s=f"{time.monotonic() - began:.0f}")
+        return found.exact, extra
+    if args.all:
+        if args.limit is None and solutions > ALL_LIMIT:
+            many = f"{size} = {solutions}" if report.rows and solutions < 1 << 62 else size
+            raise CountloError(_("the start has {n} solutions; pass --limit N to list N of them").format(
+                n=many))
+        if isinstance(start, int):
+            from countlo.visible import bitsets
+
+            assert isinstance(board, Shape)
+            extra["all"] = [board.to_rows(x) for x in bitsets.all_solutions(board, start, args.limit)]
+        else:
+            from countlo.visible import solutions as answers
+
+            extra["all"] = list(answers.all_solutions(board, start, target, args.limit))
+    elif args.classes:
+        from countlo.visible.classes import classes
+
+        vector = values(start, board.cells) if isinstance(start, int) else start
+        c = classes(board, vector, target)
+        extra["classes"] = [(form(rep), n) for rep, n in c.classes]
+        extra["group"], extra["order"] = c.symmetries, c.order
+    return None, extra
+
+
+def _answer(report: Report, orders: Sequence[int], presses: Pattern, exact: bool | None,
+            extra: dict[str, Any]) -> None:
+    if report.args.out:
+        report.write(presses)
+    report.solved(orders, presses, exact, extra)
+
+
+def _draw(picture: Picture, path: str, quiet: bool) -> None:
     from countlo.formats.image import save
 
     save(picture, path)
@@ -279,60 +379,66 @@ def _classic_rules(args: argparse.Namespace) -> bool:
             and (args.rule is None or args.rule.strip().lower() == "plus"))
 
 
-def _most(shape: Shape, args: argparse.Namespace) -> int:
-    """`--most`: the covering radius of the quiet patterns, and a start needing it."""
-    from countlo.formats.textgrid import cell_pairs
-    from countlo.ui import rulewords
-    from countlo.visible.algebra.covering_radius import hardest
-    from countlo.visible.engines.polynomial_chase import quiet_patterns
-    from countlo.visible.generate import lights_of
+def _most(board: Board, args: argparse.Namespace) -> int:
+    """`--most`: the most presses any solvable start of this board needs (the covering radius
+    of the quiet patterns, docs/MATH.md §17 and §23), and a start needing it."""
+    from countlo.board import Shape, bits
+    from countlo.cli.solve_report import Report
+    from countlo.graph import Graph
+    from countlo.ui.rulewords import method_words
+    from countlo.visible import solutions
+    from countlo.visible.hardest import hardest
 
     limit = MOST_TIME if args.time_limit is None else args.time_limit
-    quiet = quiet_patterns(shape)
-    h = hardest(quiet, shape.cells, time_limit=limit)
-    # the start the presses clear, row by row (per-cell press masks would take cells^2 / 16 bytes:
-    # 62 GB at 1000x1000)
-    press_rows = shape.to_rows(h.presses or 0)
-    start_rows = lights_of(shape, press_rows)
-    if args.out and h.presses is not None:
-        _write(args.out, start_rows, shape.cols)
+    h = hardest(board, time_limit=limit)
+    k = solutions.states(board)
+    start: Pattern | None = None
+    presses: Pattern | None = h.presses
+    if h.presses is not None:
+        start = [(-v) % k for v in solutions.apply(board, [0] * board.cells, h.presses)]
+    if isinstance(board, Shape) and board.rules.classic and start is not None and presses is not None:
+        start, presses = board.to_rows(bits(start)), board.to_rows(bits(presses))
+    report = Report(board, start or [], None, args)
+    if args.out and start is not None:
+        report.write(start)
     if args.json:
-        import json  # only --json pays for it (start-up: bench/bench_startup.py)
-
-        print(json.dumps({"rows": shape.rows, "cols": shape.cols, "nullity": len(quiet),
-                          "most": h.need if h.exact else None, "exact": h.exact,
-                          "lower_bound": h.need, "upper_bound": h.upper, "method": h.method,
-                          "start": None if h.presses is None else cell_pairs(start_rows),
-                          "presses": None if h.presses is None else cell_pairs(press_rows),
-                          "count": None if h.presses is None else h.need}))
+        report.emit(most=h.lower if h.exact else None, exact=h.exact, lower_bound=h.lower,
+                    upper_bound=h.upper, method=h.method,
+                    start=None if start is None or report.big else report.pairs(start),
+                    presses=None if presses is None or report.big else report.pairs(presses),
+                    count=None if presses is None else h.lower)
         return 0
-    report = _Report(shape, start_rows, start_rows, args)
+    mult = _(" counted with multiplicity") if k > 2 else ""
+    method = method_words(h.method)
     if h.exact:
-        print(ngettext("{shape} board: the hardest solvable starts need {n} press (exact; {method}).",
-                       "{shape} board: the hardest solvable starts need {n} presses (exact; {method}).",
-                       h.need).format(shape=shape, n=h.need, method=rulewords.method_words(h.method)))
-    elif h.presses is None:
-        print(_("{shape} board: the hardest solvable starts need between {low} and {high} presses "
+        print(ngettext("{title}: the hardest solvable starts need {n} press{mult} (exact; {method}).",
+                       "{title}: the hardest solvable starts need {n} presses{mult} (exact; {method}).",
+                       h.lower).format(title=report.title(), n=h.lower, mult=mult, method=method))
+    elif start is None:
+        print(_("{title}: the hardest solvable starts need between {low} and {high} presses{mult} "
                 "({method}); no start is shown: none had its fewest presses proven in time.").format(
-                    shape=shape, low=h.need, high=h.upper, method=rulewords.method_words(h.method)))
-        return 0
+                    title=report.title(), low=h.lower, high=h.upper, mult=mult, method=method))
     else:
-        print(_("{shape} board: the hardest solvable starts need between {low} and {high} presses "
+        print(_("{title}: the hardest solvable starts need between {low} and {high} presses{mult} "
                 "({method}); this start needs {low}:").format(
-                    shape=shape, low=h.need, high=h.upper, method=rulewords.method_words(h.method)))
+                    title=report.title(), low=h.lower, high=h.upper, mult=mult, method=method))
+    if start is None or presses is None:
+        return 0
     if report.big:
         print(_("(board larger than {n}x{n}: pass --full to print it, or --out FILE to save the "
                 "start)").format(n=GRID_LIMIT))
-    else:
-        print(report._grids(_("fewest presses"), press_rows, "X"), end="")
-        print(_("presses: {cells}").format(cells=report._names(press_rows)))
+        return 0
+    report.grids([(_("start"), start, "#"), (_("fewest presses"), presses, "X")])
+    if isinstance(board, Graph):
+        print(_("start: {cells}").format(cells=report.listing(start)))
+    print(_("presses: {cells}").format(cells=report.listing(presses)))
     return 0
 
 
-def _check_limits(shape, args) -> None:
-    """Refuse, in one line, what would not fit in memory, before the board is built."""
+def _check_limits(board: Board, args: argparse.Namespace) -> None:
+    """Refuse, in one line and before any work, a board too large for the question asked."""
+    from countlo.board import Shape
     from countlo.errors import BadSizeError
-    from countlo.visible.classes import MAX_CELLS
 
     def side(cells: int) -> str:
         n = int(cells ** 0.5)
@@ -340,173 +446,31 @@ def _check_limits(shape, args) -> None:
             return _("{cells} cells ({n}x{n})").format(cells=cells, n=n)
         return _("{cells} cells").format(cells=cells)
 
-    if args.full and shape.cells > FULL_LIMIT:
-        raise BadSizeError(_("--full prints boards of at most {most}; {shape} has {cells}: leave out "
-                             "--full, or save the presses with --out FILE").format(
-                                 most=side(FULL_LIMIT), shape=shape, cells=shape.cells))
-    for flag, on, limit in (("--min", args.min, BITSET_LIMIT), ("--all", args.all, BITSET_LIMIT),
-                            ("--classes", args.classes, MAX_CELLS), ("--most", args.most, MOST_LIMIT)):
-        if on and shape.cells > limit:
-            raise BadSizeError(_("{option} works on boards of at most {most}; {shape} has {cells}").format(
-                option=flag, most=side(limit), shape=shape, cells=shape.cells))
+    if isinstance(board, Shape) and board.rules.classic:  # loads no more than the polynomial chase
+        classes_limit = 0
+        if args.classes:
+            from countlo.visible.classes import CLASSIC_CELLS
 
+            classes_limit = CLASSIC_CELLS
+        if args.full and board.cells > FULL_LIMIT:
+            raise BadSizeError(_("--full prints boards of at most {most}; {shape} has {cells}: leave out "
+                                 "--full, or save the presses with --out FILE").format(
+                                     most=side(FULL_LIMIT), shape=board, cells=board.cells))
+        for flag, on, limit in (("--min", args.min, BITSET_LIMIT), ("--all", args.all, BITSET_LIMIT),
+                                ("--classes", args.classes, classes_limit), ("--most", args.most, MOST_LIMIT)):
+            if on and board.cells > limit:
+                raise BadSizeError(_("{option} works on boards of at most {most}; {shape} has {cells}").format(
+                    option=flag, most=side(limit), shape=board, cells=board.cells))
+        return
+    from countlo.visible import solutions
 
-def _write(path: str, rows, cols: int) -> None:
-    """The press grid as 1/0 lines, written a row at a time (a 65535x65535 grid is 4 GB)."""
-    from countlo.formats.output import replacing
-    from countlo.formats.textgrid import format_rows
-
-    with replacing(path, "--out") as f:
-        for row in rows:
-            f.write(format_rows([row], cols))
-
-
-def _all(shape, bits: int, nullity: int, limit: int | None) -> list[list[int]]:
-    from countlo.errors import CountloError
-    from countlo.visible.fewest import all_solutions
-
-    total = 1 << nullity
-    if limit is None and total > ALL_LIMIT:
-        raise CountloError(_("the {shape} start has 2^{nullity} = {total} solutions; pass --limit N "
-                             "to list N of them").format(shape=shape, nullity=nullity, total=total))
-    return [shape.to_rows(x) for x in all_solutions(shape, bits, limit)]
-
-
-class _Report:
-    """Prints results as text or JSON."""
-
-    def __init__(self, shape, start, to_clear, args):
-        self.shape, self.start, self.target_rows, self.args = shape, start, to_clear, args
-        self.big = not args.full and (shape.rows > GRID_LIMIT or shape.cols > GRID_LIMIT)
-
-    def _names(self, rows) -> str:
-        from countlo.formats.textgrid import cell_names
-
-        return " ".join(cell_names(self.shape, rows)) or _("(none)")
-
-    def _grids(self, title: str, rows, on: str) -> str:
-        from countlo.formats.textgrid import side_by_side
-
-        return side_by_side(self.shape, [(_("start"), self.start, "#", "."), (title, rows, on, ".")])
-
-    def unsolvable(self, sol) -> None:
-        from countlo.formats.textgrid import cell_pairs
-
-        if self.args.json:
-            self._json(solvable=False, nullity=sol.nullity, presses=None, count=None,
-                       witness=None if self.big else cell_pairs(sol.witness))
-            return
-        w = sol.witness
-        lit = sum((a & b).bit_count() for a, b in zip(w, self.target_rows))
-        print(_("{shape} board: unsolvable (nullity {nullity}).").format(shape=self.shape,
-                                                                          nullity=sol.nullity))
-        if self.args.to is None:
-            print(_("Proof: every press toggles an even number of the cells marked Q, so the number "
-                    "of lit Q cells never changes parity; it is {lit} now, odd, so it never reaches "
-                    "0.").format(lit=lit))
-        else:
-            print(_("Proof: every press toggles an even number of the cells marked Q, so the number "
-                    "of Q cells differing from the target never changes parity; it is {lit} now, "
-                    "odd, so it never reaches 0.").format(lit=lit))
-        if not self.big:
-            print(self._grids(_("quiet pattern"), w, "Q"), end="")
-            print(_("quiet pattern: {cells}").format(cells=self._names(w)))
-        else:
-            print(_("(board larger than {n}x{n}: pass --full to print it)").format(n=GRID_LIMIT))
-        if self.args.quiet:
-            self.quiet()
-
-    def quiet(self) -> None:
-        """A basis of the quiet patterns, one line each (--quiet; text output only)."""
-        from countlo.visible.engines.polynomial_chase import quiet_rows
-
-        if self.args.json:
-            return
-        basis = quiet_rows(self.shape, None if not self.big else 16)
-        if not basis:
-            print(_("quiet patterns: a basis of 0 (none)"))
-        elif self.big and len(basis) == 16:
-            print(_("quiet patterns: a basis of {n} (the first 16):").format(n=len(basis)))
-        else:
-            print(_("quiet patterns: a basis of {n}:").format(n=len(basis)))
-        for i, q in enumerate(basis, 1):
-            names = "" if self.big else f": {self._names(q)}"
-            n = sum(r.bit_count() for r in q)
-            print(f"{i:>4}. " + ngettext("{n} cell", "{n} cells", n).format(n=n) + names)
-
-    def solved(self, presses, nullity: int, exact, extra: dict) -> None:
-        from countlo.formats.textgrid import cell_pairs
-
-        count = sum(r.bit_count() for r in presses)
-        if self.args.json:
-            # above 64x64 without --full: a summary (2.4e9 pairs of a 65535x65535 board would
-            # take hundreds of gigabytes as Python lists)
-            out = dict(solvable=True, nullity=nullity,
-                       presses=None if self.big else cell_pairs(presses), count=count)
-            if exact is not None:
-                out["exact"] = exact
-                out["lower_bound"] = extra["lower_bound"]
-            if "solutions" in extra:
-                out["solutions"] = [None if self.big else cell_pairs(x) for x in extra["solutions"]]
-            if "classes" in extra:
-                out["classes"] = [{"presses": None if self.big else cell_pairs(r), "size": s}
-                                  for r, s in extra["classes"]]
-                out["symmetries"] = extra["group"]
-            if self.args.quiet:
-                from countlo.visible.engines.polynomial_chase import quiet_rows
-
-                out["quiet"] = [cell_pairs(q) for q in quiet_rows(self.shape, 64)]
-            self._json(**out)
-            return
-        sols = 1 << min(nullity, 20)
-        if exact is not None:
-            kind = ngettext("{n} fewest press", "{n} fewest presses", count).format(n=count)
-        else:
-            kind = ngettext("{n} press", "{n} presses", count).format(n=count)
-        if exact is False:
-            why = extra.get("stopped") or _("best found")
-            note = _(" ({why}; the minimum is at least {low})").format(why=why, low=extra["lower_bound"])
-        else:
-            note = _(" (exact minimum)") if exact else ""
-        many = (_("the only solution") if nullity == 0 else
-                ngettext("{n} solution", "{n} solutions", sols).format(n=sols) if nullity <= 20 else
-                _("2^{nullity} solutions").format(nullity=nullity))
-        print(_("{shape} board: solvable, {presses}{note}; nullity {nullity} ({many}).").format(
-            shape=self.shape, presses=kind, note=note, nullity=nullity, many=many))
-        if self.big:
-            print(big_board_note(self.args.out))
-        else:
-            print(self._grids(_("presses"), presses, "X"), end="")
-            print(_("presses: {cells}").format(cells=self._names(presses)))
-        if "solutions" in extra:
-            n = len(extra["solutions"])
-            if nullity < 63 and n == 1 << nullity:
-                print(ngettext("all {n} solution:", "all {n} solutions:", n).format(n=n))
-            else:
-                print(ngettext("the first {n} solution:", "the first {n} solutions:", n).format(n=n))
-            for i, x in enumerate(extra["solutions"], 1):
-                names = "" if self.big else f": {self._names(x)}"
-                k = sum(r.bit_count() for r in x)
-                print(f"{i:>4}. " + ngettext("{n} press", "{n} presses", k).format(n=k) + names)
-        if "classes" in extra:
-            classes, group = len(extra["classes"]), len(extra["group"])
-            if group == 1:
-                print(ngettext("{n} class, one per solution: no symmetry but the identity fixes the start.",
-                               "{n} classes, one per solution: no symmetry but the identity fixes the start.",
-                               classes).format(n=classes))
-            else:
-                print(ngettext("{n} class under the {g} symmetries fixing the start ({names}):",
-                               "{n} classes under the {g} symmetries fixing the start ({names}):",
-                               classes).format(n=classes, g=group,
-                                               names=_(", ").join(_(SYMMETRIES.get(n, n)) for n in extra["group"])))
-            for i, (rep, size) in enumerate(extra["classes"], 1):
-                names = "" if self.big else f": {self._names(rep)}"
-                k = sum(r.bit_count() for r in rep)
-                print(f"{i:>4}. " + ngettext("class of {size}, {n} press", "class of {size}, {n} presses",
-                                             k).format(size=size, n=k) + names)
-
-    def _json(self, **fields) -> None:
-        import json  # only --json pays for it (start-up: bench/bench_startup.py)
-
-        print(json.dumps({"rows": self.shape.rows, "cols": self.shape.cols, "topology": "plane",
-                          "rule": "plus", "states": 2, **fields}))
+    # solve alone goes further on the torus with the plus rule (countlo.visible.engines.circulant_torus)
+    # than the options that list quiet patterns or solutions
+    solutions.check_size(board)
+    if board.cells > solutions.MAX_CELLS:
+        for flag, on in (("--min", args.min), ("--all", args.all), ("--classes", args.classes),
+                         ("--quiet", args.quiet), ("--full", args.full), ("--most", args.most)):
+            if on:
+                raise BadSizeError(_("{option} works on boards of at most {most} cells under other rules; "
+                                     "{board} has {cells}").format(option=flag, most=solutions.MAX_CELLS,
+                                                                   board=board, cells=board.cells))

@@ -19,7 +19,21 @@ from countlo.visible.engines.polynomial_chase import (
     solve_rows,
     transform,
 )
-from countlo.visible.fewest import all_solutions, fewest_presses, solution_count
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up; mypy knows it)
+if TYPE_CHECKING:
+    from countlo.visible.bitsets import all_solutions, fewest_presses, solution_count
+
+
+def __getattr__(name: str) -> object:
+    """The bitset answers load on first use: importing an engine must not load the question
+    modules behind them (start-up: bench/bench_startup.py)."""
+    if name in ("all_solutions", "fewest_presses", "solution_count"):
+        from countlo.visible import bitsets  # noqa: PLC0415 (loaded on first use)
+
+        return getattr(bitsets, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "Elimination",

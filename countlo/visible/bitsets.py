@@ -7,12 +7,12 @@ the strategies, replay) use these so they need not know which rules are in force
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from functools import lru_cache
 
 from countlo.board import Shape, bits, values
 from countlo.errors import BadRuleError
-from countlo.visible import fewest as classic_minpress
-from countlo.visible import solutions
+from countlo.visible import fewest, solutions
 from countlo.visible.engines import polynomial_chase as classic_solver
 from countlo.visible.engines.polynomial_chase import Solution
 
@@ -35,15 +35,46 @@ def solve(shape: Shape, board: int, target: int = 0) -> Solution:
     return Solution(False, None, out.nullity, bits(out.witness))
 
 
-def fewest_presses(shape: Shape, board: int, target: int = 0) -> tuple[int, bool] | None:
-    """(fewest presses turning board into target, exact) or None if impossible."""
+def fewest_presses(shape: Shape, board: int, target: int = 0, *,
+                   exact_nullity: int = fewest.EXACT_NULLITY) -> tuple[int, bool] | None:
+    """(fewest presses turning board into target, exact) or None if impossible; under the
+    classic rules kernels of nullity above `exact_nullity` get a local search (exact False)."""
     if shape.rules.classic:
-        return classic_minpress.fewest_presses(shape, board ^ target)
+        return fewest.fewest_bits(shape, board ^ target, exact_nullity)
     _check(shape)
     found = solutions.fewest(shape, values(board, shape.cells), values(target, shape.cells))
     if found is None:
         return None
     return bits(found[0]), found[1]
+
+
+def all_solutions(shape: Shape, board: int, limit: int | None = None) -> Iterator[int]:
+    """Every press set clearing `board` (none if unsolvable), at most `limit` of them: a Gray
+    code over the quiet basis, one xor per step (step i flips basis[lowest set bit of i])."""
+    if not shape.rules.classic:
+        _check(shape)
+        for v in solutions.all_solutions(shape, values(board, shape.cells), None, limit):
+            yield bits(v)
+        return
+    sol = classic_solver.solve(shape, board)
+    if sol.presses is None:
+        return
+    assert isinstance(sol.presses, int)
+    total = 1 << sol.nullity
+    if limit is not None:
+        total = min(total, limit)
+    basis = classic_solver.quiet_patterns(shape, (total - 1).bit_length())  # only those walked
+    x = sol.presses
+    for i in range(total):
+        if i:
+            x ^= basis[(i & -i).bit_length() - 1]
+        yield x
+
+
+def solution_count(shape: Shape, board: int) -> int:
+    """Number of press sets clearing `board`: 2^nullity if solvable, else 0."""
+    sol = solve(shape, board)
+    return 1 << sol.nullity if sol.solvable else 0
 
 
 def quiet_patterns(shape: Shape) -> list[int]:

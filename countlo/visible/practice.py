@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from countlo.board import Shape, Vector, bits, values
 from countlo.visible import solutions
-from countlo.visible.fewest import fewest_presses
+from countlo.visible.bitsets import fewest_presses
 
 EXACT_LIMIT = 1 << 14  # solutions walked for an exact fewest (k > 2: about 0.4 s); beyond, a bound
 

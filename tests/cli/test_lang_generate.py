@@ -131,9 +131,9 @@ def test_refusals_in_one_chinese_line(run_cli, tmp_path, command, english, chine
     (["--size", "4x4", "--presses", "16", "--seed", "1"],
      "no 4x4 board needs exactly 16 presses: the hardest solvable boards need 7 presses",
      "没有 4x4 盘面恰好需要 16 次点击：最难的有解盘面需要 7 次点击"),
-    (["--size", "4x4", "--rule", "plus", "--presses", "16", "--seed", "1"],
-     "no board needs exactly 16 presses here: the hardest solvable boards need 7 presses",
-     "这里没有盘面恰好需要 16 次点击：最难的有解盘面需要 7 次点击"),
+    (["--size", "4x4", "--rule", "x", "--presses", "16", "--seed", "1"],
+     "no board needs exactly 16 presses here: the hardest solvable boards need 8 presses",
+     "这里没有盘面恰好需要 16 次点击：最难的有解盘面需要 8 次点击"),
 ])
 def test_generate_refusals_from_the_drawing_in_chinese(run_cli, args, english, chinese):
     en, zh = run_cli(["generate", *args]), run_cli(["--lang", "zh", "generate", *args])

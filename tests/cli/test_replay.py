@@ -19,8 +19,8 @@ from countlo.formats import hand as formats
 from countlo.hidden.reconstruct import Status, reconstruct
 from countlo.hidden.record import Record, Step, record_of
 from countlo.play import review as explain
+from countlo.visible.bitsets import fewest_presses
 from countlo.visible.engines.polynomial_chase import solve
-from countlo.visible.fewest import fewest_presses
 
 TRANSCRIPTS = sorted(p for p in (ROOT / "transcripts").iterdir()
                      if p.is_file() and p.suffix not in (".md", ".py"))

@@ -73,7 +73,8 @@ def test_all_lists_every_solution(run_cli):
     res = run_cli(["solve", "--all-on", "--size", "4x4", "--all", "--json"])
     out = json.loads(res.stdout)
     shape = Shape(4, 4)
-    sols = {board_of(s, shape) for s in out["solutions"]}
+    assert out["solutions"] == 16 and out["schema"] == 2
+    sols = {board_of(s, shape) for s in out["all"]}
     assert len(sols) == 16
     assert all(clears(shape, shape.full, x) for x in sols)
 
@@ -88,7 +89,7 @@ def test_all_refuses_politely_above_4096(run_cli):
     assert res.returncode == 2
     assert "2^16 = 65536 solutions" in res.stderr and "--limit" in res.stderr
     res = run_cli(["solve", "--all-on", "--size", "19x19", "--all", "--limit", "5", "--json"])
-    assert res.returncode == 0 and len(json.loads(res.stdout)["solutions"]) == 5
+    assert res.returncode == 0 and len(json.loads(res.stdout)["all"]) == 5
 
 
 def test_classes_under_the_identity_alone_say_so(run_cli):

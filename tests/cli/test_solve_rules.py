@@ -210,7 +210,7 @@ def test_rule_drawn_in_a_file(run_cli, tmp_path):
     rule.write_text("; the centre and the cell to its right\nO#\n")
     res = run_cli(["solve", "--all-on", "--size", "2x4", "--rule", str(rule), "--json"])
     out = json.loads(res.stdout)
-    assert out["rule"] == "mask" and out["solvable"] and out["nullity"] == 0
+    assert out["rule"] == "mask 0:0 0:1" and out["solvable"] and out["nullity"] == 0
 
 
 def test_graph_sigma_and_sigma_plus(run_cli, tmp_path):
@@ -225,8 +225,8 @@ def test_graph_sigma_and_sigma_plus(run_cli, tmp_path):
     assert out["solvable"] and out["rule"] == "sigma+"
     graph = Graph(("a", "b", "c", "d"), ((0, 1), (0, 3), (1, 2), (2, 3)), "sigma+")
     x = [0] * 4
-    for name, v in out["presses"]:
-        x["abcd".index(name)] = v
+    for (name,) in out["presses"]:  # two states: [node], no times
+        x["abcd".index(name)] = 1
     assert solutions.apply(graph, [1] * 4, x) == [0] * 4
 
 

@@ -126,7 +126,7 @@ def test_every_start_of_small_boards_through_the_walsh_path(shape, walsh_everywh
             best[b] = p.bit_count()
     for b, want in best.items():
         f = fewest(shape, b)
-        assert f is not None and f.exact and clears(shape, b, f.presses)
+        assert f is not None and f.exact and clears(shape, b, f.bits)
         assert f.count == want
 
 
@@ -141,7 +141,7 @@ def test_random_starts_with_nullity_up_to_8_against_every_solution(shape, walsh_
         presses = rnd.getrandbits(shape.cells)
         board = _board_of(shape, presses)
         f = fewest(shape, board)
-        assert f is not None and f.exact and clears(shape, board, f.presses)
+        assert f is not None and f.exact and clears(shape, board, f.bits)
         assert f.count == span_min(presses, quiet)
 
 
@@ -165,7 +165,7 @@ def test_all_on_matches_a075464(n):
     shape = Shape(n, n)
     f = fewest(shape, shape.full)
     assert f is not None and f.exact and not f.stopped
-    assert clears(shape, shape.full, f.presses)
+    assert clears(shape, shape.full, f.bits)
     assert f.count == A075464[n]
 
 
@@ -176,7 +176,7 @@ def test_stopped_search_brackets_the_published_minimum(n):
     shape = Shape(n, n)
     f = fewest(shape, shape.full, time_limit=0.0)
     assert f is not None and f.stopped and not f.exact
-    assert clears(shape, shape.full, f.presses)
+    assert clears(shape, shape.full, f.bits)
     assert 0 < f.lower_bound <= A075464[n] <= f.count
 
 

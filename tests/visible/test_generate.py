@@ -11,10 +11,12 @@ from collections import Counter
 import pytest
 
 from countlo.board import Shape
+from countlo.board import bits as pack
 from countlo.cli.main import main
+from countlo.visible.bitsets import fewest_presses
 from countlo.visible.engines.polynomial_chase import rows_clear, solve
-from countlo.visible.fewest import fewest_presses
-from countlo.visible.generate import Generator, NoSuchBoardError, band, lights_of
+from countlo.visible.generate import BitsetGenerator as Generator
+from countlo.visible.generate import NoSuchBoardError, band, lights_of
 
 
 def chi_square_limit(dof: int, z: float = 3.72) -> float:
@@ -55,7 +57,7 @@ def test_uniform_over_the_solvable_boards(size, per_board):
     support = sorted(all_lights(shape))  # 3x3: all 512; 4x4: 4096 of 65536 (nullity 4)
     gen = Generator(shape, random.Random(20261123))
     draws = per_board * len(support)
-    counts = Counter(shape.from_rows(gen.uniform().lights) for _ in range(draws))
+    counts = Counter(pack(gen.uniform().lights) for _ in range(draws))
     assert chi_square(counts, support, draws) < chi_square_limit(len(support) - 1)
 
 
@@ -83,14 +85,14 @@ def test_exactly_n_is_uniform_among_those_boards_on_a_board_with_quiet_patterns(
         counts = Counter()
         for _ in range(draws):
             g = gen.exactly(n)
-            b = shape.from_rows(g.lights)
+            b = pack(g.lights)
             counts[b] += 1
         assert chi_square(counts, support, draws) < chi_square_limit(len(support) - 1)
     # and the plain sampler's fewest counts are right
     gen = Generator(shape, random.Random(2))
     for _ in range(200):
         g = gen.uniform()
-        assert g.fewest == fewest[shape.from_rows(g.lights)]
+        assert g.fewest == fewest[pack(g.lights)]
 
 
 @pytest.mark.parametrize("size", ["5x5", "6x6", "4x4", "3x7", "9x9"])
@@ -101,13 +103,14 @@ def test_every_board_has_the_fewest_count_the_solver_finds(size):
         lo, hi = band(shape, difficulty)
         for _ in range(6):
             g = gen.in_band(difficulty)
-            bits = shape.from_rows(g.lights)
+            bits = pack(g.lights)
             best, exact = fewest_presses(shape, bits)
             assert exact and best.bit_count() == g.fewest and lo <= g.fewest <= hi
-            assert rows_clear(g.lights, g.presses, shape.cols)
+            assert g.presses is not None
+            assert rows_clear(shape.to_rows(pack(g.lights)), shape.to_rows(pack(g.presses)), shape.cols)
     for n in (1, 4, 9) if gen.nullity == 0 else (1, 4):  # 4x4 never needs more than 8 or so
         g = gen.exactly(n)
-        best, exact = fewest_presses(shape, shape.from_rows(g.lights))
+        best, exact = fewest_presses(shape, pack(g.lights))
         assert exact and best.bit_count() == n == g.fewest
 
 

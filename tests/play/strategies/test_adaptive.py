@@ -19,8 +19,8 @@ from countlo.play.oracle import SimulatedOracle
 from countlo.play.strategies.adaptive import Adaptive, Tuning, View, choose
 from countlo.play.strategies.registry import make_strategy
 from countlo.visible.batch import algebra, bit_rows, fewest_press_sets, row_ints, solvable
+from countlo.visible.bitsets import fewest_presses
 from countlo.visible.engines.polynomial_chase import nullity, solve
-from countlo.visible.fewest import fewest_presses
 
 SMALL = [Shape(1, 1), Shape(1, 2), Shape(2, 2), Shape(2, 3), Shape(3, 3), Shape(4, 4), Shape(2, 5),
          Shape(5, 5), Shape(4, 7), Shape(6, 6)]

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from countlo.board import Shape, press_masks
 from countlo.visible.algebra import gf2
+from countlo.visible.bitsets import all_solutions, fewest_presses, solution_count
 from countlo.visible.engines.polynomial_chase import (
     chase,
     chebyshev,
@@ -25,7 +26,6 @@ from countlo.visible.engines.polynomial_chase import (
     to_poly,
     transform,
 )
-from countlo.visible.fewest import all_solutions, fewest_presses, solution_count
 
 
 def table(name: str) -> dict[int, int]:

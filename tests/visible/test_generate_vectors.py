@@ -19,8 +19,7 @@ from countlo.cli.main import main
 from countlo.rules import Rules
 from countlo.ui.practice import PracticeSession
 from countlo.visible import solutions
-from countlo.visible.generate import NoSuchBoardError
-from countlo.visible.generate_general import RulesGenerator, band
+from countlo.visible.generate import NoSuchBoardError, VectorGenerator, rules_band
 from countlo.visible.practice import Practice
 
 
@@ -55,7 +54,7 @@ def test_uniform_over_the_solvable_boards(case):
     fewest = all_boards(board, target)
     assert len(fewest) < solutions.states(board) ** board.cells  # quiet patterns: not every board
     support = sorted(fewest)
-    gen = RulesGenerator(board, random.Random(20261124), target)
+    gen = VectorGenerator(board, random.Random(20261124), target)
     draws = per_board * len(support)
     counts: Counter = Counter()
     for _ in range(draws):
@@ -71,15 +70,15 @@ def test_uniform_over_the_solvable_boards(case):
 def test_exactly_n_is_uniform_among_those_boards(case, n):
     board, target, _ = CASES[case]
     support = sorted(b for b, w in all_boards(board, target).items() if w == n)
-    gen = RulesGenerator(board, random.Random(7), target)
+    gen = VectorGenerator(board, random.Random(7), target)
     draws = 60 * len(support)
     counts = Counter(tuple(gen.exactly(n).lights) for _ in range(draws))
     assert chi_square(counts, support, draws) < chi_square_limit(len(support) - 1)
 
 
 def test_bands_scale_with_the_states():
-    assert [band(25, 2, d) for d in ("easy", "medium", "hard")] == [(1, 4), (5, 8), (9, 25)]
-    assert [band(9, 3, d) for d in ("easy", "medium", "hard")] == [(1, 3), (4, 5), (6, 18)]
+    assert [rules_band(25, 2, d) for d in ("easy", "medium", "hard")] == [(1, 4), (5, 8), (9, 25)]
+    assert [rules_band(9, 3, d) for d in ("easy", "medium", "hard")] == [(1, 3), (4, 5), (6, 18)]
 
 
 def boards_of(text: str) -> list[tuple[int, str]]:
@@ -197,7 +196,7 @@ def test_a_practice_game_under_a_rule_is_played_to_a_win_over_plain_lines():
     from countlo.ui.terminal import run_lines
 
     board = shape_of("3x3", "torus", "x", 3)
-    gen = RulesGenerator(board, random.Random(9), [1] * 9)
+    gen = VectorGenerator(board, random.Random(9), [1] * 9)
     start = gen.uniform().lights
     session = PracticeSession(Practice(board, start, [1] * 9), "seed 9", goal="lit")
     solver = Practice(board, start, [1] * 9)
@@ -246,7 +245,7 @@ def test_readme_generate_then_solve_under_rules(run_cli, tmp_path):
 def test_a_press_count_no_board_needs_is_refused_as_none():
     """Issue 31: it said 'no board needing exactly 1 presses ... there may be none' where the
     only solvable board needs 0 presses."""
-    gen = RulesGenerator(Shape(1, 1, Rules.make("plane", "ring")), random.Random(3))
+    gen = VectorGenerator(Shape(1, 1, Rules.make("plane", "ring")), random.Random(3))
     with pytest.raises(NoSuchBoardError) as err:
         gen.exactly(1)
     assert str(err.value) == "no board needs exactly 1 press here: the hardest solvable boards need 0 presses"

@@ -11,7 +11,7 @@ import pytest
 from countlo.board import Shape
 from countlo.rules import NAMED, ROWCOL, TOPOLOGIES, Rule, Rules
 from countlo.visible import solutions
-from countlo.visible.classes_general import classes, generated, symmetries
+from countlo.visible.classes import classes, generated, symmetries
 
 RULES = [*NAMED, ROWCOL]
 
@@ -42,7 +42,8 @@ def test_classes_partition_the_solutions(topology):
         for start, target in (([0] * shape.cells, None), ([1] * shape.cells, None),
                               ([i % k for i in range(shape.cells)], [1] * shape.cells)):
             sol = solutions.solve(shape, start, target)
-            got, names, order = classes(shape, start, target)
+            c = classes(shape, start, target)
+            got, names, order = c.classes, c.symmetries, c.order
             if not sol.solvable:
                 assert got == []
                 continue
@@ -68,10 +69,12 @@ def test_classes_partition_the_solutions(topology):
 
 def test_the_issue_boards():
     shape = Shape(3, 3, Rules.make("cylinder", "knight"))
-    got, _names, order = classes(shape, [0] * 9)
+    c = classes(shape, [0] * 9)
+    got, order = c.classes, c.order
     assert sorted(size for _rep, size in got) == [1, 6, 9] and order == 72
     shape = Shape(3, 3, Rules.make("klein", "star"))
-    got, _names, order = classes(shape, [1] * 9)
+    c = classes(shape, [1] * 9)
+    got, order = c.classes, c.order
     assert sum(size for _rep, size in got) == 256 and order is None  # every permutation of the 9 cells
 
 

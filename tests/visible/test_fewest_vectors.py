@@ -10,7 +10,7 @@ import pytest
 from countlo.board import Shape, bits
 from countlo.graph import Graph
 from countlo.rules import Rules
-from countlo.visible import fewest_general, solutions
+from countlo.visible import fewest, hardest, solutions
 from countlo.visible.algebra import coset_radix, coset_walsh
 
 PETERSEN = Graph(tuple(str(i) for i in range(10)),
@@ -68,14 +68,14 @@ def test_fewest_on_every_solvable_start_against_brute_force(board):
     best = least_by_start(board)
     k, n = solutions.states(board), board.cells
     for start, (w, _) in some(best):
-        f = fewest_general.fewest(board, list(start))
+        f = fewest.fewest(board, list(start))
         assert f is not None and f.exact and not f.stopped
         assert f.count == w == f.lower_bound
         assert solutions.apply(board, list(start), f.presses) == [0] * n
     # and one unsolvable start, when there is one
     for start in itertools.product(range(k), repeat=n):
         if start not in best:
-            assert fewest_general.fewest(board, list(start)) is None
+            assert fewest.fewest(board, list(start)) is None
             break
 
 
@@ -86,7 +86,7 @@ def test_fewest_to_a_target(board):
     target = [(j * 7 + 1) % k for j in range(n)]
     for start in list(best)[:: max(1, len(best) // 40)]:
         s = [(a + t) % k for a, t in zip(start, target)]  # target - s = -start: as clearing start
-        f = fewest_general.fewest(board, s, target)
+        f = fewest.fewest(board, s, target)
         assert f is not None and f.exact and f.count == best[start][0]
         assert solutions.apply(board, s, f.presses) == target
 
@@ -101,18 +101,18 @@ def test_lower_bounds_never_exceed_the_minimum(board):
     for start, (w, _) in some(best, 200):
         x = solutions.solve(board, list(start)).presses
         assert x is not None
-        assert fewest_general.count_bound(board, list(start), None) <= w
+        assert fewest.count_bound(board, list(start), None) <= w
         if k == 2:
             basis = [bits(g) for g, _ in gens]
-            for tiling in fewest_general.tilings(board, (2, 3), (3, 5)):
+            for tiling in fewest.tilings(board, (2, 3), (3, 5)):
                 masks = [bits([1 if j in set(c) else 0 for j in range(n)]) for c in tiling]
                 assert coset_walsh.region_bound(bits(x), basis, n, masks) <= w
             continue
         assert coset_radix.cell_bound(x, gens, k) <= w
-        for tiling in fewest_general.tilings(board, (1, 2, 3), (2, 4)):
+        for tiling in fewest.tilings(board, (1, 2, 3), (2, 4)):
             assert coset_radix.region_bound(x, gens, k, tiling) <= w
         z = coset_radix.lightest(x, gens, k, time_limit=0.0, lo_members=1,
-                           regions=fewest_general.tilings(board, (2,), (4,)))
+                           regions=fewest.tilings(board, (2,), (4,)))
         assert z.lower_bound <= w <= z.weight
         assert solutions.apply(board, list(start), z.member) == [0] * n
 
@@ -132,7 +132,7 @@ def test_a_stopped_search_says_so_and_is_exact_only_when_proven(board):
 def test_progress_reports_the_search():
     board = Shape(3, 3, Rules.make("torus", "star", 3))
     seen = []
-    f = fewest_general.fewest(board, [1] * 9, progress=seen.append)
+    f = fewest.fewest(board, [1] * 9, progress=seen.append)
     assert f is not None and f.exact
     x = solutions.solve(board, [1] * 9).presses
     z = coset_radix.lightest(x, solutions.quiet(board), 3, lo_members=1, progress=seen.append, every=0.0)
@@ -144,7 +144,7 @@ def test_progress_reports_the_search():
 def test_most_against_brute_force(board):
     best = least_by_start(board)
     worst = max(w for w, _ in best.values())
-    h = fewest_general.hardest(board)
+    h = hardest.hardest(board)
     assert h.exact and h.lower == h.upper == worst
     assert h.presses is not None and sum(h.presses) == worst
     # the start it names really needs that many
@@ -157,12 +157,11 @@ def test_most_with_more_states_refuses_big_boards_in_one_line():
     from countlo.errors import BadSizeError
 
     with pytest.raises(BadSizeError, match="at most"):
-        fewest_general.hardest(Shape(5, 5, Rules.make("plane", "plus", 3)))
+        hardest.hardest(Shape(5, 5, Rules.make("plane", "plus", 3)))
 
 
 def test_classic_counting_bound_never_exceeds_the_minimum_and_floors_a_stopped_run():
     from countlo.board import press_masks
-    from countlo.visible import fewest
 
     for rows, cols, stride in ((4, 4, 7), (3, 4, 1), (1, 6, 1), (2, 5, 1)):
         shape = Shape(rows, cols)
@@ -174,7 +173,7 @@ def test_classic_counting_bound_never_exceeds_the_minimum_and_floors_a_stopped_r
                     board ^= masks[j]
             f = fewest.fewest(shape, board)
             assert f is not None and f.exact
-            assert fewest.count_bound(shape, board) <= f.count
+            assert fewest.classic_bound(shape, board) <= f.count
     shape = Shape(39, 39)  # nullity 32: a 10 ms limit stops the search after one step
     f = fewest.fewest(shape, (1 << shape.cells) - 1, time_limit=0.01)
     assert f is not None and f.stopped and not f.exact
@@ -184,11 +183,11 @@ def test_classic_counting_bound_never_exceeds_the_minimum_and_floors_a_stopped_r
 @pytest.mark.parametrize("board", [BOARDS[0], BOARDS[7], BOARDS[11]], ids=name)
 def test_too_many_quiet_patterns_to_hold_gives_an_honest_upper_and_lower_bound(board,
                                                                                 monkeypatch):
-    monkeypatch.setattr(fewest_general, "HELD", 4)  # as if nullity x cells were too big for the search
+    monkeypatch.setattr(fewest, "HELD", 4)  # as if nullity x cells were too big for the search
     best = least_by_start(board)
     n = board.cells
     for start, (w, _) in some(best, 50):
-        f = fewest_general.fewest(board, list(start), time_limit=0.5)
+        f = fewest.fewest(board, list(start), time_limit=0.5)
         assert f is not None and f.stopped
         assert f.lower_bound <= w <= f.count
         assert f.exact == (f.count == f.lower_bound)
