@@ -232,7 +232,7 @@ def test_cli_random_start_from_a_file_against_the_line_chase(run_cli, tmp_path):
         assert lights(board, x) == start
     else:
         w = [0] * board.cells
-        for r, c, _ in out["witness"]:
+        for r, c in out["witness"]:
             w[(r - 1) * 96 + c - 1] = 1
         assert lights(board, w) == [0] * board.cells and sum(a & b for a, b in zip(w, start)) % 2 == 1
 
