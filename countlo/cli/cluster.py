@@ -17,16 +17,23 @@ import argparse
 import sys
 import uuid
 from collections.abc import Generator, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from countlo.errors import CountloError
 from countlo.i18n import _, reason
+
+if TYPE_CHECKING:
+    from distributed import Client, Future
+    from distributed.security import Security
+
+    from countlo.board import Shape
+    from countlo.cli.records import Played
 
 CONNECT_SECONDS = 10.0  # how long to try reaching the scheduler before saying it cannot be reached
 AHEAD_PER_THREAD = 2  # games handed out per worker thread beyond the ones being played
 AHEAD_LEAST = 8  # ... and at least this many, so workers that join later find games waiting
 
-Game = tuple[int, Any, dict[str, Any]]  # (seed, records.Played, the game's JSON record)
+Game = tuple[int, "Played", dict[str, Any]]  # (seed, the game, its JSON record)
 
 
 class ClusterError(CountloError):
@@ -51,7 +58,7 @@ def _loopback(host: str) -> bool:
         return False
 
 
-def _security(address: str, scheme: str, host: str, trust: bool, tls: Sequence[str | None]) -> Any:
+def _security(address: str, scheme: str, host: str, trust: bool, tls: Sequence[str | None]) -> Security | None:
     """The distributed.Security of the trust model (README, "Who may join"): plain tcp only on
     this machine or with --trust-cluster; tls:// with the CA that signs every member's
     certificate and this client's certificate and key (mutual TLS, encryption required)."""
@@ -80,7 +87,7 @@ def _security(address: str, scheme: str, host: str, trust: bool, tls: Sequence[s
     return None
 
 
-def _client_class() -> Any:
+def _client_class() -> type[Client]:
     """distributed.Client, except that a client which failed to connect is not closed again when
     it is collected (Dask's own clean-up of it waits 20 s and prints a traceback)."""
     import contextlib
@@ -92,7 +99,7 @@ def _client_class() -> Any:
 
         def start(self, **kwargs: Any) -> Any:
             try:
-                return super().start(**kwargs)
+                return super().start(**kwargs)  # type: ignore[no-untyped-call]  # distributed: unannotated
             except BaseException:
                 self._failed = True
                 with contextlib.suppress(Exception):
@@ -101,12 +108,12 @@ def _client_class() -> Any:
 
         def __del__(self) -> None:
             if not self._failed:
-                super().__del__()
+                super().__del__()  # type: ignore[no-untyped-call]  # distributed: unannotated
 
     return OneShotClient
 
 
-def connect(address: str, trust: bool = False, tls: Sequence[str | None] = (None, None, None)) -> Any:
+def connect(address: str, trust: bool = False, tls: Sequence[str | None] = (None, None, None)) -> Client:
     """A distributed.Client on the scheduler at `address`; ClusterError in one line if the extra
     is not installed, the address breaks the trust model (see `_security`), or the scheduler does
     not answer within CONNECT_SECONDS. The client takes back only msgpack data (never pickle)."""
@@ -140,11 +147,11 @@ def _portable(args: argparse.Namespace) -> argparse.Namespace:
     return argparse.Namespace(**{k: v for k, v in vars(args).items() if not callable(v)})
 
 
-def _threads(client: Any) -> int:
+def _threads(client: Client) -> int:
     return sum(client.nthreads().values())
 
 
-def play_on_cluster(client: Any, args: argparse.Namespace, shape: Any,
+def play_on_cluster(client: Client, args: argparse.Namespace, shape: Shape,
                     seeds: Sequence[int]) -> Generator[Game, None, None]:
     """Games on the cluster of `client` (from connect) as (seed, records.Played, JSON record),
     each checked as plain data before it is believed, yielded as they finish (not in seed
@@ -155,12 +162,13 @@ def play_on_cluster(client: Any, args: argparse.Namespace, shape: Any,
     from countlo.cli.records import from_plain
     from countlo.cli.workers import play_plain
 
+    assert client.scheduler is not None, "connect returns a client that reached its scheduler"
     address = client.scheduler.address
     portable = _portable(args)
     run = uuid.uuid4().hex[:12]  # task keys unique to this run: other runs may share the scheduler
     todo = iter(seeds)
     running = as_completed(loop=client.loop)
-    in_flight: dict[Any, int] = {}
+    in_flight: dict[Future[str], int] = {}
 
     def hand_out() -> None:
         ahead = max(AHEAD_LEAST, AHEAD_PER_THREAD * _threads(client))

@@ -18,6 +18,14 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: `play --
 if TYPE_CHECKING:  # datetime nor random (bench/bench_startup.py)
     from datetime import datetime
 
+    from countlo.board import Shape
+    from countlo.formats.transcript import Writer
+    from countlo.hidden.record import Record
+    from countlo.play.oracle import SimulatedOracle
+    from countlo.ui.bridge import Bridge
+    from countlo.ui.listen import Server
+    from countlo.ui.session import Session
+
 
 class PlayOptionError(CountloError, ValueError):
     """Options of `countlo play` that do not go together."""
@@ -49,7 +57,7 @@ MAX_CELLS = 1000
 floating tables, which overflow past 2^1024 boards (a 3x1000 board has 2^3000)."""
 
 
-def check_size(shape) -> None:
+def check_size(shape: Shape) -> None:
     """Refuse, in one line and before any table is built, a board too large to play."""
     if shape.cells > MAX_CELLS:
         raise PlayOptionError(_("games are played on boards of at most {most} cells; {shape} has {cells}").format(
@@ -101,7 +109,7 @@ def data_dir(environ: dict[str, str] | None = None) -> Path:
     return Path(base) / "countlo"
 
 
-def default_path(shape, sim: bool, now: datetime | None = None,
+def default_path(shape: Shape, sim: bool, now: datetime | None = None,
                  environ: dict[str, str] | None = None) -> Path:
     """A new transcript path named by date and time, e.g. 2026-11-21-174502-6x6.txt."""
     folder = data_dir(environ)
@@ -132,7 +140,7 @@ def latest(environ: dict[str, str] | None = None) -> Path:
     return found[-1]
 
 
-def _replay(oracle, record) -> None:
+def _replay(oracle: SimulatedOracle, record: Record) -> None:
     """Make a resumed simulated game's clicks again, checking each count the transcript holds."""
     if oracle.start() != record.start:
         raise PlayOptionError(_("the transcript starts with {start} lit but the simulated board "
@@ -146,7 +154,7 @@ def _replay(oracle, record) -> None:
                 step=i, seed=oracle.seed, got=got, cell=record.shape.name(s.cell), count=s.count))
 
 
-def open_session(args: argparse.Namespace):
+def open_session(args: argparse.Namespace) -> tuple[Session, Writer]:
     """The Session the options describe, with its transcript open (new or resumed)."""
     from countlo.board import Shape
     from countlo.formats.transcript import Header, Writer
@@ -217,7 +225,7 @@ def open_session(args: argparse.Namespace):
     return Session(guide, writer, oracle, where=str(path), label=label), writer
 
 
-def next_path(transcript: str | None, shape, n: int) -> Path:
+def next_path(transcript: str | None, shape: Shape, n: int) -> Path:
     """Where game `n` (2, 3, ...) of a --listen session goes: beside the first game's
     --transcript FILE as FILE-n.txt, else a new dated file."""
     if transcript:
@@ -272,7 +280,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def listen(args: argparse.Namespace, session):
+def listen(args: argparse.Namespace, session: Session) -> tuple[Bridge, Server]:
     """Start the bridge and its server; say where, and the pairing code."""
     import shutil
 
@@ -293,7 +301,7 @@ def listen(args: argparse.Namespace, session):
     return bridge, server
 
 
-def next_game(bridge, session) -> bool:
+def next_game(bridge: Bridge, session: Session) -> bool:
     """After a solved game: wait for the page to start the next one (True), or Ctrl-C (False)."""
     print(_("Waiting for the page's next game (Ctrl-C leaves)."))
     sys.stdout.flush()

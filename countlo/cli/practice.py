@@ -68,7 +68,7 @@ def _play(game: Practice, label: str, goal: str, args: argparse.Namespace) -> in
 
     session = PracticeSession(game, label, goal=goal)
     if args.plain or not interactive(sys.stdin, sys.stdout):
-        run_lines(session, sys.stdin, sys.stdout)  # type: ignore[arg-type]
+        run_lines(session, sys.stdin, sys.stdout)
     else:
         from countlo.ui.clickable import run_clickable
 

@@ -11,10 +11,13 @@ from __future__ import annotations
 
 import json
 import math
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from countlo.errors import CountloError
 from countlo.i18n import _
+
+if TYPE_CHECKING:
+    from countlo.play.game import Outcome
 
 LONGEST_PLAIN = 16 << 20  # characters of one game's result from the cluster (a 16x16 game needs ~50 kB)
 LONGEST_REASON = 4096
@@ -70,7 +73,7 @@ def reconstructed(record: Any) -> tuple[int | None, str]:
 class Played(NamedTuple):
     """What the summary reads of a game played on the cluster (as of a GameResult)."""
 
-    outcome: Any  # countlo.play.game.Outcome
+    outcome: Outcome
     probes: int
     clicks: int
     decision_times: tuple[float, ...]

@@ -7,6 +7,7 @@ file is malformed (every problem with its line).
 
 from __future__ import annotations
 
+import argparse
 import sys
 
 from countlo.errors import TranscriptError
@@ -14,8 +15,19 @@ from countlo.hidden.result import engine_names
 from countlo.i18n import _, ljust, ngettext, rjust, width
 from countlo.ui.rulewords import rules_text
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: `replay --help` loads none
+if TYPE_CHECKING:
+    from typing import Any
 
-def add_arguments(parser) -> None:
+    from countlo.board import Shape
+    from countlo.formats.transcript import Tape
+    from countlo.hidden.record import Record
+    from countlo.play.review import Replay, StepNote
+
+    Problem = tuple[int, str]  # (line, what is wrong there): the first count no board shows
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", metavar="FILE", help=_(
         "a countlo transcript, or counts in the documented 'rows' or 'restore' format ('-' reads "
         "standard input)"))
@@ -40,7 +52,7 @@ def add_arguments(parser) -> None:
     add_rule_arguments(parser)
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     from dataclasses import replace  # the parser (replay --help) loads no dataclasses
 
     from countlo.board import Shape
@@ -94,7 +106,7 @@ def run(args) -> int:
     return _report(explain.replay(record, t.count_lines, args.engine), args, None, t.format)
 
 
-def _impossible(tape, problem, args) -> int:
+def _impossible(tape: Tape, problem: Problem, args: argparse.Namespace) -> int:
     """The contradiction report: the first count no board shows, and the likely typo."""
     from countlo.play import review as explain
 
@@ -105,7 +117,7 @@ def _impossible(tape, problem, args) -> int:
     return _report(r, args, problem)
 
 
-def _under_rules(shape, args, source: str):
+def _under_rules(shape: Shape, args: argparse.Namespace, source: str) -> Shape:
     """The file's board under the rule options: they name the rules of a file that does not (a
     version-1 transcript or a hand format); a file naming other rules is refused."""
     from countlo.cli.rules_args import given, rules_of
@@ -129,7 +141,7 @@ board (a 65535x65535 header would ask for 4.3e9-entry rows); 128x128 takes secon
 Z3_CELLS = 1 << 12
 
 
-def check_size(shape, engine: str) -> None:
+def check_size(shape: Shape, engine: str) -> None:
     """Refuse, in one line and before any table is built, a board the engine cannot replay."""
     from countlo.errors import BadSizeError
     from countlo.play.review import EXACT_CELLS, EXACT_SIDE, choose_engine
@@ -150,7 +162,7 @@ def check_size(shape, engine: str) -> None:
 LISTED = 50  # problems of a malformed file listed one a line (--json lists them all)
 
 
-def _malformed(e: TranscriptError, args) -> int:
+def _malformed(e: TranscriptError, args: argparse.Namespace) -> int:
     """Every problem with its line on standard output (the report), one line on stderr."""
     import json
 
@@ -177,13 +189,13 @@ def _malformed(e: TranscriptError, args) -> int:
     return 2
 
 
-def as_json(r, nested: bool = True) -> dict:
+def as_json(r: Replay, nested: bool = True) -> dict[str, Any]:
     """The JSON object of a replay. `start`, `quiet_pattern` (the proof a board cannot be cleared)
     and `probabilities` (of each cell having started lit, when ambiguous) are row-major grids or
     null; `finish` lists 1-based [row, col] clicks and `finish_counts` the count after each."""
     shape = r.shape
 
-    def grid(bits):
+    def grid(bits: int | None) -> list[list[int]] | None:
         return None if bits is None else [
             [bits >> (i * shape.cols + c) & 1 for c in range(shape.cols)] for i in range(shape.rows)]
 
@@ -216,7 +228,7 @@ def as_json(r, nested: bool = True) -> dict:
     }
 
 
-def _report(r, args, problem, fmt: str = "countlo") -> int:
+def _report(r: Replay, args: argparse.Namespace, problem: Problem | None, fmt: str = "countlo") -> int:
     import json
 
     if args.json:
@@ -236,7 +248,7 @@ def _report(r, args, problem, fmt: str = "countlo") -> int:
     return code
 
 
-def _draw(r, args) -> int:
+def _draw(r: Replay, args: argparse.Namespace) -> int:
     """Write the --image picture of the replay (of its corrected record when one typo explains a
     contradiction); 1 with one line on stderr when there is no known start to draw."""
     from countlo.formats import figures
@@ -259,8 +271,9 @@ def _draw(r, args) -> int:
     else:
         known = _("The hidden start was known after step {step}{note}.").format(
             step=r.determined_after, note=note)
-    save(figures.replayed(r.shape, r.start, r.lights, finish if r.clearable else None,
-                          None if r.clearable else r.witness, known, r.finish_exact), args.image)
+    save(figures.replayed(r.shape, _given(r.start, "start"), _given(r.lights, "lights"),
+                          finish if r.clearable else None, None if r.clearable else r.witness, known,
+                          r.finish_exact), args.image)
     if not args.json:
         print(_("picture: {path}").format(path=args.image))
     return 0
@@ -268,7 +281,15 @@ def _draw(r, args) -> int:
 
 # --- text -----------------------------------------------------------------------------------
 
-def _step_text(r, step: int) -> str:
+def _given(value: int | None, what: str) -> int:
+    """`value` of a Replay field that play.review.replay always sets in the state it is read in
+    (the start and lights of a determined replay, the quiet pattern of an unclearable one, ...)."""
+    if value is None:
+        raise ValueError(f"a replay without its {what}")
+    return value
+
+
+def _step_text(r: Replay, step: int) -> str:
     """'step 4 (line 12: C4 -> 17)'; step 0 is the starting count."""
     line = r.count_lines[step] if step < len(r.count_lines) else 0
     if step == 0:
@@ -277,7 +298,7 @@ def _step_text(r, step: int) -> str:
         step=step, line=line, cell=r.shape.name(r.cells[step - 1]), count=r.counts[step])
 
 
-def _panels(shape, *panels) -> list[str]:
+def _panels(shape: Shape, *panels: tuple[str, int, str, str]) -> list[str]:
     """Grids side by side under their titles: (title, bitset, lit char, dark char)."""
     from countlo.formats.textgrid import side_by_side
 
@@ -285,7 +306,7 @@ def _panels(shape, *panels) -> list[str]:
                         ).rstrip("\n").split("\n")
 
 
-def render(r, source: str, explain: bool = False, problem=None) -> list[str]:
+def render(r: Replay, source: str, explain: bool = False, problem: Problem | None = None) -> list[str]:
     """The replay report as lines of text."""
     shape = r.shape
     n = len(r.cells)
@@ -295,7 +316,7 @@ def render(r, source: str, explain: bool = False, problem=None) -> list[str]:
                     "{source}: {shape} board{rules}, starting count {count}, {n} clicks", n).format(
         source=source, shape=shape, rules=rules, count=r.counts[0], n=n)]
     if explain and r.record is not None:
-        out += [""] + _walk(r)
+        out += [""] + _walk(r, r.record)
     out.append("")
     if r.status == "contradictory":
         out += _contradiction(r, problem)
@@ -307,7 +328,7 @@ def render(r, source: str, explain: bool = False, problem=None) -> list[str]:
     return out + _outcome(r)
 
 
-def _outcome(r) -> list[str]:
+def _outcome(r: Replay) -> list[str]:
     """What a consistent record says: the board and the finishing plan, or the boards left."""
     from countlo.formats.textgrid import percent_grid
 
@@ -334,17 +355,19 @@ def _outcome(r) -> list[str]:
         out.append(_("The hidden start was known from the starting count alone."))
     else:
         out.append(_("The hidden start was known after {step}.").format(
-            step=_step_text(r, r.determined_after)))
-    lit = bin(r.lights).count("1")
-    panels = [(_("hidden start"), r.start, "#", "."),
-              (_("now ({lit} lit)").format(lit=lit), r.lights, "#", ".")]
-    if r.lights == shape.goal:
+            step=_step_text(r, _given(r.determined_after, "step the start was known after"))))
+    lights = _given(r.lights, "lights")
+    lit = bin(lights).count("1")
+    panels = [(_("hidden start"), _given(r.start, "start"), "#", "."),
+              (_("now ({lit} lit)").format(lit=lit), lights, "#", ".")]
+    if lights == shape.goal:
         won = _("The lights are all on: this game is won.") if shape.goal else \
             _("The lights are all out: this game is won.")
         return out + _panels(shape, *panels) + ["", won]
     if not r.clearable:
-        return out + _panels(shape, *panels, (_("quiet pattern"), r.witness, "Q", ".")) + \
-            [""] + _unclearable(r)
+        witness = _given(r.witness, "quiet pattern")
+        return out + _panels(shape, *panels, (_("quiet pattern"), witness, "Q", ".")) + \
+            [""] + _unclearable(r, lights, witness)
     presses = sum(1 << f.cell for f in r.finish)
     out += _panels(shape, *panels, (_("to click"), presses, "X", "."))
     n, done = len(r.finish), len(r.cells)
@@ -362,13 +385,13 @@ def _outcome(r) -> list[str]:
     return out
 
 
-def _contradiction(r, problem) -> list[str]:
+def _contradiction(r: Replay, problem: Problem | None) -> list[str]:
     out = [_("Contradictory: no {shape} board shows these counts.").format(shape=r.shape)]
     if problem is not None:
         out.append(_("Line {line}: {problem}.").format(line=problem[0], problem=problem[1]))
     else:
         out.append(_("The counts stop fitting one board at {step}: look at that line or an earlier "
-                     "one.").format(step=_step_text(r, r.stops_at)))
+                     "one.").format(step=_step_text(r, _given(r.stops_at, "first contradiction"))))
     if not r.typos and not r.typos_searched:
         from countlo.hidden.diagnose import MAX_COUNTS
 
@@ -393,10 +416,10 @@ def _contradiction(r, problem) -> list[str]:
     return out
 
 
-def _unclearable(r) -> list[str]:
-    overlap = bin(r.lights & r.witness).count("1")
+def _unclearable(r: Replay, lights: int, witness: int) -> list[str]:
+    overlap = bin(lights & witness).count("1")
     if not r.shape.rules.classic or r.shape.goal:
-        goal = bin(r.shape.goal & r.witness).count("1")
+        goal = bin(r.shape.goal & witness).count("1")
         if r.shape.goal:
             text = _("These lights can never reach the goal. Proof: every click toggles an even number "
                      "of the cells marked Q,\nso the number of lit cells among them never changes "
@@ -412,11 +435,11 @@ def _unclearable(r) -> list[str]:
              "never all be dark.").format(overlap=overlap).split("\n")
 
 
-def _left(note) -> str:
+def _left(note: StepNote) -> str:
     return str(note.possible) if note.possible_exact else f"{note.possible}+"
 
 
-def _walk(r) -> list[str]:
+def _walk(r: Replay, record: Record) -> list[str]:
     """The --explain table: one row per count, with what it implied and the boards left."""
     from countlo.play.review import step_notes
 
@@ -430,14 +453,14 @@ def _walk(r) -> list[str]:
     rows = ["  ".join(ljust(t, w) if i == 2 else rjust(t, w) for i, (t, w) in enumerate(zip(titles, wide)))
             + "  " + (rjust(known_title, known_wide) + "  " if exact else "") + _("boards left")]
     became = broke = None
-    for note in step_notes(r.record, r.engine):
+    for note in step_notes(record, r.engine):
         line = r.count_lines[note.step] if note.step < len(r.count_lines) else 0
         flag = ""
         if note.possible == 1 and became is None and note.step:
             became, flag = note.step, "  " + _("<- known")
         elif note.possible == 0 and broke is None:
             broke, flag = note.step, "  " + _("<- no board fits from here")
-        if note.step == 0:
+        if note.cell is None:  # step 0, the starting count
             click, change, implied = _("start"), "", ""
         else:
             click, change = r.shape.name(note.cell), f"{note.change:+}"
@@ -446,8 +469,9 @@ def _walk(r) -> list[str]:
         rows.append(f"{note.step:>{wide[0]}}  {line:>{wide[1]}}  {ljust(click, wide[2])}  "
                     f"{note.count:>{wide[3]}}  {change:>{wide[4]}}  "
                     f"{rjust(implied, wide[5])}  {known}{_left(note)}{flag}")
-    if r.impossible and r.stops_at < len(r.counts):
-        i = r.stops_at
+    # the count no click can show (none past the end: the record stops before it)
+    i = _given(r.stops_at, "first impossible count") if r.impossible else len(r.counts)
+    if i < len(r.counts):
         line = r.count_lines[i] if i < len(r.count_lines) else 0
         click = _("start") if i == 0 else r.shape.name(r.cells[i - 1])
         rows.append(f"{i:>{wide[0]}}  {line:>{wide[1]}}  {ljust(click, wide[2])}  "

@@ -13,7 +13,17 @@ from countlo.ui.rulewords import rules_text
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: `simulate --help` loads neither
 if TYPE_CHECKING:  # typing nor json (bench/bench_startup.py)
+    from collections.abc import Generator, Sequence
     from typing import Any
+
+    from distributed import Client
+    from prompt_toolkit.shortcuts.progress_bar import ProgressBarCounter
+
+    from countlo.board import Shape
+    from countlo.cli.workers import Game
+    from countlo.play.game import Finished, Summary
+
+    Scored = tuple[int, Finished, dict[str, Any]]  # (seed, the game, its JSON record)
 
 MAX_GAMES = 1_000_000
 JOBS_PER_CORE = 4  # --jobs above this many per core only adds memory (a game is single-threaded)
@@ -139,7 +149,8 @@ def run(args: argparse.Namespace) -> int:
     return 1 if s.failed else 0
 
 
-def _play_all(args, shape, seeds, jobs: int, client=None) -> tuple[dict[int, tuple], bool, str | None]:
+def _play_all(args: argparse.Namespace, shape: Shape, seeds: Sequence[int], jobs: int,
+              client: Client | None = None) -> tuple[dict[int, tuple[Finished, dict[str, Any]]], bool, str | None]:
     """{seed: (GameResult, JSON record)} of every finished game, whether the run was cut short
     (Ctrl-C, or --records could not be written: the games finished by then are kept; with
     --records each is on disk already), and the one line saying why --records failed."""
@@ -148,7 +159,7 @@ def _play_all(args, shape, seeds, jobs: int, client=None) -> tuple[dict[int, tup
     from countlo.errors import CountloError
     from countlo.formats.output import stream as open_stream
 
-    finished: dict[int, tuple] = {}
+    finished: dict[int, tuple[Finished, dict[str, Any]]] = {}
     stream = None
     error: str | None = None
     if args.records is not None:
@@ -187,25 +198,28 @@ def _cannot_record(path: str, e: OSError) -> str:
     return _("cannot write --records {path}: {reason}").format(path=path, reason=reason(e))
 
 
-def _games(args, shape, seeds, jobs: int, client=None):
+def _games(args: argparse.Namespace, shape: Shape, seeds: Sequence[int], jobs: int,
+           client: Client | None = None) -> Generator[Scored, None, None]:
     """(seed, GameResult or records.Played, JSON record) per finished game, in this process, in
     `jobs` workers or on the Dask cluster of `client` (then in the order they finish), with a
     progress bar on a terminal."""
     from countlo.cli.workers import play_in_process, play_in_workers, play_one, play_then_spread, warm_up
 
+    source: Generator[Scored, None, None]
     if client is not None:
         from countlo.cli.cluster import play_on_cluster
 
         source = play_on_cluster(client, args, shape, seeds)  # records checked as they arrive
-    elif jobs > 1 and args.jobs is not None:  # asked for: workers from the first game
-        source = play_in_workers(args, seeds, jobs)
-    elif jobs > 1:
-        source = play_then_spread(args, shape, seeds, jobs)
     else:
-        warm_up(shape, args)
-        source = play_in_process(lambda seed: play_one(args, shape, seed), seeds)
-    if client is None:
-        source = _with_records(shape, source)
+        games: Generator[Game, None, None]
+        if jobs > 1 and args.jobs is not None:  # asked for: workers from the first game
+            games = play_in_workers(args, seeds, jobs)
+        elif jobs > 1:
+            games = play_then_spread(args, shape, seeds, jobs)
+        else:
+            warm_up(shape, args)
+            games = play_in_process(lambda seed: play_one(args, shape, seed), seeds)
+        source = _with_records(shape, games)
     try:
         if sys.stderr.isatty():
             from prompt_toolkit.output import create_output
@@ -213,7 +227,7 @@ def _games(args, shape, seeds, jobs: int, client=None):
 
             with ProgressBar(title=_("{strategy} on {shape}").format(strategy=args.strategy, shape=shape),
                              output=create_output(stdout=sys.stderr)) as bar:
-                counter: Any = bar(total=len(seeds))
+                counter: ProgressBarCounter[object] = bar(total=len(seeds))
                 for game in source:
                     yield game
                     counter.item_completed()
@@ -223,7 +237,7 @@ def _games(args, shape, seeds, jobs: int, client=None):
         source.close()
 
 
-def _with_records(shape, games):
+def _with_records(shape: Shape, games: Generator[Game, None, None]) -> Generator[Scored, None, None]:
     """(seed, GameResult, JSON record) of each (seed, GameResult, hidden start) in `games`."""
     from countlo.cli.records import game_record
 
@@ -234,13 +248,14 @@ def _with_records(shape, games):
         games.close()  # ends the workers, if any
 
 
-def _board(shape) -> str:
+def _board(shape: Shape) -> str:
     return str(shape) if shape.rules.classic and shape.rules.target == "dark" else (
         f"{shape} ({rules_text(shape.rules)})")
 
 
-def _table(args, shape, s, records, interrupted: bool = False) -> str:
-    def num(x, digits=1):
+def _table(args: argparse.Namespace, shape: Shape, s: Summary, records: list[dict[str, Any]],
+           interrupted: bool = False) -> str:
+    def num(x: float | None, digits: int = 1) -> str:
         return "-" if x is None else (f"{x:.{digits}f}" if isinstance(x, float) else str(x))
 
     if args.oracle_cmd is not None:

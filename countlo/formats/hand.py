@@ -26,6 +26,7 @@ from countlo.formats.transcript import (
     Header,
     ImpossibleCountsError,
     NoteEvent,
+    Problems,
     StartEvent,
     StepEvent,
     Tape,
@@ -38,8 +39,6 @@ from countlo.formats.transcript import (
 from countlo.hidden.record import Record
 from countlo.i18n import _, ngettext
 from countlo.tokens import shown
-
-Problems = list[tuple[int, str]]  # (line number, what is wrong there)
 
 FORMATS = ("countlo", "rows", "restore")
 _SIZE_COMMENT = re.compile(r"^#\s*size\s*:\s*(.*?)\s*$", re.IGNORECASE)

@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from enum import Enum
-from typing import ClassVar, NamedTuple
+from typing import ClassVar, NamedTuple, TextIO
 
 from countlo.board import Shape
 from countlo.errors import BadCountError, CountloError, TranscriptError, TranscriptFileError
@@ -37,6 +37,8 @@ _FIELD = re.compile(r"^#\s*([A-Za-z][A-Za-z0-9_-]*)\s*:\s*(.*?)\s*$")
 _NUMBER = re.compile(r"^[0-9]+$")
 _KNOWN = ("size", "date", "strategy", "seed", "engine")
 _RULES = ("topology", "rule", "target")  # absent: the classic game (version-1 transcripts)
+
+Problems = list[tuple[int, str]]  # (line number, what is wrong there)
 
 
 class ImpossibleCountsError(TranscriptError):
@@ -209,7 +211,7 @@ class Transcript:
 
 # --- reading -------------------------------------------------------------------------------
 
-def _count(token: str, what: str, problems: list, line: int) -> int | None:
+def _count(token: str, what: str, problems: Problems, line: int) -> int | None:
     if _NUMBER.match(token) and len(token) <= MAX_COUNT_DIGITS:
         return int(token)
     problems.append((line, _("expected {what} (a whole number), found {token}").format(
@@ -223,9 +225,23 @@ def _split_comment(raw: str) -> tuple[str, str | None]:
     return code.strip(), (_one_line(comment) or None)
 
 
-def _parse_header(lines: list[str], problems: list) -> tuple[dict, int, list[Event]]:
+@dataclass
+class _Fields:
+    """What the header paragraph said; None where a key was not given (or did not parse)."""
+
+    magic: int | None = None  # the line of '# countlo transcript N'
+    version: int = VERSION
+    sized: bool = False  # a '# size:' line was there (`shape` None: it did not parse)
+    shape: Shape | None = None
+    seed: int | None = None
+    rules: dict[str, tuple[str, int]] = field(default_factory=dict)  # key: (value, line)
+    known: dict[str, str] = field(default_factory=dict)  # date, strategy, engine
+    extra: list[tuple[str, str]] = field(default_factory=list)
+
+
+def _parse_header(lines: list[str], problems: Problems) -> tuple[_Fields, int, list[Event]]:
     """Header fields, the index of the first body line, and comments in the header as notes."""
-    fields: dict = {"extra": []}
+    fields = _Fields()
     seen: set[str] = set()
     notes: list[Event] = []
     i = 0
@@ -236,7 +252,7 @@ def _parse_header(lines: list[str], problems: list) -> tuple[dict, int, list[Eve
         i += 1
         magic, match = _MAGIC_LINE.match(text), _FIELD.match(text)
         if magic:
-            fields["magic"] = n
+            fields.magic = n
             version = magic.group(1)
             if not (_NUMBER.match(version) and len(version) < 6):
                 problems.append((n, _("expected '# {magic} {version}', found version {found}").format(
@@ -245,7 +261,7 @@ def _parse_header(lines: list[str], problems: list) -> tuple[dict, int, list[Eve
                 problems.append((n, _("written by a newer countlo (format {found}); this one reads "
                                       "format {version}").format(found=version, version=VERSION)))
             else:
-                fields["version"] = int(version)
+                fields.version = int(version)
         elif match:
             key, value = match.group(1).lower(), _one_line(match.group(2))
             if key in seen:
@@ -253,30 +269,30 @@ def _parse_header(lines: list[str], problems: list) -> tuple[dict, int, list[Eve
                 continue
             seen.add(key)
             if key == "size":
+                fields.sized = True
                 try:
-                    fields["shape"] = Shape.parse(value)
+                    fields.shape = Shape.parse(value)
                 except (CountloError, ValueError) as e:
                     problems.append((n, str(e) if isinstance(e, CountloError) else
                                      _("bad board size {text}").format(text=shown(value))))
-                    fields["shape"] = None
             elif key == "seed":
                 if re.match(r"^-?[0-9]{1,30}$", value):
-                    fields["seed"] = int(value)
+                    fields.seed = int(value)
                 else:
                     problems.append((n, _("expected the seed as a whole number, found {text}").format(
                         text=shown(value))))
             elif key in _RULES:
-                fields.setdefault("rules", {})[key] = (value, n)
+                fields.rules[key] = (value, n)
             elif key in _KNOWN:
-                fields[key] = value
+                fields.known[key] = value
             else:
-                fields["extra"].append((key, value))
+                fields.extra.append((key, value))
         else:
             notes.append(NoteEvent(_one_line(text[1:]), line=n))
     return fields, i, notes
 
 
-def _with_rules(shape: Shape, given: dict[str, tuple[str, int]], problems: list) -> Shape | None:
+def _with_rules(shape: Shape, given: dict[str, tuple[str, int]], problems: Problems) -> Shape | None:
     """The shape under the rules named by the header's topology, rule and target lines."""
     try:
         rule = Rule.from_spec(given["rule"][0]) if "rule" in given else Rule.named("plus")
@@ -289,7 +305,7 @@ def _with_rules(shape: Shape, given: dict[str, tuple[str, int]], problems: list)
     return shape.with_rules(rules)
 
 
-def _late_size(lines: list[str], first: int, problems: list) -> Shape | None:
+def _late_size(lines: list[str], first: int, problems: Problems) -> Shape | None:
     """The size from a '# size:' comment after the header paragraph but before the first event
     (a header split by a blank line), or None."""
     for i in range(first, len(lines)):
@@ -307,7 +323,7 @@ def _late_size(lines: list[str], first: int, problems: list) -> Shape | None:
     return None
 
 
-def _parse_body(lines: list[str], first: int, shape: Shape | None, problems: list) -> list[Event]:
+def _parse_body(lines: list[str], first: int, shape: Shape | None, problems: Problems) -> list[Event]:
     """One Event per meaningful body line; syntax problems are appended to `problems`."""
     events: list[Event] = []
     for i in range(first, len(lines)):
@@ -358,7 +374,7 @@ def _parse_body(lines: list[str], first: int, shape: Shape | None, problems: lis
     return events
 
 
-def apply_events(shape: Shape, events: list[Event] | tuple[Event, ...], problems: list) -> Tape:
+def apply_events(shape: Shape, events: list[Event] | tuple[Event, ...], problems: Problems) -> Tape:
     """The events with undo and fix applied; order problems (undo of nothing, ...) go to `problems`."""
     start, start_line, started = None, 0, False
     steps: list[list[int | None]] = []  # [cell, count, step line, count line]
@@ -426,7 +442,7 @@ def count_problems(tape: Tape) -> list[tuple[int, str]]:
 
 def read(text: str, source: str = "transcript") -> Transcript:
     """The transcript in `text`; raises TranscriptError listing every problem with its line."""
-    problems: list[tuple[int, str]] = []
+    problems: Problems = []
     lines = [ln.rstrip("\r") for ln in text.split("\n")]
     if lines and lines[0].startswith("\ufeff"):
         lines[0] = lines[0][1:]
@@ -434,15 +450,15 @@ def read(text: str, source: str = "transcript") -> Transcript:
         raise TranscriptError([(1, _("empty: expected '# {magic} {version}', a '# size: RxC' line, "
                                      "then 'start COUNT'").format(magic=MAGIC, version=VERSION))], source)
     fields, first, notes = _parse_header(lines, problems)
-    if "shape" not in fields:
+    shape = fields.shape
+    if not fields.sized:
         known = len(problems)
-        fields["shape"] = _late_size(lines, first, problems)
-        if fields["shape"] is None and len(problems) == known:
-            problems.append((fields.get("magic", 1), _("missing the board size: expected a header "
-                                                       "line like '# size: 6x6'")))
-    shape = fields["shape"]
-    if shape is not None and "rules" in fields:
-        shape = fields["shape"] = _with_rules(shape, fields["rules"], problems)
+        shape = _late_size(lines, first, problems)
+        if shape is None and len(problems) == known:
+            problems.append((fields.magic or 1, _("missing the board size: expected a header "
+                                                  "line like '# size: 6x6'")))
+    if shape is not None and fields.rules:
+        shape = _with_rules(shape, fields.rules, problems)
     events = notes + _parse_body(lines, first, shape, problems)
     if shape is None:
         raise TranscriptError(sorted(problems), source)
@@ -452,9 +468,9 @@ def read(text: str, source: str = "transcript") -> Transcript:
         raise TranscriptError(sorted(problems + bad), source)
     if bad:
         raise ImpossibleCountsError(bad, source, tape)
-    header = Header(shape, fields.get("version", VERSION), fields.get("date"),
-                    fields.get("strategy"), fields.get("seed"), fields.get("engine"),
-                    tuple(fields["extra"]))
+    header = Header(shape, fields.version, fields.known.get("date"),
+                    fields.known.get("strategy"), fields.seed, fields.known.get("engine"),
+                    tuple(fields.extra))
     return from_tape(header, tuple(events), tape, source, "countlo")
 
 
@@ -516,7 +532,7 @@ class Resumable(NamedTuple):
 class Writer:
     """Appends a transcript one line at a time; each line is flushed and fsync'd when written."""
 
-    def __init__(self, path: str, header: Header, events: list[Event], handle):
+    def __init__(self, path: str, header: Header, events: list[Event], handle: TextIO):
         self.path = str(path)
         self.header = header
         self.events = events
@@ -604,7 +620,7 @@ class Writer:
                 path=self.path, reason=reason(e))) from None
 
     def _add(self, event: Event) -> None:
-        problems: list = []
+        problems: Problems = []
         tape = apply_events(self.header.shape, self.events + [event], problems)
         if problems:
             raise TranscriptFileError(f"{self.path}: {problems[-1][1]}")
@@ -648,5 +664,5 @@ class Writer:
     def __enter__(self) -> Writer:
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()

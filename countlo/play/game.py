@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from statistics import mean, median
+from typing import Protocol
 
 from countlo.errors import BadCountError, OracleError
 from countlo.hidden.explain import Mistake
@@ -179,7 +180,25 @@ class Summary:
     decision_ms_max: float | None
 
 
-def summarize(results: list[GameResult]) -> Summary:
+class Finished(Protocol):
+    """What `summarize` reads of one game: a GameResult, or the countlo.cli.records.Played a
+    game on a Dask cluster comes back as."""
+
+    @property
+    def outcome(self) -> Outcome: ...
+    @property
+    def probes(self) -> int: ...
+    @property
+    def clicks(self) -> int: ...
+    @property
+    def decision_times(self) -> tuple[float, ...]: ...
+    @property
+    def solved(self) -> bool: ...
+    @property
+    def correct(self) -> bool: ...
+
+
+def summarize(results: Sequence[Finished]) -> Summary:
     """Means, medians and maxima of probes, total clicks and decision times."""
     won = [r for r in results if r.solved]
     probes = [r.probes for r in won]

@@ -8,19 +8,44 @@ inline at the bottom of the terminal, is erased when a line is accepted, and the
 answer is printed above it; the scrollback keeps the game's history.
 
 The session is anything with `greeting()`, `board()`, `toolbar()`, `check(text)`,
-`handle(text)`, `leave()`, `over`, `words()` and an `on_click` attribute (countlo.ui.practice).
+`handle(text)`, `leave()`, `over`, `words()` and an `on_click` attribute (countlo.ui.practice):
+the `Clickable` protocol.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Protocol
 
+from countlo.board import Shape
 from countlo.ui.layout import fit, narrow_note, status_bar
-from countlo.ui.picture import picture_width, styles
+from countlo.ui.picture import Fragments, picture_width, styles
+
+if TYPE_CHECKING:
+    from prompt_toolkit.formatted_text import StyleAndTextTuples
+    from prompt_toolkit.input import Input
+    from prompt_toolkit.key_binding import KeyPressEvent
+    from prompt_toolkit.output import Output
 
 
-def run_clickable(session: Any, input: Any = None, output: Any = None, colour: bool = True,
-                  light: bool = False) -> None:
+class Clickable(Protocol):
+    """A session whose board can be clicked: text in, (style, text) fragments out."""
+
+    shape: Shape
+    over: bool
+    on_click: Callable[[str], None] | None  # set here while the prompt runs: a cell's name as typed
+
+    def greeting(self) -> Fragments: ...
+    def board(self) -> StyleAndTextTuples: ...  # its cells carry mouse handlers calling on_click
+    def toolbar(self) -> Fragments: ...
+    def check(self, text: str) -> str | None: ...  # why the line is refused, or None
+    def handle(self, text: str) -> Fragments: ...
+    def leave(self) -> Fragments: ...
+    def words(self) -> list[str]: ...  # what the prompt completes
+
+
+def run_clickable(session: Clickable, input: Input | None = None, output: Output | None = None,
+                  colour: bool = True, light: bool = False) -> None:
     """Run the session until it is over or the player leaves (Ctrl-C, Ctrl-D)."""
     from prompt_toolkit import print_formatted_text
     from prompt_toolkit.application import Application
@@ -38,20 +63,19 @@ def run_clickable(session: Any, input: Any = None, output: Any = None, colour: b
     style = Style.from_dict(styles(light))
     depth = None if colour else ColorDepth.DEPTH_1_BIT
 
-    if output is None:
-        output = create_output()
+    screen = create_output() if output is None else output
 
     def width() -> int:
-        return output.get_size().columns
+        return screen.get_size().columns
 
-    def say(fragments: list) -> None:
+    def say(fragments: Fragments) -> None:
         if fragments:
-            print_formatted_text(FormattedText(fit(fragments, width())), style=style, output=output,
+            print_formatted_text(FormattedText(fit(fragments, width())), style=style, output=screen,
                                  color_depth=depth, end="")
 
     def one_line() -> str:
         """Show the board and read one accepted line (KeyboardInterrupt / EOFError to leave)."""
-        warning: list = []
+        warning: Fragments = []
 
         def accept(buffer: Buffer) -> bool:
             reason = session.check(buffer.text)
@@ -75,29 +99,29 @@ def run_clickable(session: Any, input: Any = None, output: Any = None, colour: b
 
         @keys.add("f2")
         @keys.add("escape", "u")
-        def _undo(event) -> None:
+        def _undo(event: KeyPressEvent) -> None:
             click("undo")
 
         @keys.add("c-c")
-        def _interrupt(event) -> None:
+        def _interrupt(event: KeyPressEvent) -> None:
             event.app.exit(exception=KeyboardInterrupt)
 
         @keys.add("c-d")
-        def _eof(event) -> None:
+        def _eof(event: KeyPressEvent) -> None:
             if not buffer.text:
                 event.app.exit(exception=EOFError)
 
         body = HSplit([
             Window(FormattedTextControl(lambda: session.board()), dont_extend_height=True),
             Window(BufferControl(buffer, input_processors=[BeforeInput("> ")]), height=1),
-            Window(FormattedTextControl(lambda: warning), height=Dimension(min=1),
+            Window(FormattedTextControl(lambda: FormattedText(warning)), height=Dimension(min=1),
                    dont_extend_height=True),
             Window(FormattedTextControl(lambda: FormattedText(status_bar(session.toolbar(), width()))), height=1,
                    style="class:bottom-toolbar"),
         ])
         app: Application[str] = Application(
             layout=Layout(body, focused_element=buffer), key_bindings=keys, style=style,
-            mouse_support=True, erase_when_done=True, input=input, output=output,
+            mouse_support=True, erase_when_done=True, input=input, output=screen,
             color_depth=depth)
         return app.run()
 

@@ -9,15 +9,20 @@ The game itself is countlo.visible.practice.Practice.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-from countlo.board import column_letters
+from countlo.board import Vector, column_letters
 from countlo.errors import CountloError
 from countlo.rules import RULE_HELP, TOPOLOGY_HELP
-from countlo.ui.picture import DARK, LIT
+from countlo.ui.picture import DARK, LIT, Fragments
 from countlo.visible.practice import Practice
 
-Fragment = tuple  # (style, text) or (style, text, mouse handler)
-Fragments = list
+if TYPE_CHECKING:
+    from prompt_toolkit.formatted_text import OneStyleAndTextTuple, StyleAndTextTuples
+    from prompt_toolkit.mouse_events import MouseEvent
+
+Drawn = list[tuple[tuple[str, str], str | None]]  # (style, text) fragments, each with the name of
+# the cell it draws (None: a label or a line end), so a front end can make the cells clickable
 
 WORDS = {"hint": "hint", "h": "hint", "?": "hint", "undo": "undo", "u": "undo", "back": "undo",
          "help": "help", "board": "board", "b": "board", "quit": "quit", "q": "quit",
@@ -84,7 +89,12 @@ class PracticeSession:
         if reason is not None:
             return [("class:warn", f"! {reason}\n")]
         verb, cell = self.parse(text)
-        return getattr(self, f"_do_{verb}")(cell)
+        if cell is not None:  # a click, the one verb with a cell
+            return self._do_click(cell)
+        actions: dict[str, Callable[[], Fragments]] = {
+            "undo": self._do_undo, "hint": self._do_hint, "help": self._do_help,
+            "board": self._do_board, "quit": self._do_quit}
+        return actions[verb]()
 
     # --- actions ------------------------------------------------------------------------
     def _do_click(self, cell: int) -> Fragments:
@@ -97,14 +107,14 @@ class PracticeSession:
             out += self._won()
         return out
 
-    def _do_undo(self, _cell: None) -> Fragments:
+    def _do_undo(self) -> Fragments:
         cell = self.game.undo()
         self.hinted = None
         assert cell is not None
         text = f"      undo {self.shape.name(cell)}  {self.left()}\n"
         return [("class:note", text)]
 
-    def _do_hint(self, _cell: None) -> Fragments:
+    def _do_hint(self) -> Fragments:
         cell = self.game.hint()
         assert cell is not None  # a won game is over
         self.hinted, self.hints = cell, self.hints + 1
@@ -114,7 +124,7 @@ class PracticeSession:
         return [("class:advice", "Hint: click "), ("class:cellname", self.shape.name(cell)),
                 ("class:note", f" ({best} from here: {plural(n, 'click')})\n")]
 
-    def _do_help(self, _cell: None) -> Fragments:
+    def _do_help(self) -> Fragments:
         return [("", HELP.format(keys=self.keys, goal=self.goal_text(), rule=self.rule_text()))]
 
     def goal_text(self) -> str:
@@ -137,10 +147,10 @@ class PracticeSession:
             f"\nEdges: {rules.topology}, {TOPOLOGY_HELP[rules.topology]}."
         return f"Clicking a cell {change} {cells}.{edges}"
 
-    def _do_board(self, _cell: None) -> Fragments:
+    def _do_board(self) -> Fragments:
         return []  # the prompt draws the board anyway
 
-    def _do_quit(self, _cell: None) -> Fragments:
+    def _do_quit(self) -> Fragments:
         self.over = True
         return self.leave()
 
@@ -160,23 +170,31 @@ class PracticeSession:
         if not rules.classic:
             out.append(("class:note", self.rule_text() + "\n"))
         if self.goal not in ("dark", "lit"):
-            out += [("", "The target:\n"), *self._grid(g.target, None)]
+            out += [("", "The target:\n"), *(f for f, _name in self._grid(g.target, None))]
         return out + [("", "Type a cell (C4) or click it; hint, undo, help, quit.\n")]
 
-    def board(self) -> Fragments:
+    def board(self) -> StyleAndTextTuples:
         """The lights, columns lettered and rows numbered; each cell carries a mouse handler
-        when a front end has set `on_click`."""
-        return self._grid([self.game.state(k) for k in range(self.shape.cells)], self.hinted)
+        when a front end has set `on_click` (the live board of countlo.ui.clickable)."""
+        drawn = self._grid(self._lights(), self.hinted)
+        return [self._clickable(f, name) if name is not None else f for f, name in drawn]
 
-    def _grid(self, values: list[int], hinted: int | None) -> Fragments:
+    def picture(self) -> Fragments:
+        """The lights as `board` draws them, without mouse handlers (printed text and pipes)."""
+        return [f for f, _name in self._grid(self._lights(), self.hinted)]
+
+    def _lights(self) -> Vector:
+        return [self.game.state(k) for k in range(self.shape.cells)]
+
+    def _grid(self, values: Vector, hinted: int | None) -> Drawn:
         s = self.shape
         pad = len(str(s.rows))
-        out: Fragments = [("", " " * (pad + 1))]
+        out: Drawn = [(("", " " * (pad + 1)), None)]
         for c in range(s.cols):
-            out.append(("class:label", f" {column_letters(c):<2} "))
-        out.append(("", "\n"))
+            out.append((("class:label", f" {column_letters(c):<2} "), None))
+        out.append((("", "\n"), None))
         for r in range(s.rows):
-            out.append(("class:label", f"{r + 1:>{pad}} "))
+            out.append((("class:label", f"{r + 1:>{pad}} "), None))
             for c in range(s.cols):
                 k = r * s.cols + c
                 v = values[k]
@@ -184,17 +202,17 @@ class PracticeSession:
                 text = DARK if not v else LIT if self.game.k == 2 else f"{v:>2}"
                 left, right = ("[", "]") if k == hinted else (" ", " ")
                 mark = "class:mark" if k == hinted else ""
-                for frag in ((mark, left), (style, text), (mark, right)):
-                    out.append(self._clickable(frag, s.name(k)))
-            out.append(("", "\n"))
+                name = s.name(k)
+                out += [((mark, left), name), ((style, text), name), ((mark, right), name)]
+            out.append((("", "\n"), None))
         return out
 
-    def _clickable(self, fragment: tuple[str, str], name: str) -> Fragment:
+    def _clickable(self, fragment: tuple[str, str], name: str) -> OneStyleAndTextTuple:
         if self.on_click is None:
             return fragment
         on_click = self.on_click
 
-        def handler(event):  # prompt_toolkit MouseEvent
+        def handler(event: MouseEvent) -> object:  # None: handled; NotImplemented: not ours
             from prompt_toolkit.mouse_events import MouseEventType
 
             if event.event_type == MouseEventType.MOUSE_UP:
@@ -217,7 +235,7 @@ class PracticeSession:
                 f"{self.left()}")
 
     def prompt(self, status: bool = False) -> Fragments:
-        out = self.board()
+        out = self.picture()
         if status:
             out.append(("class:note", self.status() + "\n"))
         return [*out, ("", "> ")]
@@ -246,7 +264,7 @@ class PracticeSession:
         hints = f", {plural(self.hints, 'hint')}" if self.hints else ""
         done = {"dark": "All dark", "lit": "All lit"}.get(self.goal, "Target reached")
         text = f"{done}: solved in {plural(g.moves, 'move')} ({verdict}{hints}).\n"
-        return [*self.board(), ("class:ok", text)]
+        return [*self.picture(), ("class:ok", text)]
 
     def leave(self) -> Fragments:
         if self.game.won:

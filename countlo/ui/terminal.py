@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import select
 import sys
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Protocol, TextIO
 
 from countlo.i18n import _
 from countlo.ui.layout import fit, narrow_note, status_bar
@@ -158,6 +158,7 @@ def run_terminal(session: Session, input: Input | None = None, output: Output | 
         screen.flush()
         say(answer)
         if bridge is not None:
+            assert isinstance(session, Session)
             bridge.publish(session)
 
 
@@ -205,14 +206,28 @@ class Lines:
         return (text + sep).decode("utf-8", "replace")
 
 
-def run_lines(session: Session, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout,
+class LineSession(Protocol):
+    """What run_lines needs of a session (the guided game's or practice's)."""
+
+    over: bool
+
+    def greeting(self) -> Fragments: ...
+    def prompt(self, status: bool = False) -> Fragments: ...
+    def check(self, text: str) -> str | None: ...  # why the line is refused, or None
+    def handle(self, text: str) -> Fragments: ...
+    def leave(self) -> Fragments: ...
+
+
+def run_lines(session: LineSession, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout,
               bridge: Bridge | None = None) -> None:
     """Run the session over plain lines: prompt, read a line, refuse or apply it, repeat (and,
-    with a `bridge`, apply what the game page sends as it comes)."""
+    with a `bridge`, apply what the game page sends as it comes: the guided game only)."""
+    assert bridge is None or isinstance(session, Session)
     stdout.write(plain(session.greeting()))
     lines = Lines(stdin, bridge)
     while not session.over:
         if bridge is not None:
+            assert isinstance(session, Session)
             stdout.write(plain(bridge.take(session)))
             if session.over:
                 break
@@ -239,8 +254,9 @@ def run_lines(session: Session, stdin: TextIO = sys.stdin, stdout: TextIO = sys.
             continue
         stdout.write(plain(session.handle(line)))
         if bridge is not None:
+            assert isinstance(session, Session)
             bridge.publish(session)
     stdout.flush()
 
 
-__all__ = ["UNDO_KEYS", "interactive", "light_background", "run_lines", "run_terminal", "wants_colour"]
+__all__ = ["UNDO_KEYS", "LineSession", "interactive", "light_background", "run_lines", "run_terminal", "wants_colour"]
