@@ -84,7 +84,7 @@ LABELS = {"random": "random, mean degree 5", "grid": "grid graph", "dense": "ran
 
 
 def write_graph(path: str, n: int, edges: list[tuple[int, int]]) -> None:
-    """The graph file format of the README: a `nodes:` line, then one edge per line."""
+    """The graph file format of docs/rules.md: a `nodes:` line, then one edge per line."""
     with open(path, "w", encoding="utf-8") as f:
         f.write("nodes: " + " ".join(f"n{i}" for i in range(n)) + "\n")
         f.writelines(f"n{i} n{j}\n" for i, j in edges)

@@ -7,7 +7,7 @@ For each size the boards are the first `games` seeds (from --seed) whose simulat
 cleared, so every strategy plays the same boards and every game ends dark (16 x 16 has nullity 8:
 only one random board in 256 can be cleared). Each (size, strategy) runs in fresh worker
 processes; decision time is CPU time (time.process_time) of observe + advice, memory is the
-largest peak resident size of a worker. Prints a markdown table (for the README).
+largest peak resident size of a worker. Prints a markdown table (for docs/BENCHMARKS.md).
 """
 
 from __future__ import annotations

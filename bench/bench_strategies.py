@@ -3,7 +3,7 @@
     python bench/bench_strategies.py                  # 1000 games per strategy on 6x6
     python bench/bench_strategies.py --games 200 --strategies adaptive fixed --jobs 2
 
-Prints a markdown table (for the README). Seeds 0..N-1 are shared by every strategy, so the
+Prints a markdown table (for docs/BENCHMARKS.md). Seeds 0..N-1 are shared by every strategy, so the
 strategies face the same hidden boards. Decision time = observe + advice per click, in ms.
 """
 

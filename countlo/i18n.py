@@ -8,7 +8,7 @@ named, `_("{n} boards left").format(n=...)`, so a translation may put them in an
 The language is chosen once per run (`use`): `--lang zh|en`, else the usual environment
 (LANGUAGE, LC_ALL, LC_MESSAGES, LANG: the first one set decides; zh_CN.UTF-8, zh_TW, zh:en all
 mean Chinese), else English. Catalogues live in countlo/locale/<code>/LC_MESSAGES/countlo.mo,
-compiled from the .po beside them (Babel extracts and compiles them; see the README). Cell names
+compiled from the .po beside them (Babel extracts and compiles them; see docs/CONTRIBUTING.md). Cell names
 (A1, C4), transcripts and the hand formats are the same in every language.
 """
 

@@ -48,7 +48,7 @@ def test_every_message_has_a_chinese_translation():
         if entry is None or not all(strings) or entry.fuzzy:
             missing.append(f"{where}: {key!r}")
     assert not missing, ("messages without a zh_CN translation (pybabel update, then translate "
-                         "them in countlo.po; see the README):\n" + "\n".join(missing))
+                         "them in countlo.po; see docs/CONTRIBUTING.md):\n" + "\n".join(missing))
 
 
 def test_translations_keep_every_placeholder():

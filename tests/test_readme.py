@@ -1,7 +1,8 @@
-"""Every README example is what the program prints (issue 11, item 16).
+"""Every example of the README and of the manual (docs/*.md) is what the program prints (issue
+11, item 16; issue 29: the manual moved into docs/).
 
 Each fenced block line starting with ``$ countlo`` is run from a scratch folder that can see
-``transcripts/`` and the files the README describes; the lines under it, up to the next ``$``
+``transcripts/`` and the files the pages describe; the lines under it, up to the next ``$``
 line or the end of the block, must be what it prints. ``...`` on a line of its own stands for
 any number of lines (a command whose comment says its numbers vary is not compared); times ("7.4 ms") and the dated transcript path are the only other things
 that may differ. ``| head -N``, ``| tail -N``, and ``printf 'TEXT' |`` or ``yes '' |`` in front
@@ -21,16 +22,22 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
+DOCS = ROOT / "docs"
 
-# files the README's examples name in their prose
+
+def pages() -> list[Path]:
+    """The README and every page of the manual."""
+    return [README, *sorted(DOCS.glob("*.md"))]
+
+# files the examples name in their prose
 FILES = {"start.txt": "# . #\n. # .\n# . #\n"}
 
 
-def examples() -> list[tuple[int, str, list[str]]]:
+def examples(page: Path = README) -> list[tuple[int, str, list[str]]]:
     """(line number, command, expected lines) of every '$ countlo' line in a fenced block."""
     out: list[tuple[int, str, list[str]]] = []
     inside, current = False, None
-    for n, line in enumerate(README.read_text(encoding="utf-8").split("\n"), 1):
+    for n, line in enumerate(page.read_text(encoding="utf-8").split("\n"), 1):
         if line.startswith("```"):
             inside = not inside
             current = None
@@ -38,7 +45,8 @@ def examples() -> list[tuple[int, str, list[str]]]:
         if not inside:
             continue
         # a line redirecting to a file and chaining a second command ("> f && countlo ...") is
-        # not run here: tests/visible/test_generate.py checks the one such README example itself
+        # not run here: tests/visible/test_generate.py and test_generate_general.py check the two such
+        # examples of docs/generate.md themselves
         if (re.match(r"^\$ (printf .*\| |yes '' \| )?countlo\b", line) and "vary" not in line
                 and " && " not in line):
             current = (n, line[2:], [])
@@ -76,7 +84,7 @@ def matches(expected: list[str], got: list[str]) -> bool:
 
 
 def run(command: str, cwd: Path) -> list[str]:
-    """Run one README command line as a shell would (printf | countlo ... | head/tail)."""
+    """Run one example's command line as a shell would (printf | countlo ... | head/tail)."""
     stdin = ""
     m = re.match(r"^printf '([^']*)' \| (.*)$", command)
     if m:
@@ -102,18 +110,38 @@ def run(command: str, cwd: Path) -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def folder(tmp_path_factory) -> Path:
-    d = tmp_path_factory.mktemp("readme")
-    for name in ("transcripts", "examples"):
-        if (ROOT / name).exists():
-            (d / name).symlink_to(ROOT / name)
-    for name, text in FILES.items():
-        (d / name).write_text(text)
-    return d
+def folders(tmp_path_factory):
+    """One scratch folder per page, shared by that page's examples in order (a page may write a
+    file that a later example of it reads, and two pages may name the same transcript)."""
+    made: dict[str, Path] = {}
+
+    def folder(page: str) -> Path:
+        if page not in made:
+            d = made[page] = tmp_path_factory.mktemp(Path(page).stem)
+            for name in ("transcripts", "examples"):
+                if (ROOT / name).exists():
+                    (d / name).symlink_to(ROOT / name)
+            for name, text in FILES.items():
+                (d / name).write_text(text)
+        return made[page]
+
+    return folder
+
+
+def all_examples() -> list[tuple[str, int, str, list[str]]]:
+    """(page, line number, command, expected lines) of every example of every page."""
+    return [(page.relative_to(ROOT).as_posix(), *example) for page in pages() for example in examples(page)]
 
 
 def test_the_readme_has_examples_to_check():
     assert len(examples()) >= 8
+
+
+def test_every_guide_has_examples_to_check():
+    """Each command's guide shows what the command prints, and the test finds every one of them."""
+    for name in ("play", "replay", "simulate", "solve", "generate", "practice", "rules", "zh"):
+        assert examples(DOCS / f"{name}.md"), name
+    assert {page for page, *_ in all_examples()} >= {"README.md", "docs/play.md", "docs/rules.md"}
 
 
 def test_the_matcher_takes_dots_for_any_lines_and_nothing_else():
@@ -124,23 +152,23 @@ def test_the_matcher_takes_dots_for_any_lines_and_nothing_else():
     assert matches(["took 7.4 ms"], ["took 12 ms"])
 
 
-@pytest.mark.parametrize("line, command, expected", examples(),
-                         ids=[f"line{n}" for n, _, _ in examples()])
-def test_readme_example_is_what_the_program_prints(folder, line, command, expected):
-    got = run(command, folder)
-    assert matches(expected, got), (f"README line {line}: {command}\n--- README\n" +
+@pytest.mark.parametrize("page, line, command, expected", all_examples(),
+                         ids=[f"{page}:{n}" for page, n, _, _ in all_examples()])
+def test_example_is_what_the_program_prints(folders, page, line, command, expected):
+    got = run(command, folders(page))
+    assert matches(expected, got), (f"{page} line {line}: {command}\n--- {page}\n" +
                                     "\n".join(expected) + "\n--- printed\n" + "\n".join(got))
 
 
 def screen_block() -> list[str]:
-    """The README's picture of an 80x24 terminal after six clicks of `play --sim --seed 1`."""
-    text = README.read_text(encoding="utf-8")
+    """docs/play.md's picture of an 80x24 terminal after six clicks of `play --sim --seed 1`."""
+    text = (DOCS / "play.md").read_text(encoding="utf-8")
     start = text.index("What an 80x24 terminal shows after six")
     block = text[text.index("```\n", start) + 4:]
     return block[:block.index("```")].rstrip("\n").split("\n")
 
 
-def test_readme_terminal_picture_is_what_an_80_column_terminal_shows(tmp_path):
+def test_the_terminal_picture_is_what_an_80_column_terminal_shows(tmp_path):
     pytest.importorskip("pexpect")
     pytest.importorskip("pyte")
     import tempfile
@@ -183,24 +211,23 @@ def test_readme_terminal_picture_is_what_an_80_column_terminal_shows(tmp_path):
     assert after_six and readme[-1].strip() == after_six[0].strip() + " · F2 undo"
 
 
-def test_the_rules_section_says_a_cell_reached_twice_changes_twice():
+def test_the_rules_page_says_a_cell_reached_twice_changes_twice():
     """Issue 31: only docs/MATH.md said it, and the other reading changes many small answers."""
     from countlo.board import Shape
     from countlo.rules import Rules
 
-    text = README.read_text(encoding="utf-8")
-    rules = text[text.index("## Other rules"):text.index("\n## ", text.index("## Other rules") + 1)]
+    rules = (DOCS / "rules.md").read_text(encoding="utf-8")
     assert "A cell one click reaches more than once changes once each time" in rules
     assert "with two states it does not toggle at all" in rules
-    shape = Shape(1, 2, Rules.make("cylinder"))  # the README's example: A1 reaches B1 twice
+    shape = Shape(1, 2, Rules.make("cylinder"))  # the page's example: A1 reaches B1 twice
     assert shape.hits(0) == {0: 1, 1: 0} and shape.neighbours(0) == (0,)
 
 
-def test_every_strategy_is_in_the_readme():
+def test_every_strategy_is_in_the_play_guide():
     """Issue 31: `entropy` was missing."""
     from countlo.play.strategies.names import strategy_names
 
-    text = README.read_text(encoding="utf-8")
-    table = text[text.index("### Strategies"):text.index("Why the adaptive strategy works")]
+    text = (DOCS / "play.md").read_text(encoding="utf-8")
+    table = text[text.index("## Strategies"):text.index("Why the adaptive strategy works")]
     for name in strategy_names():
         assert f"| `{name}`" in table, name

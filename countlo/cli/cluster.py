@@ -59,7 +59,7 @@ def _loopback(host: str) -> bool:
 
 
 def _security(address: str, scheme: str, host: str, trust: bool, tls: Sequence[str | None]) -> Security | None:
-    """The distributed.Security of the trust model (README, "Who may join"): plain tcp only on
+    """The distributed.Security of the trust model (docs/simulate.md, "Who may join"): plain tcp only on
     this machine or with --trust-cluster; tls:// with the CA that signs every member's
     certificate and this client's certificate and key (mutual TLS, encryption required)."""
     given = [t for t in tls if t is not None]

@@ -72,7 +72,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                           "and summary as one process)"))
     p.add_argument("--trust-cluster", action="store_true",
                    help=_("allow a plain tcp:// --scheduler on another machine: everyone who can reach it "
-                          "can join the cluster (see the README's trust model)"))
+                          "can join the cluster (see the trust model in docs/simulate.md)"))
     p.add_argument("--tls-ca-file", metavar="FILE", help=_("with a tls:// --scheduler: the CA that signs "
                                                             "the certificates of the cluster's members"))
     p.add_argument("--tls-cert", metavar="FILE", help=_("with a tls:// --scheduler: this client's certificate"))

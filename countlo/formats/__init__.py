@@ -1,4 +1,4 @@
-"""Files and text people write and read: countlo transcripts (transcripts/README.md), the
+"""Files and text people write and read: countlo transcripts (docs/transcripts.md), the
 hand-written `rows` and `restore` formats, and visible boards as text grids.
 
 The names below load their module on first use (PEP 562 `__getattr__`), so `countlo solve`,

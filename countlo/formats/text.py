@@ -1,5 +1,5 @@
 """Reading the text of a user's file: UTF-8 (a byte-order mark allowed), errors as one line, and
-never more than a stated size (README, "Limits"): `countlo solve /dev/zero` reads 64 MB and says so
+never more than a stated size (docs/limits.md): `countlo solve /dev/zero` reads 64 MB and says so
 in one line, rather than filling the memory.
 
 Every file countlo reads as input goes through here: boards, targets, graphs and rule files

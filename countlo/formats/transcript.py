@@ -6,7 +6,7 @@ other keys, kept as they are). Then one event a line: ``start COUNT``, a click `
 (A1 name or 1-based "row col", then the count shown after it), ``undo`` (takes the last
 click back out of the record), ``fix STEP COUNT`` (step STEP's count was really COUNT;
 step 0 is the starting count), or a ``# note``. Anything after ``#`` on a line is a comment.
-See transcripts/README.md.
+See docs/transcripts.md.
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@
 // @connect      127.0.0.1
 // ==/UserScript==
 //
-// Written by countlo (`countlo userscript`); countlo's README, "The companion in the page".
+// Written by countlo (`countlo userscript`); countlo's manual, docs/play.md, "The companion in the page".
 //
 // Another host: add a @match line above, add a "user match" for this script in your script
 // manager's settings, or write the script with `countlo userscript --match 'https://host/*'`.

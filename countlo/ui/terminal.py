@@ -162,7 +162,7 @@ def run_terminal(session: Session, input: Input | None = None, output: Output | 
             bridge.publish(session)
 
 
-LINE_CHARS = 4096  # the longest line read as a move from a pipe (README, "Limits")
+LINE_CHARS = 4096  # the longest line read as a move from a pipe (docs/limits.md)
 
 
 class Lines:

@@ -278,11 +278,10 @@ def test_bad_input_is_one_line_exit_2(run_cli, tmp_path, args, files, needle):
 
 
 def readme_examples() -> list[tuple[str, str]]:
-    """(command, printed text) of every `$ countlo ...` example in the README's other-rules section."""
+    """(command, printed text) of every `$ countlo ...` example of docs/rules.md."""
     from conftest import ROOT
 
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = text.split("## Other rules:", 1)[1].split("\n## ", 1)[0]
+    section = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
     out = []
     for block in section.split("```")[1::2]:
         for chunk in block.strip("\n").split("\n\n"):

@@ -90,7 +90,7 @@ def test_4095_board_is_one_pixel_a_cell(tmp_path):
     assert sol.solvable
     path = tmp_path / "big.png"
     lay = save(figures.solved(shape, start, sol.presses), str(path))
-    assert lay.pitch == 1 and (lay.width, lay.height) == (8358, 4635)  # as the README says
+    assert lay.pitch == 1 and (lay.width, lay.height) == (8358, 4635)  # as docs/solve.md says
     png = read_png(path.read_bytes())
     assert (png[0], png[1]) == (lay.width, lay.height)
     assert lay.width >= 2 * 4095 and lay.height >= 4095
@@ -238,15 +238,15 @@ def test_image_refusals(run_cli, tmp_path, args, message):
         assert res.stdout == ""  # refused before solving
 
 
-def test_readme_pictures_are_what_the_commands_draw(run_cli, tmp_path):
+def test_the_guides_pictures_are_what_the_commands_draw(run_cli, tmp_path):
     from conftest import ROOT
 
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    page = (ROOT / "docs" / "solve.md").read_text(encoding="utf-8")  # the images sit beside it
     for args, name in ((["solve", "--lit", "1,7,13", "--size", "5x5"], "unsolvable-5x5.png"),
                        (["replay", "transcripts/rows-6x6.txt"], "replay-6x6.png")):
-        assert f"--image docs/{name}" in readme and f"](docs/{name})" in readme
+        assert f"--image docs/{name}" in page and f"]({name})" in page
         fresh = tmp_path / name
         res = run_cli([*args, "--image", str(fresh)])
         assert res.stdout.rstrip().endswith(f"picture: {fresh}")
         assert fresh.read_bytes() == (ROOT / "docs" / name).read_bytes()
-    assert "4095 x 4095 board is a readable 8358 x 4635 PNG" in readme
+    assert "4095 x 4095 board is a readable 8358 x 4635 PNG" in page

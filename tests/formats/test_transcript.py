@@ -319,7 +319,7 @@ def test_a_size_below_a_blank_line_is_still_found():
 def test_the_documented_example_reads():
     from countlo.formats.hand import parse
 
-    doc = (ROOT / "transcripts" / "README.md").read_text(encoding="utf-8")
+    doc = (ROOT / "docs" / "transcripts.md").read_text(encoding="utf-8")
     blocks = doc.split("```")[1::2]
     t = read(blocks[0])
     assert t.header.seed == 7 and t.record.counts == [18, 17, 20]  # D3's 16 fixed to 20

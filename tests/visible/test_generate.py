@@ -186,16 +186,18 @@ def test_cli_refusals(run_cli, args, code, message):
         assert res.stdout == ""
 
 
-def test_readme_examples(run_cli, tmp_path):
+def test_readme_and_guide_examples(run_cli, tmp_path):
     from conftest import ROOT
 
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    guide = (ROOT / "docs" / "generate.md").read_text(encoding="utf-8")
     res = run_cli(["generate", "--size", "5x5", "--difficulty", "medium", "--seed", "7"])
-    assert f"$ countlo generate --size 5x5 --difficulty medium --seed 7\n{res.stdout}\n" in readme
+    shown = f"$ countlo generate --size 5x5 --difficulty medium --seed 7\n{res.stdout}"
+    assert f"{shown}```" in readme and f"{shown}\n" in guide  # the whole output, then the block ends
     res = run_cli(["generate", "--size", "6x6", "--presses", "10", "--seed", "3"])
     (tmp_path / "puzzle.txt").write_text(res.stdout)
     first = run_cli(["solve", "puzzle.txt", "--min"], cwd=tmp_path).stdout.splitlines()[0]
-    assert f"countlo solve puzzle.txt --min | head -1\n{first}\n" in readme
+    assert f"countlo solve puzzle.txt --min | head -1\n{first}\n" in guide
     cells = {d: [] for d in ("easy", "medium", "hard")}
     for size in ("5x5", "6x6", "7x7"):
         shape = Shape.parse(size)
@@ -205,7 +207,7 @@ def test_readme_examples(run_cli, tmp_path):
             shown.append(f"{lo}+" if d == "hard" else f"{lo}-{hi}")
     for d, rule in (("easy", "1 to max(1, round(0.15 RC))"),
                     ("medium", "up to max(easy + 1, round(0.30 RC))"), ("hard", "above medium")):
-        assert f"| {d} | {rule} | {' | '.join(cells[d])} |" in readme
+        assert f"| {d} | {rule} | {' | '.join(cells[d])} |" in guide
 
 
 def test_a_press_count_no_board_needs_is_refused_as_none():

@@ -229,17 +229,17 @@ def test_practice_under_rules_from_the_command_line(run_cli, tmp_path):
     assert res.returncode == 2 and "state 2 is not below the number of states" in res.stderr
 
 
-def test_readme_generate_then_solve_under_rules(run_cli, tmp_path):
+def test_guide_generate_then_solve_under_rules(run_cli, tmp_path):
     from conftest import ROOT
 
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    guide = (ROOT / "docs" / "generate.md").read_text(encoding="utf-8")
     rules = ["--topology", "torus", "--states", "3"]
     res = run_cli(["generate", "--size", "4x4", *rules, "--presses", "5", "--seed", "2"])
     (tmp_path / "puzzle3.txt").write_text(res.stdout)
     first = run_cli(["solve", "puzzle3.txt", *rules, "--min"], cwd=tmp_path).stdout.splitlines()[0]
     assert "5 fewest presses counted with multiplicity (exact minimum)" in first
     assert (f"> puzzle3.txt && countlo solve puzzle3.txt {' '.join(rules)} --min | head -1\n"
-            f"{first}\n") in readme
+            f"{first}\n") in guide
 
 
 def test_a_press_count_no_board_needs_is_refused_as_none():

@@ -32,7 +32,7 @@ from countlo.i18n import _
 
 TABLE_BYTES = 384 << 20
 """Bytes that every SparseTables alive in this process may hold, together with the working space
-of the step being computed, so that a game stays within 512 MB in all (README, "Limits"; the
+of the step being computed, so that a game stays within 512 MB in all (docs/limits.md; the
 interpreter, numpy and countlo take the rest). Checked before each step allocates (see `_room`)."""
 WORK_COPIES = 6
 """A forward step holds about this many arrays of its output's size at its peak: both placements

@@ -22,7 +22,7 @@ from countlo.hidden.record import Record
 from countlo.play.strategies.beliefs import Belief, BeliefProgramme, press_sets
 from countlo.visible.batch import algebra
 
-MAX_CELLS = 10  # 3x3 takes 0.5 s, 1x10 5 s; 1x12 took 166 s and 3x4 did not finish in 7 min (README)
+MAX_CELLS = 10  # 3x3 takes 0.5 s, 1x10 5 s; 1x12 took 166 s and 3x4 did not finish in 7 min (docs/BENCHMARKS.md)
 
 
 class OptimalUnavailableError(CountloError, ValueError):
