@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from countlo.board import Shape
 from countlo.hidden.diagnose import diagnose
-from countlo.hidden.reconstruct import Engine, Status, reconstruct
+from countlo.hidden.rebuild import Engine, Status, reconstruct
 from countlo.hidden.record import Record, Step, possible_after, record_of
 
 

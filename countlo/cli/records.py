@@ -58,7 +58,7 @@ def game_record(shape: Any, seed: int, r: Any, hidden: int | None) -> dict[str, 
 
 def reconstructed(record: Any) -> tuple[int | None, str]:
     """The start a program's counts determine, or None with why (the program never reveals it)."""
-    from countlo.hidden.reconstruct import reconstruct
+    from countlo.hidden.rebuild import reconstruct
     from countlo.hidden.result import Status
 
     unknown = _("not revealed by the game program, and its counts do not determine it")

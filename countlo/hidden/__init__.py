@@ -11,7 +11,7 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up
 if TYPE_CHECKING:
     from countlo.hidden.diagnose import Fix, diagnose
     from countlo.hidden.explain import Missed, Mistake, OtherCell, StartAside, Suspect, explain
-    from countlo.hidden.reconstruct import determined_after, reconstruct
+    from countlo.hidden.rebuild import determined_after, reconstruct
     from countlo.hidden.record import (
         Equation,
         Record,
@@ -50,13 +50,13 @@ WHERE = {
     "UnknownEngineError": "countlo.hidden.result",
     "check_start": "countlo.hidden.record",
     "check_step": "countlo.hidden.record",
-    "determined_after": "countlo.hidden.reconstruct",
+    "determined_after": "countlo.hidden.rebuild",
     "diagnose": "countlo.hidden.diagnose",
     "engine_names": "countlo.hidden.result",
     "engine_of": "countlo.hidden.result",
     "first_prefix": "countlo.hidden.record",
     "possible_after": "countlo.hidden.record",
-    "reconstruct": "countlo.hidden.reconstruct",
+    "reconstruct": "countlo.hidden.rebuild",
     "record_of": "countlo.hidden.record",
 }
 

@@ -14,7 +14,7 @@ from functools import cached_property
 
 from countlo.board import Shape, iter_bits
 from countlo.hidden.posterior.choice import Posterior, posterior_of
-from countlo.hidden.reconstruct import reconstruct
+from countlo.hidden.rebuild import reconstruct
 from countlo.hidden.record import Record
 from countlo.hidden.result import Reconstruction, Status
 from countlo.play.advice import Tally

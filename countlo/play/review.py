@@ -11,7 +11,7 @@ from countlo.board import Shape
 from countlo.hidden.diagnose import diagnose, searchable
 from countlo.hidden.posterior.choice import posterior_of
 from countlo.hidden.posterior.frontier import check_supported
-from countlo.hidden.reconstruct import determined_after, reconstruct
+from countlo.hidden.rebuild import determined_after, reconstruct
 from countlo.hidden.record import Record, Step, first_prefix, possible_after
 from countlo.hidden.result import Status
 from countlo.play.finish import Plan, finish_plan

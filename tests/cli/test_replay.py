@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from countlo.board import Shape, popcount
 from countlo.formats import hand as formats
-from countlo.hidden.reconstruct import Status, reconstruct
+from countlo.hidden.rebuild import Status, reconstruct
 from countlo.hidden.record import Record, Step, record_of
 from countlo.play import review as explain
 from countlo.visible.bitsets import fewest_presses

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from countlo.board import Shape
 from countlo.errors import BadCellError
 from countlo.hidden.diagnose import Fix, diagnose
-from countlo.hidden.reconstruct import Status, reconstruct
+from countlo.hidden.rebuild import Status, reconstruct
 from countlo.hidden.record import Record, Step, possible_after, record_of
 from countlo.ui.wording import fix_text
 

@@ -13,7 +13,7 @@ from countlo.cli import main
 from countlo.formats.transcript import Header, read
 from countlo.hidden.posterior.sampler import RowSampler, fits
 from countlo.hidden.posterior.window import WindowPosterior
-from countlo.hidden.reconstruct import reconstruct
+from countlo.hidden.rebuild import reconstruct
 from countlo.play.game import play_game
 from countlo.play.oracle import SimulatedOracle
 from countlo.play.strategies.routine import brute_determines, determines, routine

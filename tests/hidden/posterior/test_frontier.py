@@ -142,7 +142,7 @@ def test_engine_choice_by_board_size():
 def test_clicks_along_full_16_wide_rows_fit_a_key(clicks):
     """Clicking every cell of 16-wide rows in turn leaves ~32 equations open at once; fields that
     grow and shrink with the cells assigned keep them in the key (fixed 2-bit fields did not)."""
-    from countlo.hidden.reconstruct import reconstruct
+    from countlo.hidden.rebuild import reconstruct
 
     shape = Shape(16, 16)
     rng = random.Random(len(clicks))

@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from countlo.board import Shape
 from countlo.errors import CountloError
-from countlo.hidden.reconstruct import (
+from countlo.hidden.rebuild import (
     Engine,
     Reconstruction,
     Status,
