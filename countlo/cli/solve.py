@@ -159,8 +159,8 @@ def run(args: argparse.Namespace) -> int:
 
     board, kind = board_of(args)
     classic = kind == "grid" and _classic_rules(args)
-    if args.image is not None and not classic:
-        raise CountloError(_("--image draws boards under the classic rules only"))
+    if args.image is not None and kind == "graph":
+        raise CountloError(_("--image draws grids; a graph has no picture yet"))
     if args.most:
         if sources or args.to is not None or args.target == "lit":
             raise CountloError(_("--most is about every start of one board: give only --size RxC or "
@@ -269,6 +269,7 @@ def _classic(shape: Shape, args: argparse.Namespace) -> int:
 
 def _rules(board: Board, args: argparse.Namespace) -> int:
     """Any other rules or a graph: the board as values per cell (countlo.visible.solutions)."""
+    from countlo.board import Shape
     from countlo.cli.rules_args import lit_values, start_values
     from countlo.cli.solve_report import Report
     from countlo.errors import BadSizeError
@@ -294,15 +295,37 @@ def _rules(board: Board, args: argparse.Namespace) -> int:
         target = start_values(board, read_input(args.to), args.to, True)[1]
     elif args.target == "lit":
         target = [1] * board.cells
+    if args.image is not None:
+        from countlo.formats.image import check_fits
+
+        assert isinstance(board, Shape)  # a graph is refused above
+        panels = QUIET_PANELS if args.quiet else 2 + (target is not None)
+        check_fits(board, panels, args.image)  # refuse a picture that cannot be written before solving
     report = Report(board, start, target, args)
     sol = solutions.solve(board, start, target)
     if sol.presses is None:
         assert sol.witness is not None
         report.unsolvable(sol.orders, sol.witness)
+        if args.image is not None:
+            from countlo.formats import figures
+
+            assert isinstance(board, Shape)
+            _draw(figures.unsolvable_states(board, start, sol.witness, target), args.image, args.json)
         return 1
     size = str(sol.solutions) if sol.solutions < 10 ** 12 else _("more than 10^12")
     exact, extra = _questions(report, board, start, target, size, sol.solutions)
-    _answer(report, sol.orders, extra.pop("presses", sol.presses), exact, extra)
+    presses = extra.pop("presses", sol.presses)
+    _answer(report, sol.orders, presses, exact, extra)
+    if args.image is not None:
+        from countlo.formats import figures
+
+        assert isinstance(board, Shape)
+        if args.quiet:
+            gens = solutions.quiet(board, QUIET_PANELS)
+            picture = figures.quiet_states(board, [q for q, _o in gens], len(sol.orders))
+        else:
+            picture = figures.solved_states(board, start, list(presses), target, exact)
+        _draw(picture, args.image, args.json)
     return 0
 
 

@@ -1,5 +1,6 @@
 """The pictures the commands draw: what `solve`, `solve --quiet` and `replay` show, as `Picture`s
-for `image.save`. Titles and notes say in words what the colours show.
+for `image.save`, under the classic rules and under any grid rules (joined edges, k states).
+Titles and notes say in words what the colours show.
 """
 
 from __future__ import annotations
@@ -7,7 +8,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from countlo.board import Shape
-from countlo.formats.image import Panel, Picture
+from countlo.formats.image import Panel, Picture, shade
+from countlo.rules import TOPOLOGY_HELP
 
 QUIET_PANELS = 16  # `solve --quiet --image` draws at most this many basis patterns
 
@@ -89,4 +91,91 @@ def replayed(shape: Shape, start: int, lights: int, finish: int | None, witness:
         notes.append(f"Clicking each red cell once turns every light off: {n} clicks, {fewest}.")
     elif not lit:
         notes.append("The lights are all out: this game is won.")
+    return Picture(shape, panels, legend, notes)
+
+
+# --- any grid rules: topologies, click rules, k states ---------------------------------------
+
+
+def _rules_words(shape: Shape) -> str:
+    """'torus, plus rule, 3 states' (what the titles add when the rules are not the classic ones)."""
+    r = shape.rules
+    states = f", {r.states} states" if r.states > 2 else ""
+    return f"{r.topology}, {r.rule.spec()} rule{states}"
+
+
+def _joins_note(shape: Shape) -> list[str]:
+    """What the coloured outer edges mean on a joined topology."""
+    top = shape.rules.topology
+    if top == "plane":
+        return []
+    return [f"{top.capitalize()}: {TOPOLOGY_HELP[top]}. A teal edge is joined plainly to the "
+            "opposite one, a pink edge with a half twist (the opposite edge read the other way)."]
+
+
+def _state_legend(k: int, off: str, on: str, what: str) -> tuple[tuple[str, str], ...]:
+    """Swatches for the states 0..k-1 of a panel (the two ends and one between when k > 6)."""
+    shown = range(k) if k <= 6 else (0, k // 2, k - 1)
+    return tuple((shade(off, on, v, k), f"{what} {v}") for v in shown)
+
+
+def solved_states(shape: Shape, start: Sequence[int], presses: Sequence[int],
+                  target: Sequence[int] | None = None, exact: bool | None = None) -> Picture:
+    """solved() for any grid rules: states and presses per cell in reading order, a shade per
+    state (presses counted with multiplicity: a cell pressed twice is deeper red)."""
+    k = shape.rules.states
+    n = sum(presses)
+    panels = [Panel(f"start {shape} ({_rules_words(shape)})", (), values=start, states=k)]
+    if target is not None:
+        panels.append(Panel("target", (), values=target, states=k))
+    kind = "presses" if exact is None else "fewest presses" if exact else "presses (best found)"
+    panels.append(Panel(f"{kind} ({n})", (), "press", "blank", values=presses, states=k))
+    goal = "turn the start into the target" if target is not None else "turn every light off"
+    times = "once" if k == 2 else "as many times as its shade says (legend)"
+    notes = [f"Pressing each red cell {times}, in any order, will {goal}.", *_joins_note(shape)]
+    legend = (_state_legend(k, "dark", "lit", "state") + _state_legend(k, "blank", "press", "pressed")
+              if k > 2 else LIGHTS + (("press", "press"),))
+    return Picture(shape, panels, legend, notes)
+
+
+def unsolvable_states(shape: Shape, start: Sequence[int], weights: Sequence[int],
+                      target: Sequence[int] | None = None) -> Picture:
+    """unsolvable() for any grid rules: the weights whose weighted sum no click changes."""
+    k = shape.rules.states
+    t = target or [0] * shape.cells
+    now = sum(w * v for w, v in zip(weights, start)) % k
+    goal = sum(w * v for w, v in zip(weights, t)) % k
+    panels = [Panel(f"start {shape} ({_rules_words(shape)})", (), values=start, states=k)]
+    if target is not None:
+        panels.append(Panel("target", (), values=target, states=k))
+    panels.append(Panel("weights", (), "quiet", "blank", values=weights, states=k))
+    if k == 2:
+        notes = [(f"Unsolvable. Every click changes an even number of the violet cells, so the number "
+                  f"of lit violet cells keeps its parity: {now % 2} (mod 2) now, {goal} for the "
+                  "target.")]
+    else:
+        notes = [(f"Unsolvable. Weigh each cell by its shade of violet (legend); every click adds a "
+                  f"multiple of {k} to the weighted sum of the states, so that sum mod {k} never "
+                  f"changes: it is {now} now and {goal} for the target.")]
+    legend = (_state_legend(k, "dark", "lit", "state") + _state_legend(k, "blank", "quiet", "weight")
+              if k > 2 else LIGHTS + (("quiet", "weight 1"),))
+    return Picture(shape, panels, legend, notes + _joins_note(shape))
+
+
+def quiet_states(shape: Shape, gens: Sequence[Sequence[int]], total: int) -> Picture:
+    """quiet() for any grid rules: generators of the press patterns that change nothing (the
+    first QUIET_PANELS of `total`), each cell shaded by how often it is pressed."""
+    k = shape.rules.states
+    shown = list(gens[:QUIET_PANELS])
+    if not shown:
+        return Picture(shape, [Panel(f"{shape}: no quiet pattern", (), "quiet", "blank",
+                                     values=[0] * shape.cells, states=k)],
+                       (), ["No presses but none leave the lights as they are, so every start has "
+                            "exactly one solution.", *_joins_note(shape)])
+    panels = [Panel(f"quiet {i}", (), "quiet", "blank", values=q, states=k) for i, q in enumerate(shown, 1)]
+    more = f" (the first {len(shown)} drawn)" if len(shown) < total else ""
+    notes = [(f"{shape} board ({_rules_words(shape)}), {total} generators{more}: pressing the violet "
+              "cells of one pattern (as often as the shade says) changes no light; the solutions of a "
+              "start differ by sums of these patterns."), *_joins_note(shape)]
+    legend = (_state_legend(k, "blank", "quiet", "pressed") if k > 2 else (("quiet", "pressed by the pattern"),))
     return Picture(shape, panels, legend, notes)

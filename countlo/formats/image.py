@@ -34,8 +34,34 @@ PALETTE: dict[str, tuple[int, tuple[int, int, int]]] = {
     "blank": (5, (232, 232, 232)),
     "press": (6, (214, 60, 55)),
     "quiet": (7, (125, 80, 205)),
+    "join": (8, (0, 150, 160)),  # an edge joined plainly to the opposite one (cylinder, torus)
+    "twist": (9, (230, 60, 170)),  # an edge joined with a half twist (Moebius, Klein, projective)
 }
+# More than two states: the states between 0 and k - 1 take SHADES steps from the off colour to
+# the on colour of their panel (0 and k - 1 keep the two-state colours, so a two-state picture
+# is unchanged), named "lit 1" .. "lit 14".
+SHADES = 14
+
+
+def _ramps() -> dict[str, tuple[int, tuple[int, int, int]]]:
+    out = {}
+    for first, (off, on) in enumerate((("dark", "lit"), ("blank", "press"), ("blank", "quiet"))):
+        a, b = PALETTE[off][1], PALETTE[on][1]
+        for j in range(1, SHADES + 1):
+            t = j / (SHADES + 1)
+            rgb = (round(a[0] + (b[0] - a[0]) * t), round(a[1] + (b[1] - a[1]) * t),
+                   round(a[2] + (b[2] - a[2]) * t))
+            out[f"{on} {j}"] = (10 + first * SHADES + j - 1, rgb)
+    return out
+
+
+PALETTE.update(_ramps())
 COLOURS = [rgb for _, rgb in sorted(PALETTE.values())]
+# which edges a topology joins: (left-right, top-bottom) as the colour of their bars, None if not
+JOINS: dict[str, tuple[str | None, str | None]] = {
+    "plane": (None, None), "cylinder": ("join", None), "torus": ("join", "join"),
+    "moebius": ("twist", None), "klein": ("twist", "join"), "projective": ("twist", "twist"),
+}
 
 MAX_PIXELS = 1 << 27  # 134,217,728: a 4095 x 4095 board with three panels is about 58 million
 SVG_MAX_CELLS = 1 << 14  # 128 x 128: one element a cell
@@ -51,12 +77,24 @@ class ImageError(CountloError):
 @dataclass(frozen=True)
 class Panel:
     """One board drawn: `rows` are C-bit row ints; set cells take colour `on`, others `off`
-    (names in PALETTE)."""
+    (names in PALETTE). With `values` (a state 0..states-1 per cell in reading order) the rows
+    are not read and state v takes `shade(off, on, v, states)`."""
 
     title: str
     rows: Sequence[int]
     on: str = "lit"
     off: str = "dark"
+    values: Sequence[int] | None = None
+    states: int = 2
+
+
+def shade(off: str, on: str, v: int, k: int) -> str:
+    """The colour name of state v of k on a panel coloured from `off` (0) to `on` (k - 1)."""
+    if v <= 0:
+        return off
+    if v >= k - 1:
+        return on
+    return f"{on} {min(SHADES, max(1, round(v * (SHADES + 1) / (k - 1))))}"
 
 
 @dataclass(frozen=True)
@@ -92,6 +130,7 @@ class Layout:
     height: int
     footer_y: int
     notes: tuple[str, ...] = field(default=())
+    joins: tuple[str | None, str | None] = (None, None)  # bar colours: left-right, top-bottom
 
     @property
     def slot_h(self) -> int:
@@ -156,7 +195,7 @@ def layout(picture: Picture) -> Layout:
         raise ImageError(f"a picture of this {shape} board would be {width} x {height} pixels; "
                          f"the limit is {MAX_PIXELS:,} pixels")
     return Layout(shape, p, grid, ls, s, margin, gap, per_row, slot_w, gutter, title_h, letters_h,
-                  board_w, board_h, width, height, footer_y, notes)
+                  board_w, board_h, width, height, footer_y, notes, JOINS[shape.rules.topology])
 
 
 def check_fits(shape: Shape, panels: int, path: str) -> None:
@@ -264,10 +303,22 @@ def _png_rows(picture: Picture, lay: Layout) -> Iterator[bytes]:
     yield from (bytes(row) for row in foot)
 
 
-def _segments(panel: Panel, row: int, lay: Layout) -> bytes:
-    """Pixels across one board row of a panel (inside the cells, with grid lines if any)."""
+def _segments(panel: Panel, r: int, lay: Layout) -> bytes:
+    """Pixels across board row r of a panel (inside the cells, with grid lines if any; the outer
+    lines of joined edges in their bar colour)."""
     cols = lay.shape.cols
-    bits = format(row, f"0{cols}b")[::-1].encode("ascii")  # b'1' for a set cell, column order
+    if panel.values is not None:
+        cells = [_index(shade(panel.off, panel.on, v, panel.states))
+                 for v in panel.values[r * cols:(r + 1) * cols]]
+        if lay.pitch == 1:
+            return bytes(cells)
+        if lay.grid:
+            g = _index("grid")
+            out = b"".join(bytes([g]) + bytes([c]) * (lay.pitch - 1) for c in cells) + bytes([g])
+        else:
+            out = b"".join(bytes([c]) * lay.pitch for c in cells)
+        return _joined(out, lay)
+    bits = format(panel.rows[r], f"0{cols}b")[::-1].encode("ascii")  # b'1' for a set cell, column order
     on, off = _index(panel.on), _index(panel.off)
     if lay.pitch == 1:
         return bits.translate(bytes.maketrans(b"01", bytes([off, on])))
@@ -275,31 +326,43 @@ def _segments(panel: Panel, row: int, lay: Layout) -> bytes:
         g = _index("grid")
         cell = {48: bytes([g]) + bytes([off]) * (lay.pitch - 1),
                 49: bytes([g]) + bytes([on]) * (lay.pitch - 1)}
-        return b"".join(cell[b] for b in bits) + bytes([g])
+        return _joined(b"".join(cell[b] for b in bits) + bytes([g]), lay)
     cell = {48: bytes([off]) * lay.pitch, 49: bytes([on]) * lay.pitch}
     return b"".join(cell[b] for b in bits)
+
+
+def _joined(row: bytes, lay: Layout) -> bytes:
+    """A board row with its outer vertical grid lines in the left-right join's colour."""
+    side = lay.joins[0]
+    if side is None or not lay.grid:
+        return row
+    c = bytes([_index(side)])
+    return c + row[1:-1] + c
 
 
 def _board_rows(group: list[tuple[int, Panel]], lay: Layout,
                 gutter: list[bytearray] | None) -> Iterator[bytes]:
     g = _index("grid")
     base = bytearray(lay.width)
-    line = bytes(base)
+    line = edge = bytes(base)
     if lay.grid:  # the horizontal grid lines: one run of grid colour under each board
-        ruled = bytearray(base)
+        ruled, edged = bytearray(base), bytearray(base)
+        top = _index(lay.joins[1]) if lay.joins[1] is not None else g  # a joined top and bottom edge
+        side = _index(lay.joins[0]) if lay.joins[0] is not None else g  # ... left and right edge
         for i, _ in group:
             bx, _ = lay.board_origin(i)
-            ruled[bx:bx + lay.board_w] = bytes([g]) * lay.board_w
-        line = bytes(ruled)
+            ruled[bx:bx + lay.board_w] = bytes([side]) + bytes([g]) * (lay.board_w - 2) + bytes([side])
+            edged[bx:bx + lay.board_w] = bytes([top]) * lay.board_w
+        line, edge = bytes(ruled), bytes(edged)
     y = 0
     for r in range(lay.shape.rows):
         row = bytearray(base)
         for i, panel in group:
             bx, _ = lay.board_origin(i)
-            row[bx:bx + lay.board_w] = _segments(panel, panel.rows[r], lay)
+            row[bx:bx + lay.board_w] = _segments(panel, r, lay)
         for sub in range(lay.pitch):
             if lay.grid and sub == 0:
-                out = bytearray(line)
+                out = bytearray(edge if r == 0 else line)
             else:
                 out = bytearray(row) if gutter is not None else row
             if gutter is not None:
@@ -309,7 +372,7 @@ def _board_rows(group: list[tuple[int, Panel]], lay: Layout,
             yield bytes(out)
             y += 1
     if lay.grid:
-        out = bytearray(line)
+        out = bytearray(edge)
         if gutter is not None:
             for i, _ in group:
                 bx, _ = lay.board_origin(i)
@@ -337,7 +400,7 @@ def _draw_footer(canvas: list[bytearray], picture: Picture, lay: Layout) -> None
 
 
 def _hex(name: str) -> str:
-    r, g, b = PALETTE[name][1]
+    r, g, b = PALETTE[name][1]  # every shade is in the palette too
     return f"#{r:02x}{g:02x}{b:02x}"
 
 
@@ -376,12 +439,25 @@ def svg(picture: Picture, lay: Layout) -> str:
                    f'fill="{_hex("grid")}"/>')
         on, off = _hex(panel.on), _hex(panel.off)
         for r in range(shape.rows):
-            bits = panel.rows[r]
+            bits = panel.rows[r] if panel.values is None else 0
             for c in range(shape.cols):
                 cx, cy, side = lay.cell_box(i, r, c)
-                fill = on if bits >> c & 1 else off
-                out.append(f'<rect class="cell" data-row="{r}" data-col="{c}" x="{cx}" y="{cy}" '
+                if panel.values is not None:
+                    v = panel.values[r * shape.cols + c]
+                    fill = _hex(shade(panel.off, panel.on, v, panel.states))
+                    state = f' data-state="{v}"'
+                else:
+                    fill, state = (on if bits >> c & 1 else off), ""
+                out.append(f'<rect class="cell" data-row="{r}" data-col="{c}"{state} x="{cx}" y="{cy}" '
                            f'width="{side}" height="{side}" fill="{fill}"/>')
+        for n, colour in enumerate(lay.joins):  # the joined edges' bars, as on the PNG
+            if colour is None or not lay.grid:
+                continue
+            bars = ((bx, by, 1, lay.board_h), (bx + lay.board_w - 1, by, 1, lay.board_h)) if n == 0 else (
+                (bx, by, lay.board_w, 1), (bx, by + lay.board_h - 1, lay.board_w, 1))
+            for x0, y0, w, h in bars:
+                out.append(f'<rect class="join" x="{x0}" y="{y0}" width="{w}" height="{h}" '
+                           f'fill="{_hex(colour)}"/>')
         out.append("</g>")
     x, y = lay.margin, lay.footer_y + s
     side = font.text_height(s)

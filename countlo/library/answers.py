@@ -62,20 +62,29 @@ class Solution:
         return f"{where}: solvable, {self.presses.count} {word}{fewest}: {cells}"
 
     def _repr_svg_(self) -> str | None:
-        """A notebook draws a two-state grid's start and presses (or proof) as `solve --image` does."""
+        """A notebook draws a grid's start and presses (or proof) as `solve --image` does; a
+        graph has no picture (None: the text instead)."""
         b = self.start.board
-        if not isinstance(b, Shape) or not b.rules.classic:
+        if not isinstance(b, Shape):
             return None
         from countlo.formats import figures
         from countlo.formats.image import layout, svg
 
+        target = None if self.target is None else self.target.values
+        if not b.rules.classic:
+            if self.presses is None:
+                assert self.proof is not None
+                picture = figures.unsolvable_states(b, self.start.values, self.proof.values, target)
+            else:
+                picture = figures.solved_states(b, self.start.values, self.presses.values, target, self.exact)
+            return svg(picture, layout(picture))
         start = b.to_rows(self.start.bits)
-        target = None if self.target is None else b.to_rows(self.target.bits)
+        rows = None if self.target is None else b.to_rows(self.target.bits)
         if self.presses is None:
             assert self.proof is not None
-            picture = figures.unsolvable(b, start, b.to_rows(self.proof.bits), target)
+            picture = figures.unsolvable(b, start, b.to_rows(self.proof.bits), rows)
         else:
-            picture = figures.solved(b, start, b.to_rows(self.presses.bits), target, self.exact)
+            picture = figures.solved(b, start, b.to_rows(self.presses.bits), rows, self.exact)
         return svg(picture, layout(picture))
 
 

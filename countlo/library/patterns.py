@@ -108,12 +108,14 @@ class Pattern:
         return f"<table>{rows}</table>"
 
     def _repr_svg_(self) -> str | None:
-        """A notebook draws a two-state grid as countlo's pictures do (None: the table instead)."""
-        if not isinstance(self.board, Shape) or self.states != 2:
+        """A notebook draws a grid as countlo's pictures do, a shade per state (None on a graph:
+        the table instead)."""
+        if not isinstance(self.board, Shape):
             return None
         from countlo.formats.image import Panel, Picture, layout, svg
 
-        picture = Picture(self.board, [Panel(str(self.board), self.board.to_rows(self.bits))])
+        panel = Panel(str(self.board), (), values=self.values, states=self.states)
+        picture = Picture(self.board, [panel])
         return svg(picture, layout(picture))
 
 

@@ -6,13 +6,14 @@ from __future__ import annotations
 import json
 import random
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import pytest
 from pngread import read_png
 
 from countlo.board import Shape
 from countlo.formats import figures
-from countlo.formats.image import PALETTE, Layout, Panel, Picture, layout, save
+from countlo.formats.image import PALETTE, SHADES, Layout, Panel, Picture, layout, save
 from countlo.visible.engines.polynomial_chase import quiet_rows, rows_clear, solve_rows
 
 RGB_NAME = {rgb: name for name, (_, rgb) in PALETTE.items()}
@@ -223,8 +224,8 @@ def test_replay_image_unclearable_and_ambiguous(run_cli, tmp_path):
     (["solve", "--all-on", "--size", "3", "--image", "{d}/x.gif"], "must end in .png or .svg"),
     (["solve", "--all-on", "--size", "300", "--image", "{d}/x.svg"], "write a .png"),
     (["solve", "--all-on", "--size", "20000", "--image", "{d}/x.png"], "the limit is 134,217,728"),
-    (["solve", "--all-on", "--size", "3", "--rule", "x", "--image", "{d}/x.png"],
-     "classic rules only"),
+    (["solve", "--graph", str(Path(__file__).resolve().parents[2] / "examples" / "petersen.txt"),
+      "--all-on", "--image", "{d}/x.png"], "a graph has no picture yet"),
     (["replay", "transcripts/rows-6x6.txt", "--image", "{d}/x.jpg"], "must end in .png or .svg"),
     (["solve", "--all-on", "--size", "3", "--image", "{d}/no/such/dir/x.png"], "cannot write"),
 ])
@@ -243,10 +244,74 @@ def test_the_guides_pictures_are_what_the_commands_draw(run_cli, tmp_path):
 
     page = (ROOT / "docs" / "solve.md").read_text(encoding="utf-8")  # the images sit beside it
     for args, name in ((["solve", "--lit", "1,7,13", "--size", "5x5"], "unsolvable-5x5.png"),
-                       (["replay", "transcripts/rows-6x6.txt"], "replay-6x6.png")):
+                       (["replay", "transcripts/rows-6x6.txt"], "replay-6x6.png"),
+                       (["solve", "examples/moebius-4-states.txt", "--topology", "moebius", "--states", "4",
+                         "--min"], "moebius-4-states.png")):
         assert f"--image docs/{name}" in page and f"]({name})" in page
         fresh = tmp_path / name
         res = run_cli([*args, "--image", str(fresh)])
         assert res.stdout.rstrip().endswith(f"picture: {fresh}")
         assert fresh.read_bytes() == (ROOT / "docs" / name).read_bytes()
     assert "4095 x 4095 board is a readable 8358 x 4635 PNG" in page
+
+
+def panel_colours(png, lay: Layout, i: int) -> list[str]:
+    """The colour drawn for each cell of panel i, read back from the pixels: every pixel of a
+    cell's square is that one colour."""
+    out = []
+    for r in range(lay.shape.rows):
+        for c in range(lay.shape.cols):
+            x, y, side = lay.cell_box(i, r, c)
+            names = {pixel(png, x + dx, y + dy) for dx in range(side) for dy in range(side)}
+            assert len(names) == 1, (i, r, c, names)
+            out.append(names.pop())
+    return out
+
+
+@pytest.mark.parametrize("topology, states, size", [
+    ("torus", 3, "4x5"), ("moebius", 4, "5x5"), ("klein", 2, "3x6"), ("projective", 5, "4x4"),
+    ("cylinder", 7, "6x3"), ("plane", 3, "2x2"), ("torus", 16, "5x5"), ("klein", 255, "3x3"),
+])
+def test_any_grid_board_is_drawn_cell_by_cell_with_its_joins(tmp_path, topology, states, size):
+    from countlo.rules import Rules
+
+    shape = Shape.parse(size)
+    shape = Shape(shape.rows, shape.cols, Rules.make(topology, "plus", states))
+    rng = random.Random(states)
+    start = [rng.randrange(states) for _ in range(shape.cells)]
+    presses = [rng.randrange(states) for _ in range(shape.cells)]
+    pic = figures.solved_states(shape, start, presses, exact=True)
+    png_path, svg_path = tmp_path / "p.png", tmp_path / "p.svg"
+    lay = save(pic, str(png_path))
+    save(pic, str(svg_path))
+    png = read_png(png_path.read_bytes())
+    shade = figures.shade
+    assert panel_colours(png, lay, 0) == [shade("dark", "lit", v, states) for v in start]
+    assert panel_colours(png, lay, 1) == [shade("blank", "press", v, states) for v in presses]
+    if states <= SHADES + 2:  # few enough states: each has its own colour, so the picture is exact
+        assert len({shade("dark", "lit", v, states) for v in range(states)}) == states
+    joins = {"plane": (None, None), "cylinder": ("join", None), "torus": ("join", "join"),
+             "moebius": ("twist", None), "klein": ("twist", "join"), "projective": ("twist", "twist")}[topology]
+    for i in range(2):  # the outer grid lines: the join's colour on joined edges, grid otherwise
+        bx, by = lay.board_origin(i)
+        mid_y, mid_x = by + lay.board_h // 2, bx + lay.board_w // 2
+        assert pixel(png, bx, mid_y) == pixel(png, bx + lay.board_w - 1, mid_y) == (joins[0] or "grid")
+        assert pixel(png, mid_x, by) == pixel(png, mid_x, by + lay.board_h - 1) == (joins[1] or "grid")
+    root = ET.parse(svg_path).getroot()
+    cells = [e for e in root.iter() if e.get("class") == "cell"]
+    assert [int(e.get("data-state")) for e in cells] == start + presses
+    assert all(SVG_NAME[e.get("fill")] == figures.shade("dark", "lit", int(e.get("data-state")), states)
+               for e in cells[:shape.cells])
+    assert len([e for e in root.iter() if e.get("class") == "join"]) == 2 * 2 * sum(j is not None for j in joins)
+
+
+def test_solve_draws_any_grid_rules_and_their_proofs(run_cli, tmp_path):
+    png = tmp_path / "t.png"
+    grid = tmp_path / "t.txt"
+    grid.write_text("0120\n2011\n1102\n0210\n", encoding="utf-8")
+    res = run_cli(["solve", str(grid), "--topology", "torus", "--states", "3", "--image", str(png)])
+    assert res.returncode == 1 and res.stdout.rstrip().endswith(f"picture: {png}")
+    image = read_png(png.read_bytes())
+    names = {RGB_NAME[image[2][v]] for row in image[3] for v in row}
+    shade = figures.shade
+    assert {"quiet", shade("blank", "quiet", 1, 3), "lit", shade("dark", "lit", 1, 3), "dark", "join"} <= names

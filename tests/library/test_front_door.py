@@ -107,7 +107,10 @@ def test_pictures_and_text_for_a_notebook():
     svg = s._repr_svg_()
     assert svg is not None and ET.fromstring(svg).tag.endswith("svg")
     assert "A1" in str(s) and "<table>" in s.start._repr_html_()
-    assert countlo.solve([[1, 2]], states=3)._repr_svg_() is None  # the table instead
+    drawn = ET.fromstring(countlo.solve([[1, 2]], states=3, topology="torus")._repr_svg_())
+    cells = [e for e in drawn.iter() if e.get("class") == "cell"]
+    assert [e.get("data-state") for e in cells[:2]] == ["1", "2"]  # the start panel, a shade per state
+    assert countlo.solve(["a"], graph="a b")._repr_svg_() is None  # a graph: the text instead
     assert countlo.lights([[1, 2]], states=3)._repr_html_().count("<td>") == 2
 
 
