@@ -406,7 +406,7 @@ def _most(board: Board, args: argparse.Namespace) -> int:
     """`--most`: the most presses any solvable start of this board needs (the covering radius
     of the quiet patterns, docs/MATH.md §17 and §23), and a start needing it."""
     from countlo.board import Shape, bits
-    from countlo.cli.solve_report import Report
+    from countlo.cli.solve_report import Report, say
     from countlo.graph import Graph
     from countlo.ui.rulewords import method_words
     from countlo.visible import solutions
@@ -434,27 +434,27 @@ def _most(board: Board, args: argparse.Namespace) -> int:
     mult = _(" counted with multiplicity") if k > 2 else ""
     method = method_words(h.method)
     if h.exact:
-        print(ngettext("{title}: the hardest solvable starts need {n} press{mult} (exact; {method}).",
+        say(ngettext("{title}: the hardest solvable starts need {n} press{mult} (exact; {method}).",
                        "{title}: the hardest solvable starts need {n} presses{mult} (exact; {method}).",
                        h.lower).format(title=report.title(), n=h.lower, mult=mult, method=method))
     elif start is None:
-        print(_("{title}: the hardest solvable starts need between {low} and {high} presses{mult} "
+        say(_("{title}: the hardest solvable starts need between {low} and {high} presses{mult} "
                 "({method}); no start is shown: none had its fewest presses proven in time.").format(
                     title=report.title(), low=h.lower, high=h.upper, mult=mult, method=method))
     else:
-        print(_("{title}: the hardest solvable starts need between {low} and {high} presses{mult} "
+        say(_("{title}: the hardest solvable starts need between {low} and {high} presses{mult} "
                 "({method}); this start needs {low}:").format(
                     title=report.title(), low=h.lower, high=h.upper, mult=mult, method=method))
     if start is None or presses is None:
         return 0
     if report.big:
-        print(_("(board larger than {n}x{n}: pass --full to print it, or --out FILE to save the "
+        say(_("(board larger than {n}x{n}: pass --full to print it, or --out FILE to save the "
                 "start)").format(n=GRID_LIMIT))
         return 0
     report.grids([(_("start"), start, "#"), (_("fewest presses"), presses, "X")])
     if isinstance(board, Graph):
-        print(_("start: {cells}").format(cells=report.listing(start)))
-    print(_("presses: {cells}").format(cells=report.listing(presses)))
+        say(_("start: {cells}").format(cells=report.listing(start)))
+    say(_("presses: {cells}").format(cells=report.listing(presses)))
     return 0
 
 

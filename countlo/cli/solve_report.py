@@ -61,6 +61,18 @@ def press_pairs(board: Board, p: Sequence[int]) -> list[list[Any]]:
     return out
 
 
+def say(text: str) -> None:
+    """A line of words, wrapped at word boundaries to the terminal's width (a pipe or a file
+    keeps it whole for the program reading it); grids are printed as they are."""
+    import sys
+
+    if sys.stdout.isatty():
+        from countlo.ui.layout import wrapped  # only a terminal pays for it
+
+        text = wrapped(text, sys.stdout)
+    print(text)
+
+
 class Report:
     """The answer of one `solve` run on `board` from `start` to `target` (None: all dark)."""
 
@@ -172,35 +184,35 @@ class Report:
             self.emit(**out)
             return
         if self.rows:
-            print(_("{shape} board: unsolvable (nullity {nullity}).").format(shape=self.board,
+            say(_("{shape} board: unsolvable (nullity {nullity}).").format(shape=self.board,
                                                                               nullity=len(orders)))
             if self.target is None:
-                print(_("Proof: every press toggles an even number of the cells marked Q, so the number "
+                say(_("Proof: every press toggles an even number of the cells marked Q, so the number "
                         "of lit Q cells never changes parity; it is {lit} now, odd, so it never reaches "
                         "0.").format(lit=self._lit(witness)))
             else:
-                print(_("Proof: every press toggles an even number of the cells marked Q, so the number "
+                say(_("Proof: every press toggles an even number of the cells marked Q, so the number "
                         "of Q cells differing from the target never changes parity; it is {lit} now, "
                         "odd, so it never reaches 0.").format(lit=self._lit(witness)))
             if not self.big:
                 self.grids([(_("start"), self.start, "#"), (_("quiet pattern"), witness, "Q")])
-                print(_("quiet pattern: {cells}").format(cells=self.listing(witness)))
+                say(_("quiet pattern: {cells}").format(cells=self.listing(witness)))
             else:
-                print(_("(board larger than {n}x{n}: pass --full to print it)").format(n=GRID_LIMIT))
+                say(_("(board larger than {n}x{n}: pass --full to print it)").format(n=GRID_LIMIT))
         else:
-            print(_("{title}: unsolvable; {quiet}.").format(title=self.title(),
+            say(_("{title}: unsolvable; {quiet}.").format(title=self.title(),
                                                               quiet=quiet_words(orders, self.k)))
             if self.k == 2:
-                print(_("Proof: every click changes an even number of the cells marked W, so the number of "
+                say(_("Proof: every click changes an even number of the cells marked W, so the number of "
                         "lit W cells keeps its parity: it is {now} now and {target} for the target.").format(
                             now=_("odd") if before else _("even"), target=_("odd") if after else _("even")))
             else:
-                print(_("Proof: weigh each cell by the number shown under W; every click adds a multiple of "
+                say(_("Proof: weigh each cell by the number shown under W; every click adds a multiple of "
                         "{k} to the weighted sum of the states, so that sum mod {k} never changes: it is "
                         "{now} now and {target} for the target.").format(k=self.k, now=before, target=after))
             self.grids([(_("start"), self.start, "#"), (_("weights W"), witness, "W")])
             if not self.big:
-                print(_("weights: {cells}").format(cells=self.listing(witness)))
+                say(_("weights: {cells}").format(cells=self.listing(witness)))
         if self.args.quiet:
             self.print_quiet()
 
@@ -251,24 +263,24 @@ class Report:
             many = (_("the only solution") if nullity == 0 else
                     ngettext("{n} solution", "{n} solutions", solutions).format(n=solutions) if nullity <= 20
                     else _("2^{nullity} solutions").format(nullity=nullity))
-            print(_("{shape} board: solvable, {presses}{note}; nullity {nullity} ({many}).").format(
+            say(_("{shape} board: solvable, {presses}{note}; nullity {nullity} ({many}).").format(
                 shape=self.board, presses=kind, note=note, nullity=nullity, many=many))
         else:
             mult = _(" counted with multiplicity") if self.k > 2 else ""
             many = _("the only solution") if solutions == 1 else ngettext(
                 "{n} solution", "{n} solutions", solutions).format(n=solutions) if (
                 solutions < 10 ** 12) else _("more than 10^12 solutions")
-            print(_("{title}: solvable, {presses}{mult}{note}; {quiet}, {many}.").format(
+            say(_("{title}: solvable, {presses}{mult}{note}; {quiet}, {many}.").format(
                 title=self.title(), presses=kind, mult=mult, note=note, quiet=quiet_words(orders, self.k),
                 many=many))
         if self.big:
-            print(big_board_note(self.args.out))
+            say(big_board_note(self.args.out))
         else:
             items = [(_("start"), self.start, "#")]
             if self.target is not None and not self.rows:
                 items.append((_("target"), self.target, "#"))
             self.grids(items + [(_("presses"), presses, "X")])
-            print(_("presses: {cells}").format(cells=self.listing(presses)))
+            say(_("presses: {cells}").format(cells=self.listing(presses)))
         if "all" in extra:
             self._all(extra["all"], solutions)
         if "classes" in extra:
@@ -279,56 +291,56 @@ class Report:
     def _all(self, found: list[Pattern], solutions: int) -> None:
         n = len(found)
         if n == solutions:
-            print(ngettext("all {n} solution:", "all {n} solutions:", n).format(n=n))
+            say(ngettext("all {n} solution:", "all {n} solutions:", n).format(n=n))
         else:
-            print(ngettext("the first {n} solution:", "the first {n} solutions:", n).format(n=n))
+            say(ngettext("the first {n} solution:", "the first {n} solutions:", n).format(n=n))
         for i, x in enumerate(found, 1):
             names = "" if self.big else f": {self.listing(x)}"
             k = self.count(x)
-            print(f"{i:>4}. " + ngettext("{n} press", "{n} presses", k).format(n=k) + names)
+            say(f"{i:>4}. " + ngettext("{n} press", "{n} presses", k).format(n=k) + names)
 
     def _classes(self, found: list[tuple[Pattern, int]], group: list[str], order: int | None) -> None:
         from countlo.visible.classes import GROUP_LIMIT
 
         n, g = len(found), len(group)
         if self.rows and g == 1:
-            print(ngettext("{n} class, one per solution: no symmetry but the identity fixes the start.",
+            say(ngettext("{n} class, one per solution: no symmetry but the identity fixes the start.",
                            "{n} classes, one per solution: no symmetry but the identity fixes the start.",
                            n).format(n=n))
         elif self.rows:
             names = _(", ").join(_(SYMMETRIES.get(s, s)) for s in group)
-            print(ngettext("{n} class under the {g} symmetries fixing the start ({names}):",
+            say(ngettext("{n} class under the {g} symmetries fixing the start ({names}):",
                            "{n} classes under the {g} symmetries fixing the start ({names}):",
                            n).format(n=n, g=g, names=names))
         elif not isinstance(self.board, Shape):  # a graph is grouped by the identity only
-            print(ngettext("{n} class, one per solution: graph automorphisms are not searched, so only "
+            say(ngettext("{n} class, one per solution: graph automorphisms are not searched, so only "
                            "the identity groups them.",
                            "{n} classes, one per solution: graph automorphisms are not searched, so "
                            "only the identity groups them.", n).format(n=n))
         elif order is None:
-            print(ngettext("{n} class under the group (of more than {most} symmetries) generated by the "
+            say(ngettext("{n} class under the group (of more than {most} symmetries) generated by the "
                            "{g} symmetries of the rules fixing start and target:",
                            "{n} classes under the group (of more than {most} symmetries) generated by the "
                            "{g} symmetries of the rules fixing start and target:",
                            n).format(n=n, g=g, most=GROUP_LIMIT))
         elif order > g:
-            print(ngettext("{n} class under the group of {o} symmetries generated by the {g} symmetries "
+            say(ngettext("{n} class under the group of {o} symmetries generated by the {g} symmetries "
                            "of the rules fixing start and target:",
                            "{n} classes under the group of {o} symmetries generated by the {g} symmetries "
                            "of the rules fixing start and target:", n).format(n=n, o=order, g=g))
         elif g == 1:
-            print(ngettext("{n} class, one per solution: no symmetry of the rules but the identity "
+            say(ngettext("{n} class, one per solution: no symmetry of the rules but the identity "
                            "fixes start and target.",
                            "{n} classes, one per solution: no symmetry of the rules but the identity "
                            "fixes start and target.", n).format(n=n))
         else:
-            print(ngettext("{n} class under the {g} symmetries of the rules fixing start and target:",
+            say(ngettext("{n} class under the {g} symmetries of the rules fixing start and target:",
                            "{n} classes under the {g} symmetries of the rules fixing start and target:",
                            n).format(n=n, g=g))
         for i, (rep, size) in enumerate(found, 1):
             names = "" if self.big else f": {self.listing(rep)}"
             k = self.count(rep)
-            print(f"{i:>4}. " + ngettext("class of {size}, {n} press", "class of {size}, {n} presses",
+            say(f"{i:>4}. " + ngettext("class of {size}, {n} press", "class of {size}, {n} presses",
                                          k).format(size=size, n=k) + names)
 
     # --- quiet patterns ----------------------------------------------------------------------
@@ -364,19 +376,19 @@ class Report:
         n = len(sizes)
         if self.rows:
             if not n:
-                print(_("quiet patterns: a basis of 0 (none)"))
+                say(_("quiet patterns: a basis of 0 (none)"))
             elif self.big and n == 16:
-                print(_("quiet patterns: a basis of {n} (the first 16):").format(n=n))
+                say(_("quiet patterns: a basis of {n} (the first 16):").format(n=n))
             else:
-                print(_("quiet patterns: a basis of {n}:").format(n=n))
+                say(_("quiet patterns: a basis of {n}:").format(n=n))
         elif not n:
-            print(_("quiet patterns: none (every click pattern changes something)"))
+            say(_("quiet patterns: none (every click pattern changes something)"))
             return
         elif n == QUIET_LIMIT:
-            print(_("quiet patterns: {n} generators (the first {n}):").format(n=QUIET_LIMIT))
+            say(_("quiet patterns: {n} generators (the first {n}):").format(n=QUIET_LIMIT))
         else:
-            print(ngettext("quiet patterns: {n} generator:", "quiet patterns: {n} generators:", n).format(n=n))
+            say(ngettext("quiet patterns: {n} generator:", "quiet patterns: {n} generators:", n).format(n=n))
         for i, (size, order) in enumerate(sizes, 1):
             names = "" if self.big or patterns is None else f": {self.listing(patterns[i - 1])}"
             times = _(" (order {o})").format(o=order) if self.k > 2 else ""
-            print(f"{i:>4}. " + ngettext("{n} cell", "{n} cells", size).format(n=size) + times + names)
+            say(f"{i:>4}. " + ngettext("{n} cell", "{n} cells", size).format(n=size) + times + names)

@@ -346,3 +346,28 @@ def test_a_file_that_is_not_utf8_names_its_line(run_cli, tmp_path, rules):
     assert res.returncode == 2
     assert res.stderr.strip().endswith("bad.txt line 2: not UTF-8 text (save the file as UTF-8)")
     assert len(res.stderr.strip().splitlines()) == 1 and "Traceback" not in res.stderr
+
+
+def test_sentences_wrap_to_a_narrow_terminal_and_grids_stay_whole():
+    """In a real terminal 40 columns wide the sentences break at word boundaries; the grids are
+    never broken; piped, every line stays whole for the program reading it."""
+    import os
+    import sys
+
+    pexpect = pytest.importorskip("pexpect")
+    child = pexpect.spawn(sys.executable, ["-m", "countlo", "solve", "--all-on", "--size", "5x5",
+                                           "--topology", "torus", "--min"],
+                          dimensions=(30, 40), env={**os.environ, "COLUMNS": "40"}, encoding="utf-8")
+    child.expect(pexpect.EOF)
+    import re
+
+    shown = re.sub(r"\x1b\[[0-9;]*[A-Za-z]", "", child.before)  # the status line's erase
+    lines = shown.replace("\r", "").splitlines()
+    assert all(len(line) <= 40 for line in lines), lines
+    assert lines[0] == "5x5 board (torus, plus rule): solvable,"
+    assert "1  1 1 1 1 1   1  . 1 . . ." in lines  # a grid row, whole
+
+
+def test_piped_output_keeps_each_sentence_on_one_line(run_cli):
+    res = run_cli(["solve", "--all-on", "--size", "5x5", "--topology", "torus", "--min"])
+    assert res.stdout.splitlines()[0].startswith("5x5 board (torus, plus rule): solvable, 5 fewest presses")
