@@ -19,7 +19,7 @@ MAX_NODES = 20_000  # what the solvers take: a dense GF(2) system of n^2 bits is
 class Graph:
     """Named nodes, edges as pairs of node indices (i < j, no repeats), the click rule and the
     number of states; `arcs` are directed edges (a press map whose buttons are the nodes,
-    docs/MATH.md §25), so a directed graph's rows and columns differ."""
+    docs/MATH.md §27), so a directed graph's rows and columns differ."""
 
     nodes: tuple[str, ...]
     edges: tuple[tuple[int, int], ...]

@@ -1,5 +1,5 @@
 """A press map: buttons and lights that are different things, each button changing its own set of
-lights (docs/MATH.md §25). The press matrix A is lights x buttons over Z_k, possibly not square:
+lights (docs/MATH.md §27). The press matrix A is lights x buttons over Z_k, possibly not square:
 pressing button j adds A[i][j] (mod k) to light i. Grids and graphs are the square case where
 button j sits on light j; a press map drops that, so Merlin's Magic Square, a game's light puzzle
 or any buttons-to-lights table is one."""

@@ -149,7 +149,7 @@ def _boards(board: Board, args: argparse.Namespace) -> str:
         on = press_map_text(board)
         if args.target == "lit" or args.to is not None:
             on += _(", ") + _("target {target}").format(target=args.to or "lit")
-        return ngettext("{n} board of the {map}", "{n} boards of the {map}", n).format(n=n, map=on)
+        return ngettext("{n} board ({map})", "{n} boards ({map})", n).format(n=n, map=on)
     on = graph_text(board)
     if args.target == "lit" or args.to is not None:
         on += _(", ") + _("target {target}").format(target=args.to or "lit")

@@ -145,7 +145,8 @@ class Report:
         from countlo.formats.states import describe_values
         from countlo.graph import button_name
 
-        return describe_values([button_name(self.board, j) for j in range(len(p))], p)
+        return describe_values([button_name(self.board, j) for j in range(len(p))], p,
+                               "*" if self.pressmap and not self.on_grid else "x")
 
     def light_listing(self, p: Pattern) -> str:
         """The lights of a pattern by name (the cells, but on a press map)."""
@@ -153,7 +154,8 @@ class Report:
             return self.listing(p)
         from countlo.formats.states import describe_values
 
-        return describe_values([self.board.name(i) for i in range(self.board.cells)], p)
+        return describe_values([self.board.name(i) for i in range(self.board.cells)], p,
+                               "*" if self.pressmap and not self.on_grid else "x")
 
     def grids(self, items: list[tuple[str, Pattern, str]]) -> None:
         """Grids side by side under their titles (the mark shows a set cell on a classic board)."""

@@ -128,7 +128,7 @@ def parse_graph(text: str, source: str = "graph") -> Graph:
     index: dict[str, int] = {}
     fixed = False
     edges: dict[tuple[int, int], int] = {}
-    arcs: dict[tuple[int, int], int] = {}  # directed: pressing a changes b (docs/MATH.md §25)
+    arcs: dict[tuple[int, int], int] = {}  # directed: pressing a changes b (docs/MATH.md §27)
     for lineno, raw in enumerate(text.splitlines(), 1):
         line = raw.split("#", 1)[0].strip()
         if not line:
@@ -223,7 +223,8 @@ def parse_graph_state(text: str, graph: Graph | PressMap, source: str = "state",
     return out
 
 
-def describe_values(names: Sequence[str], values: Sequence[int]) -> str:
-    """'A1 B2x2 C3' (a cell pressed twice shows x2); '(none)' when empty."""
-    parts = [n if v == 1 else f"{n}x{v}" for n, v in zip(names, values) if v]
+def describe_values(names: Sequence[str], values: Sequence[int], times: str = "x") -> str:
+    """'A1 B2x2 C3' (a cell pressed twice shows x2; a press map's 'knob*2', as its files write
+    it, with times='*'); '(none)' when empty."""
+    parts = [n if v == 1 else f"{n}{times}{v}" for n, v in zip(names, values) if v]
     return " ".join(parts) or "(none)"

@@ -1,5 +1,5 @@
 """Press maps and directed graphs as one dense matrix: A (lights x buttons, possibly not square)
-eliminated whole, and A's transpose for the proof (docs/MATH.md §25).
+eliminated whole, and A's transpose for the proof (docs/MATH.md §27).
 
 A press map has no neighbourhood to chase along (a button may change any lights), so from
 choice.FAST_ENTRIES entries the matrix is eliminated as it is: two states by bit-packed Gauss-Jordan

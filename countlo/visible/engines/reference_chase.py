@@ -101,7 +101,7 @@ def inverse(a: int, k: int) -> int:
 def structure(rows: Sequence[dict[int, int]], k: int, unknowns: int | None = None) -> tuple[
         list[tuple[int, int]], list[int], list[int]]:
     """(steps, free variables, index of the first free variable of each step); `unknowns` is the
-    number of variables when it is not the number of equations (a press map, docs/MATH.md §25)."""
+    number of variables when it is not the number of equations (a press map, docs/MATH.md §27)."""
     n = len(rows)
     known = bytearray(n if unknowns is None else unknowns)
     steps: list[tuple[int, int]] = []

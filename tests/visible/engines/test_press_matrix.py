@@ -1,6 +1,6 @@
 """Press maps (A lights x buttons, not square) on both engines that take them: the reference chase
 and the whole-matrix elimination; checked against every press vector on small maps and against
-an independent Gauss-Jordan written here on random rectangular systems (docs/MATH.md §25)."""
+an independent Gauss-Jordan written here on random rectangular systems (docs/MATH.md §27)."""
 
 from __future__ import annotations
 
