@@ -163,3 +163,35 @@ def test_generate_on_a_press_map(run_cli):
     res = run_cli(["generate", "--buttons", EXAMPLES, "--seed", "1"])
     assert res.returncode == 0, res.stderr
     assert "press map of 2 buttons and 2 lights" in res.stdout
+
+
+@pytest.mark.parametrize(("text", "where", "words"), [
+    ("a -> b\na -> b\n", ":2:", "repeats line 1"),
+    ("a b\na -> b\n", ":2:", "repeats line 1"),
+    ("a -> b\nb a\n", ":2:", "repeats line 1"),
+    ("a -> b -> c\n", ":1:", "one arc"),
+    ("a -> a\n", ":1:", "self-loop"),
+])
+def test_mistakes_in_a_directed_graph(run_cli, tmp_path, text, where, words):
+    f = tmp_path / "g.txt"
+    f.write_text(text)
+    res = run_cli(["solve", "--graph", str(f), "--all-on"])
+    assert res.returncode == 2
+    err = res.stderr.strip()
+    assert len(err.splitlines()) == 1 and where in err and words in err, err
+
+
+def test_a_press_map_beyond_the_limits_is_refused_at_its_line(run_cli, tmp_path):
+    from countlo.pressmap import MAX_SIDE
+
+    f = tmp_path / "m.txt"
+    f.write_text("".join(f"b{j}: x\n" for j in range(MAX_SIDE + 1)))
+    res = run_cli(["solve", "--buttons", str(f), "--all-on"])
+    assert res.returncode == 2
+    assert f":{MAX_SIDE + 1}: more than {MAX_SIDE} buttons" in res.stderr
+
+
+def test_chinese_words_the_proof(run_cli):
+    res = run_cli(["--lang", "zh", "solve", "--buttons", EXAMPLES, "--lit", "north"])
+    assert res.returncode == 1
+    assert "[north south]" in res.stdout and "证明" in res.stdout
