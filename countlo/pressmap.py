@@ -48,6 +48,15 @@ class PressMap:
         if self.grid is not None and self.grid[0] * self.grid[1] != len(self.lights):
             raise ValueError("a grid's press map has one light per cell")
 
+    def __hash__(self) -> int:
+        """Hashed once per object (kept on it, not a field): the engines' caches look a map up
+        by equality on every question, and a big map has millions of entries."""
+        kept: int | None = self.__dict__.get("_hash")
+        if kept is None:
+            kept = hash((self.lights, self.buttons, self.changes, self.states, self.grid, self.preset))
+            object.__setattr__(self, "_hash", kept)
+        return kept
+
     @property
     def cells(self) -> int:
         """The lights (what a start, a target and a proof's weights are values of)."""

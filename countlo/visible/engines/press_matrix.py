@@ -12,13 +12,14 @@ be in the image of A. Smaller maps keep the reference chase, which gives the sam
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 
 import numpy as np
 from numpy.typing import NDArray
 
 from countlo.board import Vector
-from countlo.graph import Board, Graph, button_count
+from countlo.graph import Board, Graph
 from countlo.pressmap import PressMap
 from countlo.visible.algebra import bitpacked, dense_lu
 from countlo.visible.engines import engine, reference_chase
@@ -32,10 +33,13 @@ def takes(board: Board) -> bool:
 
 def dense(board: Board) -> NDArray[np.int64]:
     """A as a (lights, buttons) array of residues mod k."""
-    a = np.zeros((board.cells, button_count(board)), dtype=np.int64)
-    for j, col in enumerate(reference_chase.columns(board)):
-        for i, t in col.items():
-            a[i, j] = t
+    cols = reference_chase.columns(board)
+    sizes = [len(c) for c in cols]
+    held = sum(sizes)
+    a = np.zeros((board.cells, len(cols)), dtype=np.int64)
+    lights = np.fromiter(itertools.chain.from_iterable(cols), dtype=np.int64, count=held)
+    adds = np.fromiter(itertools.chain.from_iterable(c.values() for c in cols), dtype=np.int64, count=held)
+    a[lights, np.repeat(np.arange(len(cols)), sizes)] = adds  # one entry per (light, button): no sums lost
     return a
 
 
