@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from countlo.board import Shape
 from countlo.errors import BadRuleError
 from countlo.i18n import _
+from countlo.pressmap import PressMap
 from countlo.rules import MAX_STATES
 
 GRAPH_RULES = ("sigma", "sigma+")
@@ -17,12 +18,14 @@ MAX_NODES = 20_000  # what the solvers take: a dense GF(2) system of n^2 bits is
 @dataclass(frozen=True)
 class Graph:
     """Named nodes, edges as pairs of node indices (i < j, no repeats), the click rule and the
-    number of states."""
+    number of states; `arcs` are directed edges (a press map whose buttons are the nodes,
+    docs/MATH.md §27), so a directed graph's rows and columns differ."""
 
     nodes: tuple[str, ...]
     edges: tuple[tuple[int, int], ...]
     rule: str = "sigma+"
     states: int = 2
+    arcs: tuple[tuple[int, int], ...] = ()  # directed edges (a, b): a click on a changes b, not b's on a
 
     def __post_init__(self) -> None:
         if self.rule not in GRAPH_RULES:
@@ -35,7 +38,7 @@ class Graph:
             raise BadRuleError(_("a graph needs at least one node"))
 
     def with_rule(self, rule: str, states: int) -> Graph:
-        return Graph(self.nodes, self.edges, rule, states)
+        return Graph(self.nodes, self.edges, rule, states, self.arcs)
 
     @property
     def cells(self) -> int:
@@ -49,7 +52,20 @@ class Graph:
         out = {i: 1} if self.rule == "sigma+" else {}
         for j in self.adjacency()[i]:
             out[j] = 1
+        for j in self.out_arcs()[i]:
+            out[j] = 1
         return out
+
+    def out_arcs(self) -> tuple[tuple[int, ...], ...]:
+        """Each node's directed out-neighbours, built once per graph object (as `adjacency`)."""
+        arcs: tuple[tuple[int, ...], ...] | None = self.__dict__.get("_out_arcs")
+        if arcs is None:
+            out: list[list[int]] = [[] for _ in self.nodes]
+            for a, b in self.arcs:
+                out[a].append(b)
+            arcs = tuple(tuple(sorted(o)) for o in out)
+            object.__setattr__(self, "_out_arcs", arcs)
+        return arcs
 
     def adjacency(self) -> tuple[tuple[int, ...], ...]:
         """Each node's neighbours, built once per graph object and kept on it: a lookup keyed by
@@ -62,6 +78,8 @@ class Graph:
 
     def describe(self) -> str:
         parts = [f"graph of {len(self.nodes)} nodes and {len(self.edges)} edges", self.rule]
+        if self.arcs:
+            parts[0] += f" and {len(self.arcs)} arcs"
         if self.states != 2:
             parts.append(f"{self.states} states")
         return ", ".join(parts)
@@ -78,4 +96,14 @@ def _adjacency(g: Graph) -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(sorted(a)) for a in adj)
 
 
-Board = Shape | Graph  # what the visible game is played on: a grid under its rules, or a graph
+Board = Shape | Graph | PressMap  # what the visible game is played on: a grid under its rules, a graph, a press map
+
+
+def button_count(board: Board) -> int:
+    """How many press variables a board has: a press map's buttons, else its cells (button j is cell j)."""
+    return board.presses if isinstance(board, PressMap) else board.cells
+
+
+def button_name(board: Board, j: int) -> str:
+    """The name of button j: a press map's own, else the name of cell j."""
+    return board.button(j) if isinstance(board, PressMap) else board.name(j)

@@ -62,7 +62,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help=_("one JSON object a line: rows, cols, seed, index, lights (0/1 grid), "
                           "fewest, presses (1-based [row, col] of one fewest-press solution; under "
                           "other rules [row, col, times], with topology, rule, states)"))
-    add_board_arguments(p)
+    add_board_arguments(p, buttons=True)
 
 
 def _count(text: str) -> int:
@@ -79,8 +79,9 @@ def run(args: argparse.Namespace) -> int:
     import sys
 
     from countlo.board import Shape
-    from countlo.cli.rules_args import board_and_target, board_given
+    from countlo.cli.rules_args import board_and_target, board_given, is_preset
     from countlo.graph import Graph
+    from countlo.pressmap import PressMap
     from countlo.visible.generate import generator
 
     if getattr(args, "graph", None) is not None and args.size is not None:
@@ -89,7 +90,9 @@ def run(args: argparse.Namespace) -> int:
         raise BadRuleError(_("{option} is for grids, not --graph").format(option="--size"))
     if board_given(args):
         size = args.size or (None if args.to is not None else "5x5")  # --to alone: its size
-        board, target = board_and_target(args, size)
+        if getattr(args, "buttons", None) is not None or is_preset(args.rule):
+            size = args.size  # a press map has its own lights (on a grid only with --size)
+        board, target = board_and_target(args, size, press_maps=True)
     else:
         board, target = Shape.parse(args.size or "5x5"), None
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 32)
@@ -108,7 +111,11 @@ def run(args: argparse.Namespace) -> int:
             print(json.dumps(_json(board, g, seed, i)))
             continue
         print(("" if i == 1 else "\n") + _board_line(i, g.fewest))
-        if isinstance(board, Graph):
+        if isinstance(board, PressMap) and board.shape is not None:
+            from countlo.formats.states import format_grid
+
+            print(format_grid(board.shape, g.lights), end="")
+        elif isinstance(board, Graph | PressMap):
             print(" ".join(n if v == 1 else f"{n}={v}"
                            for n, v in zip(board.nodes, g.lights) if v) or _("# (all 0)"))
         elif k == 2:
@@ -126,7 +133,8 @@ def run(args: argparse.Namespace) -> int:
 def _boards(board: Board, args: argparse.Namespace) -> str:
     """'2 5x5 boards', with the rules and the target when they are not the classic game's."""
     from countlo.board import Shape
-    from countlo.ui.rulewords import graph_text, rules_text
+    from countlo.pressmap import PressMap
+    from countlo.ui.rulewords import graph_text, press_map_text, rules_text
 
     n = args.count
     if isinstance(board, Shape):
@@ -137,6 +145,11 @@ def _boards(board: Board, args: argparse.Namespace) -> str:
             rules += _(", ") + _("target {target}").format(target=args.to)
         return ngettext("{n} {shape} board ({rules})", "{n} {shape} boards ({rules})", n).format(
             n=n, shape=board, rules=rules)
+    if isinstance(board, PressMap):
+        on = press_map_text(board)
+        if args.target == "lit" or args.to is not None:
+            on += _(", ") + _("target {target}").format(target=args.to or "lit")
+        return ngettext("{n} board ({map})", "{n} boards ({map})", n).format(n=n, map=on)
     on = graph_text(board)
     if args.target == "lit" or args.to is not None:
         on += _(", ") + _("target {target}").format(target=args.to or "lit")
@@ -153,14 +166,22 @@ def _board_line(i: int, fewest: int | None) -> str:
 def _json(board: Board, g: Generated, seed: int, index: int) -> dict[str, Any]:
     """One board as JSON, in the shape `solve --json` uses (countlo.cli.solve_report)."""
     from countlo.board import Shape
-    from countlo.cli.solve_report import JSON_SCHEMA, press_pairs
+    from countlo.cli.solve_report import JSON_SCHEMA, board_head, press_pairs
+    from countlo.pressmap import PressMap
 
-    if isinstance(board, Shape):
+    head: dict[str, Any]
+    if isinstance(board, PressMap):
+        head = board_head(board)
+        lights: list[Any] = list(g.lights)
+        if board.grid is not None:
+            c = board.grid[1]
+            lights = [g.lights[r * c:(r + 1) * c] for r in range(board.grid[0])]
+    elif isinstance(board, Shape):
         c = board.cols
-        head: dict[str, Any] = {"schema": JSON_SCHEMA, "rows": board.rows, "cols": c,
+        head = {"schema": JSON_SCHEMA, "rows": board.rows, "cols": c,
                                 "topology": board.rules.topology, "rule": board.rules.rule.spec(),
                                 "states": board.rules.states}
-        lights: list[Any] = [g.lights[r * c:(r + 1) * c] for r in range(board.rows)]
+        lights = [g.lights[r * c:(r + 1) * c] for r in range(board.rows)]
     else:
         head = {"schema": JSON_SCHEMA, "nodes": list(board.nodes), "rule": board.rule, "states": board.states}
         lights = list(g.lights)

@@ -9,9 +9,12 @@ import argparse
 from countlo.cli import options
 from countlo.errors import BadRuleError
 from countlo.i18n import _
+from countlo.tokens import shown
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up; mypy knows it)
 if TYPE_CHECKING:
+    from typing import Any
+
     from countlo.graph import Board
     from countlo.rules import Rule, Rules
 
@@ -45,9 +48,17 @@ def rules_of(args: argparse.Namespace) -> Rules:
                       args.target or "dark")
 
 
-def add_board_arguments(p: argparse.ArgumentParser, graph: bool = True) -> None:
+def add_buttons_argument(p: Any) -> None:
+    """--buttons FILE, on a parser or an argument group."""
+    p.add_argument("--buttons", metavar="FILE",
+                   help=_("a press map instead of a grid: lines 'BUTTON: LIGHT LIGHT ...' (LIGHT*m adds m "
+                          "with --states), or a 0/1 matrix, one row per button, one column per light"))
+
+
+def add_board_arguments(p: argparse.ArgumentParser, graph: bool = True, buttons: bool = False) -> None:
     """The rule options of `solve`, for `generate` and `practice`: any topology, click rule and
-    number of states, a graph (when `graph`), and the target (all dark, all lit or a FILE)."""
+    number of states, a graph (when `graph`), a press map (when `buttons`), and the target (all
+    dark, all lit or a FILE)."""
     p.add_argument("--topology", metavar="NAME",
                    help=_("plane (default), cylinder, torus, moebius, klein or projective"))
     p.add_argument("--rule", metavar="NAME|FILE",
@@ -62,6 +73,8 @@ def add_board_arguments(p: argparse.ArgumentParser, graph: bool = True) -> None:
     if graph:
         p.add_argument("--graph", metavar="FILE",
                        help=_("a graph (one edge 'a b' a line) instead of a grid, as solve reads"))
+    if buttons:
+        add_buttons_argument(p)
     target = p.add_mutually_exclusive_group()
     target.add_argument("--target", choices=("dark", "lit"),
                         help=_("the goal: every light dark (default) or lit (state 1)"))
@@ -72,17 +85,17 @@ def add_board_arguments(p: argparse.ArgumentParser, graph: bool = True) -> None:
 def board_given(args: argparse.Namespace) -> bool:
     """True if any option of add_board_arguments was given."""
     return any(getattr(args, k, None) is not None
-               for k in ("topology", "rule", "states", "graph", "target", "to"))
+               for k in ("topology", "rule", "states", "graph", "buttons", "target", "to"))
 
 
 def board_and_target(args: argparse.Namespace, size: str | None,
-                     with_target: bool = True) -> tuple[Board, list[int] | None]:
+                     with_target: bool = True, press_maps: bool = False) -> tuple[Board, list[int] | None]:
     """(board, target values or None for all dark) the options ask for: a Shape of `size` (None:
     the size of the --to pattern) with its Rules, or the Graph of --graph. Raises CountloError
     (one line) on a bad option."""
+    from countlo.board import Shape
     from countlo.errors import BadSizeError
     from countlo.formats.text import read_input
-    from countlo.graph import Graph
 
     states = 2
     if args.states is not None:
@@ -90,13 +103,26 @@ def board_and_target(args: argparse.Namespace, size: str | None,
 
         states = whole_number(args.states, "--states")  # ASCII digits, bounded; board_of checks the range
     graph = getattr(args, "graph", None)
+    buttons = getattr(args, "buttons", None)
+    if not press_maps and is_preset(args.rule):
+        raise BadRuleError(_("rule {text!r} is a press map: use it with 'countlo solve' or 'countlo generate'").format(
+            text=args.rule))
+    if press_maps and (buttons is not None or is_preset(args.rule)):  # --buttons FILE, --rule merlin
+        board = board_of(argparse.Namespace(graph=graph, buttons=buttons, topology=args.topology or "plane",
+                                            rule=args.rule, states=states, size=size))[0]
+        target = None
+        if with_target and args.to is not None:
+            target = start_values(board, read_input(args.to), args.to, True)[1]
+        elif with_target and args.target == "lit":
+            target = [1] * board.cells
+        return board, target
     if graph is None and size is None:
         if args.to is None:
             raise BadSizeError(_("a board size is needed (--size RxC)"))
         unsized = board_of(argparse.Namespace(graph=None, topology="plane" if args.topology is None else args.topology,
                                               rule=args.rule, states=states, size=None))[0]
         sized = start_values(unsized, read_input(args.to), args.to, False)[0]  # the size of the target
-        assert not isinstance(sized, Graph)
+        assert isinstance(sized, Shape)
         size = f"{sized.rows}x{sized.cols}"
     topology = "plane" if args.topology is None else args.topology
     board = board_of(argparse.Namespace(graph=graph, topology=topology, rule=args.rule,
@@ -124,6 +150,9 @@ def rule_of(text: str | None) -> Rule:
     key = text.strip().lower()
     if key in GRAPH_RULES:
         raise BadRuleError(_("rule {text!r} is for graphs: pass --graph FILE").format(text=text))
+    if is_preset(key):
+        raise BadRuleError(_("rule {text!r} is a press map: use it with 'countlo solve' or 'countlo generate'").format(
+            text=text))
     try:
         return Rule.named(key)
     except BadRuleError:
@@ -132,11 +161,22 @@ def rule_of(text: str | None) -> Rule:
     return Rule.from_text(read_input(text), text)
 
 
+def is_preset(rule: str | None) -> bool:
+    """True for a named press map (--rule merlin)."""
+    if rule is None:  # the classic path loads no press maps (start-up: bench/bench_startup.py)
+        return False
+    from countlo.pressmap import PRESETS
+
+    return rule.strip().lower() in PRESETS
+
+
 def board_of(args: argparse.Namespace) -> tuple[Board, str]:
-    """The board (a Shape with its rules, or a Graph) and where the start comes from."""
+    """The board (a Shape with its rules, a Graph or a PressMap) and where the start comes from."""
     from countlo.board import Shape
     from countlo.formats.text import read_input
     from countlo.rules import Rules
+    if getattr(args, "buttons", None) is not None or is_preset(args.rule):
+        return press_map_of(args), "press map"
     if args.graph is not None:
         from countlo.formats.states import parse_graph
         from countlo.graph import GRAPH_RULES
@@ -149,10 +189,35 @@ def board_of(args: argparse.Namespace) -> tuple[Board, str]:
         if rule not in GRAPH_RULES:
             raise BadRuleError(_("unknown graph rule {rule!r}: expected sigma (neighbours only) or sigma+ "
                                  "(neighbours and the node)").format(rule=args.rule))
-        return parse_graph(read_input(args.graph), args.graph).with_rule(rule, args.states), "graph"
+        graph = parse_graph(read_input(args.graph), args.graph).with_rule(rule, args.states)
+        return graph, "graph"
     rules = Rules.make(args.topology, rule_of(args.rule), args.states)
     size = Shape.parse(args.size) if args.size is not None else None
     return Shape(size.rows, size.cols, rules) if size else Shape(1, 1, rules), "grid"
+
+
+def press_map_of(args: argparse.Namespace) -> Board:
+    """The press map of --buttons FILE or a preset (--rule merlin), on the grid of --size if given."""
+    from countlo.board import Shape
+    from countlo.formats.text import read_input
+    from countlo.pressmap import merlin
+    from countlo.rules import MAX_STATES
+
+    buttons = getattr(args, "buttons", None)
+    if buttons is not None and getattr(args, "graph", None) is not None:
+        raise BadRuleError(_("give one board: --buttons or --graph"))
+    if buttons is not None and args.rule is not None:
+        raise BadRuleError(_("--buttons FILE says what each button changes: leave out --rule"))
+    if (args.topology or "plane").strip().lower() != "plane":
+        raise BadRuleError(_("{option} is for grids, not press maps").format(option="--topology"))
+    if isinstance(args.states, bool) or not 2 <= args.states <= MAX_STATES:
+        raise BadRuleError(_("the number of states must be 2..{most}, not {n}").format(most=MAX_STATES, n=args.states))
+    grid = Shape.parse(args.size) if args.size is not None else None
+    if buttons is None:
+        return merlin(*((3, 3) if grid is None else (grid.rows, grid.cols)), states=args.states)
+    from countlo.formats.pressmaps import parse_press_map
+
+    return parse_press_map(read_input(buttons), args.states, buttons, grid)
 
 
 def start_values(board: Board, text: str, where: str, sized: bool) -> tuple[Board, list[int]]:
@@ -160,7 +225,16 @@ def start_values(board: Board, text: str, where: str, sized: bool) -> tuple[Boar
     from countlo.errors import BoardFormatError
     from countlo.formats.states import parse_graph_state, parse_grid
     from countlo.graph import Graph
+    from countlo.pressmap import PressMap
 
+    if isinstance(board, PressMap) and board.grid is not None:
+        rows, cols, values = parse_grid(text, board.states, where)
+        if (rows, cols) != board.grid:
+            raise BoardFormatError(_("{where} holds a {rows}x{cols} board, the board is {board}").format(
+                where=where, rows=rows, cols=cols, board=board.shape))
+        return board, values
+    if isinstance(board, PressMap):
+        return board, parse_graph_state(text, board, where, light=True)
     if isinstance(board, Graph):
         return board, parse_graph_state(text, board, where)
     rows, cols, values = parse_grid(text, board.rules.states, where)
@@ -175,12 +249,17 @@ def lit_values(text: str, board: Board) -> list[int]:
     from countlo.errors import BoardFormatError
     from countlo.formats.textgrid import lit_items, parse_lit
     from countlo.graph import Graph
+    from countlo.pressmap import PressMap
 
     out = [0] * board.cells
-    if isinstance(board, Graph):
+    if isinstance(board, PressMap) and board.shape is not None:
+        board = board.shape
+    if isinstance(board, Graph | PressMap):
         index = {n: i for i, n in enumerate(board.nodes)}
         for item in lit_items(text):
             if item not in index:
+                if isinstance(board, PressMap):
+                    raise BoardFormatError(_("--lit: unknown light {light}").format(light=shown(item)))
                 raise BoardFormatError(_("--lit: unknown node {node!r}").format(node=item))
             if out[index[item]]:  # as on a grid (textgrid.parse_lit) and in a start file
                 raise BoardFormatError(_("--lit item {item} is listed twice").format(item=item))

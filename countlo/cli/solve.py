@@ -85,6 +85,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     rules.add_argument("--states", type=integer, default=2, metavar="K",  # range: Rules.make, as generate
                        help=_("light states 2..255 (a click adds 1 mod K; default 2)"))
     rules.add_argument("--graph", metavar="FILE", help=_("play on the graph in FILE instead of a grid"))
+    from countlo.cli.rules_args import add_buttons_argument
+
+    add_buttons_argument(rules)
     question = p.add_argument_group(_("the question (default: one solution)"))
     question.add_argument("--quiet", action="store_true",
                           help=_("list a basis of the quiet patterns (presses that change nothing)"))
@@ -145,8 +148,9 @@ def run(args: argparse.Namespace) -> int:
         raise CountloError(_("give one target, not --to and --target"))
     start_stdin = args.file == "-" or (args.file is None and args.lit is None and not args.all_on
                                         and not args.most)  # no start given: stdin is the start
-    if [start_stdin, args.to == "-", args.graph == "-"].count(True) > 1:  # the second would read nothing
-        raise CountloError(_("standard input ('-') can feed only one of FILE, --to and --graph"))
+    feeds = [start_stdin, args.to == "-", args.graph == "-", args.buttons == "-"]
+    if feeds.count(True) > 1:  # the second would read nothing
+        raise CountloError(_("standard input ('-') can feed only one of FILE, --to, --graph and --buttons"))
     if args.image is not None:
         from countlo.formats.image import check_path
 
@@ -159,12 +163,12 @@ def run(args: argparse.Namespace) -> int:
 
     board, kind = board_of(args)
     classic = kind == "grid" and _classic_rules(args)
-    if args.image is not None and kind == "graph":
-        raise CountloError(_("--image draws grids; a graph has no picture yet"))
+    if args.image is not None and kind != "grid":
+        raise CountloError(_("--image draws grids; a graph or a press map has no picture yet"))
     if args.most:
         if sources or args.to is not None or args.target == "lit":
-            raise CountloError(_("--most is about every start of one board: give only --size RxC or "
-                                 "--graph FILE"))
+            raise CountloError(_("--most is about every start of one board: give only --size RxC, "
+                                 "--graph FILE or --buttons FILE"))
         if kind == "grid" and args.size is None:
             from countlo.errors import BadSizeError
 
@@ -275,9 +279,10 @@ def _rules(board: Board, args: argparse.Namespace) -> int:
     from countlo.errors import BadSizeError
     from countlo.formats.text import read_input
     from countlo.graph import Graph
+    from countlo.pressmap import PressMap
     from countlo.visible import solutions
 
-    sized = isinstance(board, Graph) or args.size is not None
+    sized = isinstance(board, Graph | PressMap) or args.size is not None
     if sized:
         _check_limits(board, args)
     if args.lit is not None or args.all_on:
@@ -385,7 +390,7 @@ def _questions(report: Report, board: Board, start: Pattern | int, target: Patte
 def _answer(report: Report, orders: Sequence[int], presses: Pattern, exact: bool | None,
             extra: dict[str, Any]) -> None:
     if report.args.out:
-        report.write(presses)
+        report.write(presses)  # per button on a press map
     report.solved(orders, presses, exact, extra)
 
 
@@ -408,6 +413,7 @@ def _most(board: Board, args: argparse.Namespace) -> int:
     from countlo.board import Shape, bits
     from countlo.cli.solve_report import Report, say
     from countlo.graph import Graph
+    from countlo.pressmap import PressMap
     from countlo.ui.rulewords import method_words
     from countlo.visible import solutions
     from countlo.visible.hardest import hardest
@@ -418,16 +424,16 @@ def _most(board: Board, args: argparse.Namespace) -> int:
     start: Pattern | None = None
     presses: Pattern | None = h.presses
     if h.presses is not None:
-        start = [(-v) % k for v in solutions.apply(board, [0] * board.cells, h.presses)]
+        start = [(-v) % k for v in solutions.apply(board, [0] * board.cells, h.presses)]  # per light
     if isinstance(board, Shape) and board.rules.classic and start is not None and presses is not None:
         start, presses = board.to_rows(bits(start)), board.to_rows(bits(presses))
     report = Report(board, start or [], None, args)
     if args.out and start is not None:
-        report.write(start)
+        report.write(start, lights=True)
     if args.json:
         report.emit(most=h.lower if h.exact else None, exact=h.exact, lower_bound=h.lower,
                     upper_bound=h.upper, method=h.method,
-                    start=None if start is None or report.big else report.pairs(start),
+                    start=None if start is None or report.big else report.light_pairs(start),
                     presses=None if presses is None or report.big else report.pairs(presses),
                     count=None if presses is None else h.lower)
         return 0
@@ -452,8 +458,8 @@ def _most(board: Board, args: argparse.Namespace) -> int:
                 "start)").format(n=GRID_LIMIT))
         return 0
     report.grids([(_("start"), start, "#"), (_("fewest presses"), presses, "X")])
-    if isinstance(board, Graph):
-        say(_("start: {cells}").format(cells=report.listing(start)))
+    if isinstance(board, Graph | PressMap):
+        say(_("start: {cells}").format(cells=report.light_listing(start)))
     say(_("presses: {cells}").format(cells=report.listing(presses)))
     return 0
 

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from countlo.graph import Board
+    from countlo.pressmap import PressMap
 
 JSON_SCHEMA = 2  # the version of the --json shape: bumped when a key changes meaning
 QUIET_LIMIT = 64  # --quiet lists at most this many generators
@@ -47,16 +48,31 @@ def quiet_words(orders: Sequence[int], k: int) -> str:
     return _("many quiet patterns (the group {parts})").format(parts=parts)
 
 
-def press_pairs(board: Board, p: Sequence[int]) -> list[list[Any]]:
-    """The JSON form of values per cell: [row, column] or [node], then the times when k > 2."""
+def press_map(board: Board) -> PressMap | None:
+    """The board if it is a press map; the module is loaded only off the classic grids' path."""
+    if isinstance(board, Shape):
+        return None
+    from countlo.pressmap import PressMap
+
+    return board if isinstance(board, PressMap) else None
+
+
+def press_pairs(board: Board, p: Sequence[int], lights: bool = False) -> list[list[Any]]:
+    """The JSON form of values per cell: [row, column] or [node], then the times when k > 2. On a
+    press map p is per button ([button], or [row, column] when the buttons are a grid's cells),
+    or per light when `lights`."""
     k = board.rules.states if isinstance(board, Shape) else board.states
+    cols = board.cols if isinstance(board, Shape) else 0
+    names: tuple[str, ...] = () if isinstance(board, Shape) else board.nodes
+    pm = press_map(board)
+    if pm is not None:
+        grid = pm.grid is not None and (lights or pm.on_grid)
+        cols = pm.grid[1] if grid and pm.grid is not None else 0
+        names = pm.lights if lights else pm.buttons
     out: list[list[Any]] = []
     for i, v in enumerate(p):
         if v:
-            if isinstance(board, Shape):
-                place: list[Any] = [i // board.cols + 1, i % board.cols + 1]
-            else:
-                place = [board.nodes[i]]
+            place: list[Any] = [i // cols + 1, i % cols + 1] if cols else [names[i]]
             out.append(place + [v] if k > 2 else place)
     return out
 
@@ -73,6 +89,28 @@ def say(text: str) -> None:
     print(text)
 
 
+def board_head(board: Board) -> dict[str, Any]:
+    """The keys that open every JSON object about `board` (docs/solve.md)."""
+    if isinstance(board, Shape):
+        return {"schema": JSON_SCHEMA, "rows": board.rows, "cols": board.cols, "topology": board.rules.topology,
+                "rule": board.rules.rule.spec(), "states": board.rules.states}
+    pm = press_map(board)
+    if pm is not None:
+        head: dict[str, Any] = {"schema": JSON_SCHEMA}
+        if pm.grid is not None:
+            head.update(rows=pm.grid[0], cols=pm.grid[1])
+        if pm.preset:
+            head["rule"] = pm.preset
+        return dict(head, lights=list(pm.lights), buttons=list(pm.buttons), states=pm.states)
+    from countlo.graph import Graph
+
+    assert isinstance(board, Graph)
+    head = {"schema": JSON_SCHEMA, "nodes": list(board.nodes), "rule": board.rule, "states": board.states}
+    if board.arcs:
+        head["arcs"] = [[board.nodes[a], board.nodes[b]] for a, b in board.arcs]
+    return head
+
+
 class Report:
     """The answer of one `solve` run on `board` from `start` to `target` (None: all dark)."""
 
@@ -82,6 +120,9 @@ class Report:
         self.rows = isinstance(board, Shape) and board.rules.classic  # patterns are bitset rows
         self.big = isinstance(board, Shape) and not args.full and (
             board.rows > GRID_LIMIT or board.cols > GRID_LIMIT)
+        pm = press_map(board)
+        self.pressmap = pm is not None  # presses are per button, the rest per light
+        self.on_grid = pm is not None and pm.on_grid
 
     # --- patterns ----------------------------------------------------------------------------
     def count(self, p: Pattern) -> int:
@@ -100,19 +141,42 @@ class Report:
             return cell_pairs(p)
         return press_pairs(self.board, p)
 
+    def light_pairs(self, p: Pattern) -> list[list[Any]]:
+        """pairs() of a pattern of lights (a start, a proof's weights): the same but on a press map."""
+        if self.rows:
+            return self.pairs(p)
+        return press_pairs(self.board, p, lights=True)
+
     def listing(self, p: Pattern) -> str:
-        """The cells of a pattern by name, for a person."""
+        """The cells (a press map's buttons) of a pattern by name, for a person."""
         if self.rows:
             from countlo.formats.textgrid import cell_names
 
             assert isinstance(self.board, Shape)
             return " ".join(cell_names(self.board, p)) or _("(none)")
         from countlo.formats.states import describe_values
+        from countlo.graph import button_name
 
-        return describe_values([self.board.name(i) for i in range(self.board.cells)], p)
+        return describe_values([button_name(self.board, j) for j in range(len(p))], p,
+                               "*" if self.pressmap and not self.on_grid else "x")
+
+    def light_listing(self, p: Pattern) -> str:
+        """The lights of a pattern by name (the cells, but on a press map)."""
+        if self.rows:
+            return self.listing(p)
+        from countlo.formats.states import describe_values
+
+        return describe_values([self.board.name(i) for i in range(self.board.cells)], p,
+                               "*" if self.pressmap and not self.on_grid else "x")
 
     def grids(self, items: list[tuple[str, Pattern, str]]) -> None:
         """Grids side by side under their titles (the mark shows a set cell on a classic board)."""
+        pm = press_map(self.board)
+        if pm is not None and pm.on_grid and pm.shape is not None:
+            from countlo.formats.states import panels
+
+            print(panels(pm.shape, [(title, p) for title, p, _on in items]), end="")
+            return
         if self.big or not isinstance(self.board, Shape):
             return
         if self.rows:
@@ -124,8 +188,9 @@ class Report:
 
         print(panels(self.board, [(title, p) for title, p, _on in items]), end="")
 
-    def write(self, p: Pattern) -> None:
-        """--out: the pattern as a grid file (a row at a time: 65535 x 65535 is 4 GB) or a node list."""
+    def write(self, p: Pattern, lights: bool = False) -> None:
+        """--out: the pattern as a grid file (a row at a time: 65535 x 65535 is 4 GB) or a node list
+        (a press map's buttons, or its lights when `lights`)."""
         from countlo.formats.output import replacing, write_text
 
         if self.rows:
@@ -136,21 +201,35 @@ class Report:
                 for row in p:
                     f.write(format_rows([row], self.board.cols))
             return
-        if isinstance(self.board, Shape):
+        b, pm = self.board, press_map(self.board)
+        if pm is not None and pm.shape is not None and (lights or pm.on_grid):
             from countlo.formats.states import format_grid
 
-            text = format_grid(self.board, p)
+            text = format_grid(pm.shape, p)
+        elif pm is not None:
+            text = "\n".join(f"{n}={v}" if v != 1 else n
+                             for n, v in zip(pm.lights if lights else pm.buttons, p) if v) + "\n"
+        elif isinstance(b, Shape):
+            from countlo.formats.states import format_grid
+
+            text = format_grid(b, p)
         else:
             text = "\n".join(f"{n}={v}" if v != 1 else n
-                             for n, v in zip(self.board.nodes, p) if v) + "\n"
+                             for n, v in zip(b.nodes, p) if v) + "\n"
         write_text(self.args.out, "--out", text)
 
     # --- words -------------------------------------------------------------------------------
     def title(self) -> str:
-        b = self.board
+        b, pm = self.board, press_map(self.board)
+        if pm is not None:
+            from countlo.ui.rulewords import press_map_text
+
+            return press_map_text(pm)
         if not isinstance(b, Shape):
+            from countlo.graph import Graph
             from countlo.ui.rulewords import graph_text
 
+            assert isinstance(b, Graph)
             return graph_text(b)
         if self.rows:
             return _("{shape} board").format(shape=b)
@@ -159,11 +238,7 @@ class Report:
         return _("{shape} board ({rules})").format(shape=b, rules=rules_text(b.rules))
 
     def head(self) -> dict[str, Any]:
-        b = self.board
-        if isinstance(b, Shape):
-            return {"schema": JSON_SCHEMA, "rows": b.rows, "cols": b.cols, "topology": b.rules.topology,
-                    "rule": b.rules.rule.spec(), "states": self.k}
-        return {"schema": JSON_SCHEMA, "nodes": list(b.nodes), "rule": b.rule, "states": self.k}
+        return board_head(self.board)
 
     def emit(self, **fields: Any) -> None:
         import json  # only --json pays for it (start-up: bench/bench_startup.py)
@@ -177,7 +252,7 @@ class Report:
         if self.args.json:
             out: dict[str, Any] = dict(solvable=False, quiet_orders=list(orders), nullity=len(orders),
                                        solutions=0, presses=None, count=None,
-                                       witness=None if self.big else self.pairs(witness),
+                                       witness=None if self.big else self.light_pairs(witness),
                                        start_sum=before, target_sum=after)
             if self.args.quiet:
                 out["quiet"] = self.quiet_json()
@@ -202,7 +277,16 @@ class Report:
         else:
             say(_("{title}: unsolvable; {quiet}.").format(title=self.title(),
                                                               quiet=quiet_words(orders, self.k)))
-            if self.k == 2:
+            if self.pressmap and self.k == 2:
+                say(_("Proof: every button changes an even number of the lights [{lights}], so how many of "
+                        "them are lit keeps its parity: {now} now, {target} for the target.").format(
+                            lights=self.light_listing(witness), now=_("odd") if before else _("even"),
+                            target=_("odd") if after else _("even")))
+            elif self.pressmap:
+                say(_("Proof: weigh each light as listed under 'weights'; every button adds a multiple of {k} "
+                        "to the weighted sum of the states, so that sum mod {k} never changes: it is {now} now "
+                        "and {target} for the target.").format(k=self.k, now=before, target=after))
+            elif self.k == 2:
                 say(_("Proof: every click changes an even number of the cells marked W, so the number of "
                         "lit W cells keeps its parity: it is {now} now and {target} for the target.").format(
                             now=_("odd") if before else _("even"), target=_("odd") if after else _("even")))
@@ -211,8 +295,8 @@ class Report:
                         "{k} to the weighted sum of the states, so that sum mod {k} never changes: it is "
                         "{now} now and {target} for the target.").format(k=self.k, now=before, target=after))
             self.grids([(_("start"), self.start, "#"), (_("weights W"), witness, "W")])
-            if not self.big:
-                say(_("weights: {cells}").format(cells=self.listing(witness)))
+            if not self.big and not (self.pressmap and self.k == 2):  # named above
+                say(_("weights: {cells}").format(cells=self.light_listing(witness)))
         if self.args.quiet:
             self.print_quiet()
 
@@ -312,6 +396,11 @@ class Report:
             say(ngettext("{n} class under the {g} symmetries fixing the start ({names}):",
                            "{n} classes under the {g} symmetries fixing the start ({names}):",
                            n).format(n=n, g=g, names=names))
+        elif self.pressmap:  # a press map too
+            say(ngettext("{n} class, one per solution: symmetries of a press map are not searched, so only "
+                           "the identity groups them.",
+                           "{n} classes, one per solution: symmetries of a press map are not searched, so "
+                           "only the identity groups them.", n).format(n=n))
         elif not isinstance(self.board, Shape):  # a graph is grouped by the identity only
             say(ngettext("{n} class, one per solution: graph automorphisms are not searched, so only "
                            "the identity groups them.",
@@ -391,4 +480,6 @@ class Report:
         for i, (size, order) in enumerate(sizes, 1):
             names = "" if self.big or patterns is None else f": {self.listing(patterns[i - 1])}"
             times = _(" (order {o})").format(o=order) if self.k > 2 else ""
-            say(f"{i:>4}. " + ngettext("{n} cell", "{n} cells", size).format(n=size) + times + names)
+            what = (ngettext("{n} button", "{n} buttons", size) if self.pressmap and not self.on_grid
+                    else ngettext("{n} cell", "{n} cells", size))
+            say(f"{i:>4}. " + what.format(n=size) + times + names)

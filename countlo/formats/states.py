@@ -8,8 +8,10 @@ row is a comment.
 
 Graph file: one item per line, '#' starts a comment. `nodes: a b c` (optional, at most once, before
 any edge) fixes the node names and their order; `a b` is an edge; a lone name is a node with no
-edges. Without a `nodes:` line, nodes are numbered in order of first appearance. Self-loops,
-repeated edges, repeated node names and (with `nodes:`) unknown nodes are errors naming the line.
+edges; `a -> b` is an arc: pressing a changes b, and pressing b leaves a alone (a directed graph,
+whose press matrix is not symmetric). Without a `nodes:` line, nodes are numbered in order of
+first appearance. Self-loops, repeated edges and arcs, repeated node names and (with `nodes:`)
+unknown nodes are errors naming the line.
 
 Graph state (start or target): node names separated by spaces or commas, each meaning state 1, or
 `name=value` for any state 0..k-1; '#' starts a comment; nodes not named are 0.
@@ -24,6 +26,7 @@ from countlo.board import Shape, column_letters
 from countlo.errors import BadRuleError, BoardFormatError
 from countlo.graph import Graph
 from countlo.i18n import _
+from countlo.pressmap import PressMap
 from countlo.tokens import is_whole, shown
 
 _CLASSIC = str.maketrans({**{ch: "1" for ch in "1#*O"}, **{ch: "0" for ch in "0.-"}})
@@ -125,6 +128,7 @@ def parse_graph(text: str, source: str = "graph") -> Graph:
     index: dict[str, int] = {}
     fixed = False
     edges: dict[tuple[int, int], int] = {}
+    arcs: dict[tuple[int, int], int] = {}  # directed: pressing a changes b (docs/MATH.md §27)
     for lineno, raw in enumerate(text.splitlines(), 1):
         line = raw.split("#", 1)[0].strip()
         if not line:
@@ -141,7 +145,11 @@ def parse_graph(text: str, source: str = "graph") -> Graph:
                 names.append(name)
             fixed = True
             continue
-        parts = line.split()
+        directed = "->" in line
+        parts = line.replace("->", " ").split() if directed else line.split()
+        if directed and (len(parts) != 2 or line.count("->") != 1):
+            raise BadRuleError(f"{source}:{lineno}: " + _("expected one arc 'a -> b' (pressing a changes b), got "
+                                                           "{text}").format(text=shown(line)))
         if len(parts) > 2:
             raise BadRuleError(f"{source}:{lineno}: " + _("expected one edge 'a b' or one node name, got {n} "
                                                            "names").format(n=len(parts)))
@@ -155,19 +163,30 @@ def parse_graph(text: str, source: str = "graph") -> Graph:
                 index[name] = len(names)
                 names.append(name)
             ids.append(index[name])
+        if directed:
+            if ids[0] == ids[1]:
+                raise BadRuleError(f"{source}:{lineno}: " + _("self-loop on {name!r} (use rule sigma+ for a "
+                                                               "click that changes the node itself)").format(
+                    name=parts[0]))
+            arc = (ids[0], ids[1])
+            if arc in arcs or (min(arc), max(arc)) in edges:
+                raise BadRuleError(f"{source}:{lineno}: " + _("arc {a} -> {b} repeats line {line}").format(
+                    a=parts[0], b=parts[1], line=arcs.get(arc) or edges[(min(arc), max(arc))]))
+            arcs[arc] = lineno
+            continue
         if len(ids) == 2:
             if ids[0] == ids[1]:
                 raise BadRuleError(f"{source}:{lineno}: " + _("self-loop on {name!r} (use rule sigma+ for a "
                                                                "click that changes the node itself)").format(
                     name=parts[0]))
             key = (min(ids), max(ids))
-            if key in edges:
+            if key in edges or key in arcs or key[::-1] in arcs:
                 raise BadRuleError(f"{source}:{lineno}: " + _("edge {a} {b} repeats line {line}").format(
-                    a=parts[0], b=parts[1], line=edges[key]))
+                    a=parts[0], b=parts[1], line=edges.get(key) or arcs.get(key) or arcs[key[::-1]]))
             edges[key] = lineno
     if not names:
         raise BadRuleError(f"{source}: " + _("no nodes"))
-    return Graph(tuple(names), tuple(sorted(edges)))
+    return Graph(tuple(names), tuple(sorted(edges)), arcs=tuple(sorted(arcs)))
 
 
 def _check_name(name: str, source: str, lineno: int) -> None:
@@ -175,8 +194,9 @@ def _check_name(name: str, source: str, lineno: int) -> None:
         raise BadRuleError(f"{source}:{lineno}: " + _("bad node name {name!r}").format(name=name))
 
 
-def parse_graph_state(text: str, graph: Graph, source: str = "state") -> list[int]:
-    """Node states from `name` / `name=value` items (see the module doc)."""
+def parse_graph_state(text: str, graph: Graph | PressMap, source: str = "state", light: bool = False) -> list[int]:
+    """Node states from `name` / `name=value` items (see the module doc); a press map's lights
+    are read the same way (`light` words the mistakes for them)."""
     index = {n: i for i, n in enumerate(graph.nodes)}
     out = [0] * graph.cells
     seen: dict[str, int] = {}
@@ -185,6 +205,9 @@ def parse_graph_state(text: str, graph: Graph, source: str = "state") -> list[in
             if not item:
                 continue
             name, _eq, value = item.partition("=")
+            if name not in index and light:
+                raise BoardFormatError(_("{source}:{line}: unknown light {name}").format(
+                    source=source, line=lineno, name=shown(name)))
             if name not in index:
                 raise BoardFormatError(_("{source} line {line}: unknown node {name!r}").format(
                     source=source, line=lineno, name=name))
@@ -200,7 +223,8 @@ def parse_graph_state(text: str, graph: Graph, source: str = "state") -> list[in
     return out
 
 
-def describe_values(names: Sequence[str], values: Sequence[int]) -> str:
-    """'A1 B2x2 C3' (a cell pressed twice shows x2); '(none)' when empty."""
-    parts = [n if v == 1 else f"{n}x{v}" for n, v in zip(names, values) if v]
+def describe_values(names: Sequence[str], values: Sequence[int], times: str = "x") -> str:
+    """'A1 B2x2 C3' (a cell pressed twice shows x2; a press map's 'knob*2', as its files write
+    it, with times='*'); '(none)' when empty."""
+    parts = [n if v == 1 else f"{n}{times}{v}" for n, v in zip(names, values) if v]
     return " ".join(parts) or "(none)"

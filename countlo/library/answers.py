@@ -11,6 +11,7 @@ from typing import Any
 from countlo.board import Shape
 from countlo.graph import Board
 from countlo.library.patterns import Pattern, board_of, on
+from countlo.pressmap import PressMap
 from countlo.rules import Rule
 
 
@@ -90,6 +91,8 @@ class Solution:
 
 def _title(b: Board) -> str:
     """'5x5 board', '4x4 board (torus, plus rule, 3 states)', 'graph of 3 nodes (sigma+)'."""
+    if isinstance(b, PressMap):
+        return b.describe()
     if not isinstance(b, Shape):
         return f"graph of {b.cells} nodes ({b.rule}{f', {b.states} states' if b.states > 2 else ''})"
     if b.rules.classic:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from countlo.board import Shape, Vector, bits
 from countlo.errors import BadRuleError, BoardFormatError
 from countlo.graph import Board, Graph
+from countlo.pressmap import PressMap
 from countlo.rules import Rule, Rules
 
 if TYPE_CHECKING:
@@ -177,9 +178,9 @@ def on(b: Board, start: Any, what: str, sized: bool = True) -> Pattern:
         if sized and start.board != b:
             raise BoardFormatError(f"the {what} is on {start.board}, the board is {b}")
         return start
-    k = b.rules.states if isinstance(b, Shape) else b.states
-    if isinstance(b, Graph):
+    if not isinstance(b, Shape):  # a graph, or a press map: lights by name
         return Pattern(b, _graph_values(b, start, what))
+    k = b.rules.states
     if isinstance(start, str):
         from countlo.formats.states import parse_grid
 
@@ -197,7 +198,7 @@ def on(b: Board, start: Any, what: str, sized: bool = True) -> Pattern:
     return Pattern(shape, [v for row in grid for v in row])
 
 
-def _graph_values(g: Graph, start: Any, what: str) -> Vector:
+def _graph_values(g: Graph | PressMap, start: Any, what: str) -> Vector:
     index = {n: i for i, n in enumerate(g.nodes)}
     out = [0] * g.cells
     if isinstance(start, str):

@@ -12,6 +12,7 @@ from countlo.i18n import N_, _, ngettext
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up; mypy knows it)
 if TYPE_CHECKING:
     from countlo.graph import Graph
+    from countlo.pressmap import PressMap
     from countlo.rules import Rules
 
 TOPOLOGIES = {"plane": N_("plane"), "cylinder": N_("cylinder"), "torus": N_("torus"),
@@ -30,12 +31,30 @@ def rules_text(rules: Rules, target: bool = False) -> str:
     return _(", ").join(parts)
 
 
+def press_map_text(board: PressMap) -> str:
+    """"press map of 3 buttons and 2 lights" or "Merlin's Magic Square", with the states."""
+    if board.preset == "merlin":
+        parts = [_("Merlin's Magic Square")]
+    else:
+        parts = [_("press map of {buttons} and {lights}").format(
+            buttons=ngettext("{n} button", "{n} buttons", board.presses).format(n=board.presses),
+            lights=ngettext("{n} light", "{n} lights", board.cells).format(n=board.cells))]
+    if board.states != 2:
+        parts.append(ngettext("{n} state", "{n} states", board.states).format(n=board.states))
+    return _(", ").join(parts)
+
+
 def graph_text(graph: Graph) -> str:
     """'graph of 5 nodes and 4 edges, sigma+' (Graph.describe) in the language spoken."""
     nodes, edges = len(graph.nodes), len(graph.edges)
     parts = [_("graph of {nodes} and {edges}").format(
         nodes=ngettext("{n} node", "{n} nodes", nodes).format(n=nodes),
         edges=ngettext("{n} edge", "{n} edges", edges).format(n=edges)), graph.rule]
+    if graph.arcs:
+        parts[0] = _("directed graph of {nodes}, {edges} and {arcs}").format(
+            nodes=ngettext("{n} node", "{n} nodes", nodes).format(n=nodes),
+            edges=ngettext("{n} edge", "{n} edges", edges).format(n=edges),
+            arcs=ngettext("{n} arc", "{n} arcs", len(graph.arcs)).format(n=len(graph.arcs)))
     if graph.states != 2:
         parts.append(ngettext("{n} state", "{n} states", graph.states).format(n=graph.states))
     return _(", ").join(parts)

@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from countlo.board import Shape, Start, Vector, as_bits, as_values, bits, values
-from countlo.graph import Board, Graph
+from countlo.graph import Board, button_count
 from countlo.visible import solutions
 from countlo.visible.algebra.coset_descent import MEMORY_BITS, descent_min
 from countlo.visible.engines import polynomial_chase
@@ -62,7 +62,7 @@ def fewest(board: Board, start: Start, target: Start | None = None, *,
            time_limit: float | None = None, progress: Progress | None = None) -> Fewest | None:
     """The fewest presses taking `start` to `target` (all dark when None), None if unsolvable;
     proven unless `time_limit` seconds pass or the user interrupts first."""
-    n = board.cells
+    n = button_count(board)  # the presses (a press map's buttons; the cells otherwise)
     if isinstance(board, Shape) and board.rules.classic:
         goal = as_bits(start) ^ (0 if target is None else as_bits(target))
         found = _classic(board, goal, time_limit, progress)
@@ -70,8 +70,8 @@ def fewest(board: Board, start: Start, target: Start | None = None, *,
             return None
         member, bound, stopped = found
         return Fewest(values(member, n), bound, stopped)
-    first = as_values(start, n)
-    aim = None if target is None else as_values(target, n)
+    first = as_values(start, board.cells)
+    aim = None if target is None else as_values(target, board.cells)
     sol = solutions.solve(board, first, aim)
     if sol.presses is None:
         return None
@@ -146,7 +146,7 @@ def _classic(shape: Shape, board: int, time_limit: float | None,
 def _descent(board: Board, x: Vector, need: int, time_limit: float | None) -> Fewest:
     """Too many quiet patterns to hold for the exact searches: a descent over as many of them as
     fit (an upper bound) and the counting bound below it; never called exact unless they meet."""
-    n, k = board.cells, solutions.states(board)
+    n, k = button_count(board), solutions.states(board)
     gens = solutions.quiet(board, max(8, HELD // n))
     if k == 2:
         found = values(descent_min(bits(x), [bits(g) for g, _ in gens], 0), n)
@@ -181,11 +181,12 @@ def classic_bound(shape: Shape, board: int) -> int:
 
 def tilings(board: Board, sides: Sequence[int], blocks: Sequence[int]) -> list[list[list[int]]]:
     """Partitions of the cells into small regions for the lower bound: side x side squares on a
-    grid (any topology: the bound only needs the regions disjoint), runs of nodes on a graph."""
-    n = board.cells
+    grid (any topology: the bound only needs the regions disjoint), runs of nodes on a graph, of
+    buttons on a press map."""
+    n = button_count(board)
     if n > TILE_CELLS:
         return []
-    if isinstance(board, Graph):
+    if not isinstance(board, Shape):
         return [[list(range(a, min(a + b, n))) for a in range(0, n, b)] for b in blocks if b < n]
     out = []
     for side in sides:
@@ -217,7 +218,7 @@ def tiles(shape: Shape, side: int) -> list[int]:
 def mirrors(board: Board) -> list[Callable[[int], int]]:
     """Candidate involutions of a grid's cells; the search keeps only one that maps the coset
     onto itself (it checks), so they need not commute with the rule."""
-    if isinstance(board, Graph):
+    if not isinstance(board, Shape):
         return []
     return involutions(board)
 

@@ -28,7 +28,7 @@ from typing import Protocol, TypeVar
 
 from countlo.board import Shape, Vector, values
 from countlo.errors import BadSizeError, CountloError
-from countlo.graph import Board
+from countlo.graph import Board, button_count
 from countlo.i18n import _, ngettext
 from countlo.visible import solutions
 from countlo.visible.engines.polynomial_chase import nullity, quiet_patterns
@@ -276,8 +276,8 @@ class VectorGenerator:
                                  "{cells}").format(most=f"{MAX_CELLS:,}", board=board, cells=f"{board.cells:,}"))
         self.board, self.rng = board, rng
         self.k = solutions.states(board)
-        self.n = board.cells
-        self.target = list(target) if target is not None else [0] * self.n
+        self.n = button_count(board)  # the press variables: a press map's buttons, else the cells
+        self.target = list(target) if target is not None else [0] * board.cells
         solutions.check_vector(board, self.target, "the target")
         self.orders = solutions.orders(board)
         self.solutions = math.prod(self.orders)
@@ -288,7 +288,7 @@ class VectorGenerator:
     # --- one board from a press vector ---------------------------------------------------
     def start_of(self, x: Sequence[int]) -> list[int]:
         """t - A x: the start that x presses turn into the target."""
-        ax = solutions.apply(self.board, [0] * self.n, x)
+        ax = solutions.apply(self.board, [0] * self.board.cells, x)
         return [(t - a) % self.k for t, a in zip(self.target, ax)]
 
     def _coset(self, x: Sequence[int]) -> Iterator[list[int]]:

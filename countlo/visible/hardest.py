@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from countlo.board import Shape, Vector, bits, values
 from countlo.errors import BadSizeError
-from countlo.graph import Board
+from countlo.graph import Board, button_count
 from countlo.i18n import _
 from countlo.visible import solutions
 from countlo.visible.algebra import covering_radius
@@ -41,7 +41,7 @@ def hardest(board: Board, *, time_limit: float = 10.0) -> Hardest:
     """The covering radius of the quiet patterns and a coset leader attaining it: the classic
     search (exact on small boards, bounds beyond) for two states; every press vector listed for
     more (boards with at most MOST_BRUTE of them)."""
-    k, n = solutions.states(board), board.cells
+    k, n = solutions.states(board), button_count(board)  # n: the press variables (a press map's buttons)
     if k == 2:
         if isinstance(board, Shape) and board.rules.classic:  # the quiet patterns stay bitsets
             quiet = polynomial_chase.quiet_patterns(board)
@@ -53,27 +53,62 @@ def hardest(board: Board, *, time_limit: float = 10.0) -> Hardest:
     if k ** n > MOST_BRUTE:
         raise BadSizeError(_("--most with {k} states lists every press vector: at most {most} of "
                              "them ({k}^{n} here)").format(k=k, most=MOST_BRUTE, n=n))
+    if board.cells > n:
+        return _brute_keyed(board, k, n)
     return _brute(board, k, n)
+
+
+def _press_rows(board: Board, k: int, n: int) -> object:
+    """A's transpose as numpy: row j is what a press of button j adds to each light."""
+    import numpy as np
+
+    a = np.zeros((n, board.cells), dtype=np.int64)
+    for j, col in enumerate(solutions.columns(board)):
+        for i, t in col.items():
+            a[j, i] = t % k
+    return a
+
+
+def _brute_keyed(board: Board, k: int, n: int) -> Hardest:
+    """_brute for more lights than buttons (a press map): k^lights keys would not fit, so each
+    start is keyed by its bytes; at most k^buttons of them are reached."""
+    import numpy as np
+
+    a = _press_rows(board, k, n)
+    assert isinstance(a, np.ndarray)
+    least: dict[bytes, tuple[int, int]] = {}
+    step = 1 << 14
+    powers = np.array([k ** i for i in range(n)], dtype=np.int64)
+    for lo in range(0, k ** n, step):
+        idx = np.arange(lo, min(lo + step, k ** n), dtype=np.int64)
+        x = (idx[:, None] // powers[None, :]) % k
+        starts = ((x @ a) % k).astype(np.uint8)
+        for key, w, i in zip(map(bytes, starts), x.sum(axis=1).tolist(), idx.tolist()):
+            if key not in least or w < least[key][0]:
+                least[key] = (w, i)
+    worst, arg = max(least.values())
+    presses = [arg // k ** j % k for j in range(n)]
+    return Hardest(presses, worst, worst, f"all {k}^{n} press vectors")
 
 
 def _brute(board: Board, k: int, n: int) -> Hardest:
     """Every press vector x once: its start A x keyed as a number, the least press count per key;
-    the largest of those minima is the answer (docs/MATH.md §24)."""
+    the largest of those minima is the answer (docs/MATH.md §24). The keys are k^lights, at
+    most k^buttons here."""
     import numpy as np
 
-    cols = solutions.columns(board)
-    a = np.zeros((n, n), dtype=np.int64)  # a[j] = what a click on j adds
-    for j, col in enumerate(cols):
-        for i, t in col.items():
-            a[j, i] = t % k
+    a = _press_rows(board, k, n)  # a[j] = what a click on j adds
+    assert isinstance(a, np.ndarray)
+    m = board.cells
     powers = np.array([k ** i for i in range(n)], dtype=np.int64)
-    least = np.full(k ** n, n * k, dtype=np.int64)
-    arg = np.zeros(k ** n, dtype=np.int64)
+    light_powers = np.array([k ** i for i in range(m)], dtype=np.int64)
+    least = np.full(k ** m, n * k, dtype=np.int64)
+    arg = np.zeros(k ** m, dtype=np.int64)
     step = 1 << 14
     for lo in range(0, k ** n, step):
         idx = np.arange(lo, min(lo + step, k ** n), dtype=np.int64)
         x = (idx[:, None] // powers[None, :]) % k  # press vector of index idx
-        key = ((x @ a) % k) @ powers
+        key = ((x @ a) % k) @ light_powers
         w = x.sum(axis=1)
         order = np.lexsort((w, key))  # per key, the lightest first
         key, w, idx = key[order], w[order], idx[order]
@@ -84,7 +119,7 @@ def _brute(board: Board, k: int, n: int) -> Hardest:
         least[key[better]] = w[better]
         arg[key[better]] = idx[better]
     reached = least < n * k
-    worst = int(np.max(np.where(reached, least, -1)))
+    worst = int(np.max(np.where(reached, least, -1)))  # the all-dark start is reached: never -1
     i = int(np.argmax(np.where(reached, least, -1)))
     presses = [int(arg[i]) // k ** j % k for j in range(n)]
     return Hardest(presses, worst, worst, f"all {k}^{n} press vectors")

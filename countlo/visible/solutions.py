@@ -14,7 +14,7 @@ import itertools
 from collections.abc import Iterator, Sequence
 
 from countlo.board import Vector, bits, values
-from countlo.graph import Board
+from countlo.graph import Board, button_count
 from countlo.visible.algebra import gf2
 from countlo.visible.engines import reference_chase
 from countlo.visible.engines.choice import choose
@@ -27,7 +27,8 @@ EXACT_QUIET = 1 << 22  # fewest presses: walk every solution up to this many
 
 
 def columns(board: Board) -> list[dict[int, int]]:
-    """What a click on each cell adds to each cell (entries mod k, zeros dropped)."""
+    """What a press of each button (each cell on a grid or a graph) adds to each light (entries
+    mod k, zeros dropped)."""
     return list(reference_chase.columns(board))
 
 
@@ -59,7 +60,7 @@ def invariants(board: Board) -> list[Vector]:
 
 
 def apply(board: Board, lights: Sequence[int], presses: Sequence[int]) -> Vector:
-    """The lights after pressing cell j presses[j] times."""
+    """The lights after pressing button (cell) j presses[j] times."""
     k = states(board)
     return [(a + d) % k for a, d in zip(lights, reference_chase.lights(board, presses))]
 
@@ -103,7 +104,7 @@ def fewest(board: Board, start: Sequence[int], target: Sequence[int] | None = No
     if sol.quiet_count <= exact_limit:
         if k == 2:
             best = gf2.gray_lightest(bits(sol.presses), [bits(g) for g, _ in gens])
-            return values(best, board.cells), True
+            return values(best, button_count(board)), True
         return min(all_solutions(board, start, target), key=press_count), True
     x = list(sol.presses)
     improved = True

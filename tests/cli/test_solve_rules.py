@@ -75,8 +75,8 @@ def test_standard_input_feeds_one_file_only(run_cli, argv):
     other: a start of all dark solved silently, or 'no board rows found'."""
     res = run_cli(argv, input="a b\n")
     assert res.returncode == 2 and res.stdout == ""
-    assert res.stderr.strip() == ("countlo solve: standard input ('-') can feed only one of FILE, --to "
-                                  "and --graph")
+    assert res.stderr.strip() == ("countlo solve: standard input ('-') can feed only one of FILE, --to, "
+                                  "--graph and --buttons")
 
 
 def test_piped_start_without_a_file_name_under_other_rules(run_cli):

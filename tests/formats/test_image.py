@@ -225,7 +225,7 @@ def test_replay_image_unclearable_and_ambiguous(run_cli, tmp_path):
     (["solve", "--all-on", "--size", "300", "--image", "{d}/x.svg"], "write a .png"),
     (["solve", "--all-on", "--size", "20000", "--image", "{d}/x.png"], "the limit is 134,217,728"),
     (["solve", "--graph", str(Path(__file__).resolve().parents[2] / "examples" / "petersen.txt"),
-      "--all-on", "--image", "{d}/x.png"], "a graph has no picture yet"),
+      "--all-on", "--image", "{d}/x.png"], "a graph or a press map has no picture yet"),
     (["replay", "transcripts/rows-6x6.txt", "--image", "{d}/x.jpg"], "must end in .png or .svg"),
     (["solve", "--all-on", "--size", "3", "--image", "{d}/no/such/dir/x.png"], "cannot write"),
 ])

@@ -16,7 +16,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from countlo.board import Shape
-from countlo.graph import Board, Graph
+from countlo.graph import Board, Graph, button_count
+from countlo.pressmap import PressMap
 from countlo.visible.engines import reference_chase
 from countlo.visible.engines.engine import EVERY_QUESTION, ORDERS, SOLVE
 
@@ -26,6 +27,7 @@ if TYPE_CHECKING:
 
 FAST_CELLS = 400  # from this size grids go to the fast engines
 FAST_NODES = reference_chase.BITMATRIX_NODES  # ... and two-state graphs from this many nodes
+FAST_ENTRIES = 40_000  # ... and press maps from this many lights x buttons (about 200 x 200)
 
 
 @dataclass(frozen=True)
@@ -79,6 +81,18 @@ def _line_chase_mod_k() -> Engine:
     return line_chase_mod_k.ENGINE
 
 
+def _press_matrix() -> Engine:
+    from countlo.visible.engines import press_matrix  # noqa: PLC0415 (numpy stays off the start-up path)
+
+    return press_matrix.ENGINE
+
+
+def _big_press_map(board: Board) -> bool:
+    """A press map (or a directed graph) of FAST_ENTRIES entries or more."""
+    directed = isinstance(board, Graph) and bool(board.arcs)
+    return (isinstance(board, PressMap) or directed) and board.cells * button_count(board) >= FAST_ENTRIES
+
+
 def _reference_chase() -> Engine:
     return reference_chase.ENGINE
 
@@ -94,8 +108,10 @@ ENGINES: tuple[Entry, ...] = (
           EVERY_QUESTION, lambda b: _big_grid(b, True), _circulant_torus),
     Entry("rowcol_closed_form", "the rowcol rule, any k, any size", EVERY_QUESTION,
           lambda b: isinstance(b, Shape) and b.rules.rule.name == "rowcol", _rowcol_closed_form),
-    Entry("graph_chase", "graphs with two states from 200 nodes", EVERY_QUESTION,
-          lambda b: isinstance(b, Graph) and b.states == 2 and b.cells >= FAST_NODES, _graph_chase),
+    Entry("graph_chase", "undirected graphs with two states from 200 nodes", EVERY_QUESTION,
+          lambda b: isinstance(b, Graph) and not b.arcs and b.states == 2 and b.cells >= FAST_NODES, _graph_chase),
+    Entry("press_matrix", "press maps and directed graphs, any k, from 40,000 lights x buttons", EVERY_QUESTION,
+          _big_press_map, _press_matrix),
     Entry("line_chase", "grids with two states from 400 cells where the line chase applies", EVERY_QUESTION,
           lambda b: _big_grid(b, True), _line_chase),
     Entry("ring_chase", "grids joined left to right, a prime k > 2 not dividing the columns, from 400 cells",

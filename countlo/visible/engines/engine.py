@@ -103,11 +103,18 @@ class Outcome(Value):
 
 def check_size(board: Board) -> None:
     """The limits every engine keeps unless it states its own: the graph module's MAX_NODES
-    nodes, MAX_CELLS cells."""
+    nodes, a press map's MAX_ENTRIES entries (its sides are checked when it is made), MAX_CELLS
+    cells."""
     if not isinstance(board, Shape):
         from countlo.graph import MAX_NODES  # noqa: PLC0415 (graphs only: off the classic start-up path)
+        from countlo.pressmap import MAX_ENTRIES, PressMap  # noqa: PLC0415 (the same)
 
-        if board.cells > MAX_NODES:
+        if isinstance(board, PressMap):
+            held = sum(len(c) for c in board.changes)
+            if held > MAX_ENTRIES:
+                raise BadSizeError(_("press maps are limited to {most} non-zero entries; this one has "
+                                     "{n}").format(most=f"{MAX_ENTRIES:,}", n=f"{held:,}"))
+        elif board.cells > MAX_NODES:
             raise BadSizeError(_("graphs are limited to {most} nodes; this one has {nodes}").format(
                 most=MAX_NODES, nodes=board.cells))
     if board.cells > MAX_CELLS:

@@ -23,7 +23,7 @@ from typing import Any
 
 from countlo.board import Vector
 from countlo.errors import BadSizeError
-from countlo.graph import Board, Graph
+from countlo.graph import Board, Graph, button_count
 from countlo.i18n import _
 from countlo.visible.algebra import smith
 from countlo.visible.engines import engine
@@ -36,14 +36,15 @@ DENSE_FREE = 64  # from this many free variables a big graph's constraints go to
 
 @lru_cache(maxsize=16)
 def columns(board: Board) -> tuple[dict[int, int], ...]:
-    """What a click on each cell adds to each cell (entries mod k, zeros dropped)."""
+    """What a press of each button (each cell, on a grid or a graph) adds to each light (entries
+    mod k, zeros dropped)."""
     engine.check_size(board)
-    return tuple({i: t for i, t in board.hits(j).items() if t} for j in range(board.cells))
+    return tuple({i: t for i, t in board.hits(j).items() if t} for j in range(button_count(board)))
 
 
 @lru_cache(maxsize=16)
 def rows(board: Board) -> tuple[dict[int, int], ...]:
-    """The equations: what each cell receives from a click on each cell."""
+    """The equations: what each light receives from a press of each button."""
     rows: list[dict[int, int]] = [{} for _ in range(board.cells)]
     for j, col in enumerate(columns(board)):
         for i, t in col.items():
@@ -53,7 +54,7 @@ def rows(board: Board) -> tuple[dict[int, int], ...]:
 
 @dataclass(frozen=True)
 class Plan:
-    n: int
+    n: int  # the unknowns (buttons; lights for the transposed game), not always len(rows)
     k: int
     rows: tuple[dict[int, int], ...]
     steps: tuple[tuple[int, int], ...]  # (equation, pivot) in order; pivot -1 = constraint
@@ -97,11 +98,12 @@ def inverse(a: int, k: int) -> int:
     return pow(a, -1, k)
 
 
-def structure(rows: Sequence[dict[int, int]], k: int) -> tuple[list[tuple[int, int]], list[int],
-                                                                  list[int]]:
-    """(steps, free variables, index of the first free variable of each step)."""
+def structure(rows: Sequence[dict[int, int]], k: int, unknowns: int | None = None) -> tuple[
+        list[tuple[int, int]], list[int], list[int]]:
+    """(steps, free variables, index of the first free variable of each step); `unknowns` is the
+    number of variables when it is not the number of equations (a press map, docs/MATH.md §27)."""
     n = len(rows)
-    known = bytearray(n)
+    known = bytearray(n if unknowns is None else unknowns)
     steps: list[tuple[int, int]] = []
     free: list[int] = []
     first_free: list[int] = []
@@ -123,7 +125,7 @@ def structure(rows: Sequence[dict[int, int]], k: int) -> tuple[list[tuple[int, i
             if v != pivot:
                 free.append(v)
         steps.append((e, pivot))
-    for v in range(n):
+    for v in range(len(known)):
         if not known[v]:
             free.append(v)
     return steps, free, first_free
@@ -183,16 +185,17 @@ def symbolic(rows: Sequence[dict[int, int]], k: int, steps: list[tuple[int, int]
     return out
 
 
-def make_plan(rows: tuple[dict[int, int], ...], k: int, greedy: bool = False) -> Plan:
+def make_plan(rows: tuple[dict[int, int], ...], k: int, greedy: bool = False, unknowns: int | None = None) -> Plan:
+    n = len(rows) if unknowns is None else unknowns
     if greedy:  # a big graph: the equations in greedy order (docs/MATH.md §18.5; every coefficient is 1)
         from countlo.visible.engines import graph_chase  # noqa: PLC0415 (numpy loads only for big graphs)
 
         steps, free, first_free = graph_chase.chase_order([tuple(r) for r in rows], firsts=True)
     else:
-        steps, free, first_free = structure(rows, k)
+        steps, free, first_free = structure(rows, k, n)
     c = symbolic(rows, k, steps, free, first_free)
     system = Dense(c, len(free), k) if greedy and len(free) >= DENSE_FREE else smith.factorize(c, len(free), k)
-    return Plan(len(rows), k, rows, tuple(steps), tuple(free), tuple(c), system)
+    return Plan(n, k, rows, tuple(steps), tuple(free), tuple(c), system)
 
 
 class Dense(smith.System):
@@ -216,15 +219,15 @@ class Dense(smith.System):
 
 @lru_cache(maxsize=16)
 def plan(board: Board) -> Plan:
-    greedy = isinstance(board, Graph) and board.cells >= BITMATRIX_NODES
-    return make_plan(rows(board), engine.states(board), greedy)
+    greedy = isinstance(board, Graph) and not board.arcs and board.cells >= BITMATRIX_NODES
+    return make_plan(rows(board), engine.states(board), greedy, button_count(board))
 
 
 @lru_cache(maxsize=16)
 def transposed_plan(board: Board) -> Plan:
     if columns(board) == rows(board):
         return plan(board)
-    return make_plan(columns(board), engine.states(board))
+    return make_plan(columns(board), engine.states(board), unknowns=board.cells)
 
 
 def solve_by_plan(board: Board, b: Sequence[int]) -> Outcome:
@@ -243,7 +246,7 @@ def solve_by_plan(board: Board, b: Sequence[int]) -> Outcome:
 def witness(board: Board, b: Sequence[int]) -> Vector:
     """A w with w A = 0 and w.b != 0, for an unsolvable b."""
     p = transposed_plan(board)
-    zero = [0] * p.n
+    zero = [0] * len(p.rows)  # one per equation
     for g in p.kernel.gens:
         w = p.chase(zero, g)
         if sum(a * c for a, c in zip(w, b)) % p.k:
@@ -285,12 +288,12 @@ class ReferenceChase:
 
     def quiet(self, board: Board, count: int | None) -> list[tuple[Vector, int]]:
         p = plan(board)
-        zero = [0] * p.n
+        zero = [0] * len(p.rows)  # one per equation
         return [(p.chase(zero, g), o) for g, o in zip(p.kernel.gens[:count], p.kernel.orders)]
 
     def invariants(self, board: Board) -> list[Vector]:
         p = transposed_plan(board)
-        zero = [0] * p.n
+        zero = [0] * len(p.rows)  # one per equation
         return [p.chase(zero, g) for g in p.kernel.gens]
 
 
