@@ -298,7 +298,8 @@ def test_min_status_line_only_on_a_terminal(run_cli, tmp_path):
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     child = pexpect.spawn(sys.executable, ["-m", "countlo", "solve", "--all-on", "--size",
                                            "39x39", "--min", "--time-limit", "3"],
-                          env=env, cwd=str(ROOT), encoding="utf-8", timeout=120)
+                          env=env, cwd=str(ROOT), encoding="utf-8", timeout=120,
+                          dimensions=(24, 200))  # wide: the sentence stays on one line
     child.expect(r"searching 2\^32 solutions: [0-9.]+% done, best \d+ presses")
     child.expect(r"39x39 board: solvable, \d+ fewest presses \(best found in \d+ s; the minimum "
                  r"is at least \d+\)")
