@@ -6,12 +6,15 @@ or any buttons-to-lights table is one."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from countlo.board import Shape
 from countlo.errors import BadRuleError, BadSizeError
 from countlo.i18n import _
-from countlo.rules import MAX_STATES
+from countlo.rules import MAX_STATES, Rules
+
+HOLE = -1  # a grid cell that is not there, in a press map's grid of values (`expand`)
 
 MAX_SIDE = 20_000  # lights and buttons each, as graphs' nodes (countlo.graph.MAX_NODES)
 MAX_ENTRIES = 1 << 25  # non-zero entries of A held as Python dicts (about 3 GB beyond this)
@@ -30,6 +33,8 @@ class PressMap:
     states: int = 2
     grid: tuple[int, int] | None = None
     preset: str = ""
+    places: tuple[int, ...] | None = None  # a grid with holes: the grid cell of each light
+    rules: Rules | None = None  # a grid with holes: the rules its buttons follow
 
     def __post_init__(self) -> None:
         if isinstance(self.states, bool) or not 2 <= self.states <= MAX_STATES:
@@ -45,7 +50,9 @@ class PressMap:
             raise BadSizeError(_("press maps are limited to {most} lights and {most} buttons; this one has "
                                  "{lights} lights and {buttons} buttons").format(
                 most=MAX_SIDE, lights=len(self.lights), buttons=len(self.buttons)))
-        if self.grid is not None and self.grid[0] * self.grid[1] != len(self.lights):
+        if self.places is not None and (self.grid is None or len(self.places) != len(self.lights)):
+            raise ValueError("a grid with holes places each light on one of its cells")
+        if self.grid is not None and self.places is None and self.grid[0] * self.grid[1] != len(self.lights):
             raise ValueError("a grid's press map has one light per cell")
 
     def __hash__(self) -> int:
@@ -79,7 +86,9 @@ class PressMap:
 
     @property
     def shape(self) -> Shape | None:
-        return None if self.grid is None else Shape(*self.grid)
+        if self.grid is None:
+            return None
+        return Shape(*self.grid, self.rules) if self.rules is not None else Shape(*self.grid)
 
     def name(self, i: int) -> str:
         return self.lights[i]
@@ -92,15 +101,41 @@ class PressMap:
         return dict(self.changes[j])
 
     def with_states(self, states: int) -> PressMap:
-        return PressMap(self.lights, self.buttons, self.changes, states, self.grid, self.preset)
+        return PressMap(self.lights, self.buttons, self.changes, states, self.grid, self.preset,
+                        self.places, self.rules)
+
+    @property
+    def holes(self) -> tuple[int, ...]:
+        """The grid cells that are not there (none unless the grid has holes)."""
+        if self.places is None or self.grid is None:
+            return ()
+        there = set(self.places)
+        return tuple(i for i in range(self.grid[0] * self.grid[1]) if i not in there)
+
+    def place(self, i: int) -> int:
+        """The grid cell of light i (reading order)."""
+        return i if self.places is None else self.places[i]
+
+    def expand(self, values: Sequence[int]) -> list[int]:
+        """Values per light as values per grid cell, HOLE where there is no cell."""
+        if self.places is None:
+            return list(values)
+        assert self.grid is not None
+        out = [HOLE] * (self.grid[0] * self.grid[1])
+        for p, v in zip(self.places, values):
+            out[p] = v
+        return out
 
     def describe(self) -> str:
-        parts = [self.preset or f"press map of {self.presses} buttons and {self.cells} lights"]
-        if self.states != 2:
+        parts = [str(self)]
+        if self.states != 2 and self.rules is None:
             parts.append(f"{self.states} states")
         return ", ".join(parts)
 
     def __str__(self) -> str:
+        if self.places is not None and self.grid is not None:
+            n = len(self.holes)
+            return f"{self.grid[0]}x{self.grid[1]} grid with {n} hole{'s' if n != 1 else ''}"
         return self.preset or f"press map of {self.presses} buttons and {self.cells} lights"
 
 
@@ -130,3 +165,18 @@ def merlin(rows: int = 3, cols: int = 3, states: int = 2) -> PressMap:
     names = tuple(shape.name(i) for i in range(9))
     return PressMap(names, names, tuple(changes), states, (3, 3), "merlin")
 
+
+def holed(shape: Shape, holes: Sequence[int]) -> PressMap:
+    """The grid `shape` under its rules with the cells `holes` taken out: no light there and no
+    button, and a click changes only the cells that are there (docs/rules.md, "Boards with
+    holes"). A cell a click reaches twice on a small joined board changes twice, as without holes."""
+    gone = set(holes)
+    places = tuple(i for i in range(shape.cells) if i not in gone)
+    if not places:
+        raise BadSizeError(_("a board needs at least one cell that is not a hole"))
+    index = {p: i for i, p in enumerate(places)}
+    k = shape.rules.states
+    changes = tuple(tuple(sorted((index[t], a % k) for t, a in shape.hits(p).items() if t in index and a % k))
+                    for p in places)
+    names = tuple(shape.name(p) for p in places)
+    return PressMap(names, names, changes, k, (shape.rows, shape.cols), "", places, shape.rules)

@@ -228,19 +228,32 @@ def start_values(board: Board, text: str, where: str, sized: bool) -> tuple[Boar
     from countlo.pressmap import PressMap
 
     if isinstance(board, PressMap) and board.grid is not None:
-        rows, cols, values = parse_grid(text, board.states, where)
+        holes: list[int] = []
+        rows, cols, values = parse_grid(text, board.states, where, holes if board.places is not None else None)
         if (rows, cols) != board.grid:
             raise BoardFormatError(_("{where} holds a {rows}x{cols} board, the board is {board}").format(
                 where=where, rows=rows, cols=cols, board=board.shape))
+        if board.places is not None:
+            if tuple(holes) != board.holes:
+                raise BoardFormatError(_("{where} has its holes (x) in other cells than the start").format(
+                    where=where))
+            return board, [values[p] for p in board.places]
         return board, values
     if isinstance(board, PressMap):
         return board, parse_graph_state(text, board, where, light=True)
     if isinstance(board, Graph):
         return board, parse_graph_state(text, board, where)
-    rows, cols, values = parse_grid(text, board.rules.states, where)
+    holes = []
+    rows, cols, values = parse_grid(text, board.rules.states, where, holes)
     if sized and (rows, cols) != (board.rows, board.cols):
         raise BoardFormatError(_("{where} holds a {rows}x{cols} board, the board is {board}").format(
             where=where, rows=rows, cols=cols, board=board))
+    if holes:  # a grid with holes: the cells that are there, under the grid's rules
+        from countlo.pressmap import holed
+
+        holey = holed(Shape(rows, cols, board.rules), holes)
+        assert holey.places is not None
+        return holey, [values[p] for p in holey.places]
     return Shape(rows, cols, board.rules), values
 
 

@@ -12,7 +12,7 @@ from countlo.i18n import N_, _, ngettext
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up; mypy knows it)
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
     from typing import Any
 
     from countlo.board import Shape
@@ -163,7 +163,7 @@ def run(args: argparse.Namespace) -> int:
 
     board, kind = board_of(args)
     classic = kind == "grid" and _classic_rules(args)
-    if args.image is not None and kind != "grid":
+    if args.image is not None and kind == "graph":
         raise CountloError(_("--image draws grids; a graph or a press map has no picture yet"))
     if args.most:
         if sources or args.to is not None or args.target == "lit":
@@ -175,12 +175,26 @@ def run(args: argparse.Namespace) -> int:
             raise BadSizeError(_("--most needs --size RxC or --graph FILE"))
         _check_limits(board, args)
         return _most(board, args)
-    if classic:
+    text = None
+    if args.file is not None or (args.lit is None and not args.all_on):
+        _no_start(args)
+        from countlo.formats.text import read_input
+
+        text = read_input(args.file)  # once: stdin cannot be read twice
+    if classic and not (text is not None and _holes(text)):
         from countlo.board import Shape
 
         assert isinstance(board, Shape)
-        return _classic(board, args)
-    return _rules(board, args)
+        return _classic(board, args, text)
+    return _rules(board, args, text)
+
+
+def _holes(text: str) -> bool:
+    """The start grid marks a cell that is not there (`x` in a row): the board is a grid with
+    holes, solved as a press map (countlo.pressmap.holed)."""
+    import re
+
+    return re.search(r"^[\s01#*O.\-]*[xX][\s01#*O.\-xX]*$", text, re.M) is not None
 
 
 def _sources(args: argparse.Namespace) -> list[str]:
@@ -196,7 +210,7 @@ def _no_start(args: argparse.Namespace) -> None:
         raise CountloError(_("no start given: pass FILE, '-' for stdin, --lit or --all-on"))
 
 
-def _classic(shape: Shape, args: argparse.Namespace) -> int:
+def _classic(shape: Shape, args: argparse.Namespace, text: str | None) -> int:
     """The classic rules: the board as bitset rows, solved by the polynomial chase at any size."""
     from countlo.board import Shape
     from countlo.errors import BadSizeError, BoardFormatError
@@ -214,9 +228,9 @@ def _classic(shape: Shape, args: argparse.Namespace) -> int:
         rows = (textgrid.parse_lit(args.lit, shape) if args.lit is not None
                 else [shape.row_mask] * shape.rows)
     else:
-        _no_start(args)
+        assert text is not None
         where = "stdin" if args.file in (None, "-") else args.file
-        found, rows = textgrid.parse_grid(read_input(args.file), where)
+        found, rows = textgrid.parse_grid(text, where)
         if size is not None and size != Shape(found.rows, found.cols):
             raise BoardFormatError(_("{where} holds a {shape} board but --size says {size}").format(
                 where=where, shape=found, size=size))
@@ -271,12 +285,11 @@ def _classic(shape: Shape, args: argparse.Namespace) -> int:
     return 0
 
 
-def _rules(board: Board, args: argparse.Namespace) -> int:
+def _rules(board: Board, args: argparse.Namespace, text: str | None) -> int:
     """Any other rules or a graph: the board as values per cell (countlo.visible.solutions)."""
-    from countlo.board import Shape
     from countlo.cli.rules_args import lit_values, start_values
     from countlo.cli.solve_report import Report
-    from countlo.errors import BadSizeError
+    from countlo.errors import BadSizeError, CountloError
     from countlo.formats.text import read_input
     from countlo.graph import Graph
     from countlo.pressmap import PressMap
@@ -291,21 +304,23 @@ def _rules(board: Board, args: argparse.Namespace) -> int:
                 option="--lit" if args.lit is not None else "--all-on"))
         start = lit_values(args.lit, board) if args.lit is not None else [1] * board.cells
     else:
-        _no_start(args)
+        assert text is not None
         where = "stdin" if args.file in (None, "-") else args.file
-        board, start = start_values(board, read_input(args.file), where, args.size is not None)
+        board, start = start_values(board, text, where, args.size is not None)
     _check_limits(board, args)
     target: list[int] | None = None
     if args.to is not None:
         target = start_values(board, read_input(args.to), args.to, True)[1]
     elif args.target == "lit":
         target = [1] * board.cells
+    drawn, spread = _drawing(board)
     if args.image is not None:
         from countlo.formats.image import check_fits
 
-        assert isinstance(board, Shape)  # a graph is refused above
+        if drawn is None:
+            raise CountloError(_("--image draws grids; a graph or a press map has no picture yet"))
         panels = QUIET_PANELS if args.quiet else 2 + (target is not None)
-        check_fits(board, panels, args.image)  # refuse a picture that cannot be written before solving
+        check_fits(drawn, panels, args.image)  # refuse a picture that cannot be written before solving
     report = Report(board, start, target, args)
     sol = solutions.solve(board, start, target)
     if sol.presses is None:
@@ -314,8 +329,9 @@ def _rules(board: Board, args: argparse.Namespace) -> int:
         if args.image is not None:
             from countlo.formats import figures
 
-            assert isinstance(board, Shape)
-            _draw(figures.unsolvable_states(board, start, sol.witness, target), args.image, args.json)
+            assert drawn is not None
+            _draw(figures.unsolvable_states(drawn, spread(start), spread(sol.witness),
+                                            None if target is None else spread(target)), args.image, args.json)
         return 1
     size = str(sol.solutions) if sol.solutions < 10 ** 12 else _("more than 10^12")
     exact, extra = _questions(report, board, start, target, size, sol.solutions)
@@ -324,14 +340,28 @@ def _rules(board: Board, args: argparse.Namespace) -> int:
     if args.image is not None:
         from countlo.formats import figures
 
-        assert isinstance(board, Shape)
+        assert drawn is not None
         if args.quiet:
             gens = solutions.quiet(board, QUIET_PANELS)
-            picture = figures.quiet_states(board, [q for q, _o in gens], len(sol.orders))
+            picture = figures.quiet_states(drawn, [spread(q) for q, _o in gens], len(sol.orders))
         else:
-            picture = figures.solved_states(board, start, list(presses), target, exact)
+            picture = figures.solved_states(drawn, spread(start), spread(list(presses)),
+                                            None if target is None else spread(target), exact)
         _draw(picture, args.image, args.json)
     return 0
+
+
+def _drawing(board: Board) -> tuple[Shape | None, Callable[[Sequence[int]], list[int]]]:
+    """The grid a picture of `board` draws and how a pattern's values land on its cells (a grid
+    with holes: pressmap.HOLE where there is no cell); (None, ...) when there is no grid."""
+    from countlo.board import Shape
+    from countlo.pressmap import PressMap
+
+    if isinstance(board, Shape):
+        return board, list
+    if isinstance(board, PressMap) and board.on_grid and board.rules is not None:
+        return board.shape, board.expand
+    return None, list
 
 
 def _questions(report: Report, board: Board, start: Pattern | int, target: Pattern | None,

@@ -72,7 +72,8 @@ def press_pairs(board: Board, p: Sequence[int], lights: bool = False) -> list[li
     out: list[list[Any]] = []
     for i, v in enumerate(p):
         if v:
-            place: list[Any] = [i // cols + 1, i % cols + 1] if cols else [names[i]]
+            at = pm.place(i) if pm is not None else i  # a grid with holes: the light's cell
+            place: list[Any] = [at // cols + 1, at % cols + 1] if cols else [names[i]]
             out.append(place + [v] if k > 2 else place)
     return out
 
@@ -95,6 +96,11 @@ def board_head(board: Board) -> dict[str, Any]:
         return {"schema": JSON_SCHEMA, "rows": board.rows, "cols": board.cols, "topology": board.rules.topology,
                 "rule": board.rules.rule.spec(), "states": board.rules.states}
     pm = press_map(board)
+    if pm is not None and pm.rules is not None and pm.grid is not None:  # a grid with holes
+        cols = pm.grid[1]
+        return {"schema": JSON_SCHEMA, "rows": pm.grid[0], "cols": cols, "topology": pm.rules.topology,
+                "rule": pm.rules.rule.spec(), "states": pm.states,
+                "holes": [[h // cols + 1, h % cols + 1] for h in pm.holes]}
     if pm is not None:
         head: dict[str, Any] = {"schema": JSON_SCHEMA}
         if pm.grid is not None:
@@ -175,7 +181,7 @@ class Report:
         if pm is not None and pm.on_grid and pm.shape is not None:
             from countlo.formats.states import panels
 
-            print(panels(pm.shape, [(title, p) for title, p, _on in items]), end="")
+            print(panels(pm.shape, [(title, pm.expand(p)) for title, p, _on in items]), end="")
             return
         if self.big or not isinstance(self.board, Shape):
             return
@@ -205,7 +211,7 @@ class Report:
         if pm is not None and pm.shape is not None and (lights or pm.on_grid):
             from countlo.formats.states import format_grid
 
-            text = format_grid(pm.shape, p)
+            text = format_grid(pm.shape, pm.expand(p))
         elif pm is not None:
             text = "\n".join(f"{n}={v}" if v != 1 else n
                              for n, v in zip(pm.lights if lights else pm.buttons, p) if v) + "\n"

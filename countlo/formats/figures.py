@@ -113,6 +113,15 @@ def _joins_note(shape: Shape) -> list[str]:
             "opposite one, a pink edge with a half twist (the opposite edge read the other way)."]
 
 
+def _holes_note(values: Sequence[int]) -> list[str]:
+    """What the white cells are on a grid with holes."""
+    n = sum(1 for v in values if v < 0)
+    if not n:
+        return []
+    return [f"The {n} white cell{'s are holes' if n > 1 else ' is a hole'}: no light there, no button, "
+            "and no click changes them."]
+
+
 def _state_legend(k: int, off: str, on: str, what: str) -> tuple[tuple[str, str], ...]:
     """Swatches for the states 0..k-1 of a panel (the two ends and one between when k > 6)."""
     shown = range(k) if k <= 6 else (0, k // 2, k - 1)
@@ -124,7 +133,7 @@ def solved_states(shape: Shape, start: Sequence[int], presses: Sequence[int],
     """solved() for any grid rules: states and presses per cell in reading order, a shade per
     state (presses counted with multiplicity: a cell pressed twice is deeper red)."""
     k = shape.rules.states
-    n = sum(presses)
+    n = sum(v for v in presses if v > 0)  # a hole is -1
     panels = [Panel(f"start {shape} ({_rules_words(shape)})", (), values=start, states=k)]
     if target is not None:
         panels.append(Panel("target", (), values=target, states=k))
@@ -132,7 +141,8 @@ def solved_states(shape: Shape, start: Sequence[int], presses: Sequence[int],
     panels.append(Panel(f"{kind} ({n})", (), "press", "blank", values=presses, states=k))
     goal = "turn the start into the target" if target is not None else "turn every light off"
     times = "once" if k == 2 else "as many times as its shade says (legend)"
-    notes = [f"Pressing each red cell {times}, in any order, will {goal}.", *_joins_note(shape)]
+    notes = [f"Pressing each red cell {times}, in any order, will {goal}.", *_holes_note(start),
+             *_joins_note(shape)]
     legend = (_state_legend(k, "dark", "lit", "state") + _state_legend(k, "blank", "press", "pressed")
               if k > 2 else LIGHTS + (("press", "press"),))
     return Picture(shape, panels, legend, notes)
@@ -143,8 +153,8 @@ def unsolvable_states(shape: Shape, start: Sequence[int], weights: Sequence[int]
     """unsolvable() for any grid rules: the weights whose weighted sum no click changes."""
     k = shape.rules.states
     t = target or [0] * shape.cells
-    now = sum(w * v for w, v in zip(weights, start)) % k
-    goal = sum(w * v for w, v in zip(weights, t)) % k
+    now = sum(w * v for w, v in zip(weights, start) if w > 0 and v > 0) % k  # a hole is -1
+    goal = sum(w * v for w, v in zip(weights, t) if w > 0 and v > 0) % k
     panels = [Panel(f"start {shape} ({_rules_words(shape)})", (), values=start, states=k)]
     if target is not None:
         panels.append(Panel("target", (), values=target, states=k))
@@ -159,7 +169,7 @@ def unsolvable_states(shape: Shape, start: Sequence[int], weights: Sequence[int]
                   f"changes: it is {now} now and {goal} for the target.")]
     legend = (_state_legend(k, "dark", "lit", "state") + _state_legend(k, "blank", "quiet", "weight")
               if k > 2 else LIGHTS + (("quiet", "weight 1"),))
-    return Picture(shape, panels, legend, notes + _joins_note(shape))
+    return Picture(shape, panels, legend, notes + _holes_note(start) + _joins_note(shape))
 
 
 def quiet_states(shape: Shape, gens: Sequence[Sequence[int]], total: int) -> Picture:

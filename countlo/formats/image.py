@@ -89,8 +89,11 @@ class Panel:
 
 
 def shade(off: str, on: str, v: int, k: int) -> str:
-    """The colour name of state v of k on a panel coloured from `off` (0) to `on` (k - 1)."""
-    if v <= 0:
+    """The colour name of state v of k on a panel coloured from `off` (0) to `on` (k - 1); a hole
+    (v < 0: no cell there) is the background."""
+    if v < 0:
+        return "background"
+    if v == 0:
         return off
     if v >= k - 1:
         return on

@@ -34,8 +34,10 @@ _DARK = str.maketrans({ch: "0" for ch in ".-"})
 _NAME = re.compile(r"^[^\s,=#]+$")
 
 
-def parse_grid(text: str, states: int, source: str = "input") -> tuple[int, int, list[int]]:
-    """(rows, cols, values in reading order) of a k-state grid.
+def parse_grid(text: str, states: int, source: str = "input",
+               holes: list[int] | None = None) -> tuple[int, int, list[int]]:
+    """(rows, cols, values in reading order) of a k-state grid. With a `holes` list, an `x` is a
+    cell that is not there: its index is appended to `holes` and its value is 0.
 
     Values are kept in one bytearray (every k is at most 255) and each row of digits is read
     by bytes.translate, so a 4095 x 4095 file costs a few C passes, not a Python step per cell."""
@@ -46,7 +48,9 @@ def parse_grid(text: str, states: int, source: str = "input") -> tuple[int, int,
         body = line.strip()
         if not body:
             continue
-        cells = _cells(body, states)
+        cells = _cells(body, states, holes is not None)
+        if cells is not None and holes is not None:
+            cells = _holes(cells, rows * len(cells), holes)
         if cells is None:
             if body.startswith("#"):
                 continue
@@ -77,32 +81,60 @@ _DIGIT_OF_VALUE = bytes.maketrans(bytes(range(10)), b"0123456789")
 _NUMBERS = [str(v) for v in range(256)]
 
 
-def _cells(body: str, states: int) -> bytes | list[int] | None:
-    """The states of one row, or None when the line is not a row."""
+_HOLE_BYTE = 254  # an `x` while a row is read (no state is above 254 where digits are read)
+
+
+def _cells(body: str, states: int, holes: bool = False) -> bytes | list[int] | None:
+    """The states of one row, or None when the line is not a row (with `holes`, an `x` reads as
+    -1 among numbers, _HOLE_BYTE among digits)."""
     if states > 10:
         parts = ["0" if p in (".", "-") else p for p in body.split()]
+        if holes:
+            return [-1 if p in ("x", "X") else int(p) for p in parts] if all(
+                is_whole(p) or p in ("x", "X") for p in parts) else None
         return [int(p) for p in parts] if all(is_whole(p) for p in parts) else None  # ASCII, bounded
     text = body.replace(" ", "").replace("\t", "")
     text = text.translate(_CLASSIC if states == 2 else _DARK)
+    if holes and ("x" in text or "X" in text):
+        plain = text.replace("x", "0").replace("X", "0")
+        if not (plain.isdigit() and plain.isascii()):
+            return None
+        row = bytearray(plain.encode("ascii").translate(_VALUE_OF_DIGIT))
+        for i, ch in enumerate(text):
+            if ch in "xX":
+                row[i] = _HOLE_BYTE
+        return bytes(row)
     return text.encode("ascii").translate(_VALUE_OF_DIGIT) if text.isdigit() and text.isascii() else None
+
+
+def _holes(cells: bytes | list[int], first: int, holes: list[int]) -> bytes | list[int]:
+    """The row with its holes noted (cell indices from `first`) and read as state 0."""
+    if isinstance(cells, bytes):
+        if _HOLE_BYTE not in cells:
+            return cells
+        holes.extend(first + i for i, v in enumerate(cells) if v == _HOLE_BYTE)
+        return cells.replace(bytes([_HOLE_BYTE]), b"\x00")
+    holes.extend(first + i for i, v in enumerate(cells) if v < 0)
+    return [max(v, 0) for v in cells]
 
 
 def format_grid(shape: Shape, values: Sequence[int]) -> str:
     """The values as a grid readable by `parse_grid` (digits, or spaced numbers above k = 10),
     through bytes (values are below the number of states, at most 255): one C pass turns the
-    whole grid into digits, then it is cut into rows."""
+    whole grid into digits, then it is cut into rows. A hole (pressmap.HOLE, -1) is written `x`."""
     k, c = shape.rules.states, shape.cols
     if not isinstance(values, list | tuple | bytes | bytearray):  # e.g. numpy: bytes() would read its memory
         values = [int(v) for v in values]
-    if k <= 10:
+    if k <= 10 and not (isinstance(values, list | tuple) and -1 in values):
         text = bytes(values).translate(_DIGIT_OF_VALUE)
         return b"\n".join([text[i:i + c] for i in range(0, len(text), c)]).decode("ascii") + "\n"
-    lines = [" ".join(map(_NUMBERS.__getitem__, values[r * c:(r + 1) * c])) for r in range(shape.rows)]
+    sep = " " if k > 10 else ""
+    lines = [sep.join("x" if v < 0 else _NUMBERS[v] for v in values[r * c:(r + 1) * c]) for r in range(shape.rows)]
     return "\n".join(lines) + "\n"
 
 
 def panels(shape: Shape, items: Sequence[tuple[str, Sequence[int]]]) -> str:
-    """Grids of values side by side with column letters and row numbers ('.' for 0)."""
+    """Grids of values side by side with column letters and row numbers ('.' for 0, 'x' for a hole)."""
     k = shape.rules.states
     num = len(str(shape.rows))
     letters = [column_letters(c) for c in range(shape.cols)]
@@ -112,7 +144,7 @@ def panels(shape: Shape, items: Sequence[tuple[str, Sequence[int]]]) -> str:
 
     def line(values: Sequence[int], r: int) -> str:
         row = values[r * shape.cols:(r + 1) * shape.cols]
-        cells = " ".join(("." if v == 0 else str(v)).rjust(cw) for v in row)
+        cells = " ".join(("." if v == 0 else "x" if v < 0 else str(v)).rjust(cw) for v in row)
         return f"{r + 1:>{num}}  {cells}".ljust(width)
 
     head = gap.join(title.ljust(width) for title, _ in items)

@@ -32,7 +32,12 @@ def rules_text(rules: Rules, target: bool = False) -> str:
 
 
 def press_map_text(board: PressMap) -> str:
-    """"press map of 3 buttons and 2 lights" or "Merlin's Magic Square", with the states."""
+    """"press map of 3 buttons and 2 lights" or "Merlin's Magic Square", with the states; a grid
+    with holes as "5x5 board with 2 holes (torus, plus rule)"."""
+    if board.rules is not None and board.grid is not None:
+        n = len(board.holes)
+        return ngettext("{rows}x{cols} board with {n} hole ({rules})", "{rows}x{cols} board with {n} holes ({rules})",
+                        n).format(rows=board.grid[0], cols=board.grid[1], n=n, rules=rules_text(board.rules))
     if board.preset == "merlin":
         parts = [_("Merlin's Magic Square")]
     else:

@@ -151,7 +151,7 @@ def test_solve_does_not_import_z3_or_prompt_toolkit(run_cli):
 
 @pytest.mark.parametrize("args, stdin, needle", [
     (["-"], "101\n10\n", "line 2: 2 cells, but line 1 has 3"),
-    (["-"], "101\n1x1\n", "line 2, column 2: unknown character 'x'"),
+    (["-"], "101\n1z1\n", "line 2, column 2: unknown character 'z'"),
     (["-"], "\n# only a comment\n\n", "no board rows"),
     (["-", "--size", "3x3"], "10\n01\n", "holds a 2x2 board but --size says 3x3"),
     (["--lit", "1,17", "--size", "4x4"], None, "--lit item 17 is off the 4x4 board"),
