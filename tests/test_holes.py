@@ -8,6 +8,7 @@ import json
 import random
 
 import pytest
+
 from countlo.board import Shape
 from countlo.pressmap import HOLE, holed
 from countlo.rules import Rules
