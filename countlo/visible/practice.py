@@ -36,6 +36,8 @@ class Practice:
         solutions.check_vector(shape, self.target, "the target")
         self.lights = list(self.start)
         self.clicks: list[int] = []
+        self.steps: list[int] = []  # each click's step: 1, or k - 1 for a click backwards
+        self.undone: list[tuple[int, int]] = []  # (cell, step) taken back, for redo
         self._plan: dict[tuple[int, ...], tuple[Vector, bool]] = {}
         found = self.fewest(self.lights)
         if found is None:
@@ -79,19 +81,49 @@ class Practice:
         for i, t in column.items():
             self.lights[i] = (self.lights[i] + t * times) % self.k
 
-    def click(self, cell: int) -> None:
-        """Click `cell` (reading-order index): adds 1 mod k to every cell its rule reaches."""
+    def click(self, cell: int, backwards: bool = False) -> None:
+        """Click `cell` (reading-order index): adds 1 mod k to every cell its rule reaches, or
+        takes 1 away when `backwards` (with k states, k - 1 clicks forwards). A new click
+        forgets what undo took back."""
         self.shape.cell(cell)  # BadCellError when off the board
-        self._press(cell, 1)
+        step = self.k - 1 if backwards else 1
+        self._press(cell, step)
         self.clicks.append(cell)
+        self.steps.append(step)
+        self.undone.clear()
 
     def undo(self) -> int | None:
         """Take back the last click; the cell, or None when there was none."""
         if not self.clicks:
             return None
-        cell = self.clicks.pop()
-        self._press(cell, self.k - 1)
+        cell, step = self.clicks.pop(), self.steps.pop()
+        self._press(cell, self.k - step)
+        self.undone.append((cell, step))
         return cell
+
+    def redo(self) -> int | None:
+        """Click again what the last undo took back; the cell, or None when there is nothing."""
+        if not self.undone:
+            return None
+        cell, step = self.undone.pop()
+        self._press(cell, step)
+        self.clicks.append(cell)
+        self.steps.append(step)
+        return cell
+
+    def restart(self) -> None:
+        """Back to the start, no clicks made (and nothing to redo)."""
+        self.lights = list(self.start)
+        self.clicks.clear()
+        self.steps.clear()
+        self.undone.clear()
+
+    def solution(self) -> Vector:
+        """How often to press each cell to win from the lights now, in the fewest presses (the
+        overlay a player can keep on while clicking: it is recomputed for every position)."""
+        found = self.fewest(self.lights)
+        assert found is not None  # every position reached from a winnable start is winnable
+        return found[0]
 
     def to_go(self) -> int:
         """The fewest clicks that win from the lights now."""

@@ -261,3 +261,31 @@ def test_readme_example(run_cli):
     shown = "\n".join(line.rstrip() for line in res.stdout.splitlines())
     assert f"$ printf 'hint\\nC1\\nquit\\n' | countlo practice --seed 5 --size 3x3\n{shown}\n```" \
         in readme
+
+
+def test_backwards_clicks_redo_restart_and_the_overlay_under_k_states():
+    from countlo.rules import Rules
+    from countlo.visible import solutions as answers
+
+    shape = Shape(3, 3, Rules.make("torus", "plus", 3))
+    start = answers.apply(shape, [0] * 9, [1, 0, 2, 0, 1, 0, 0, 0, 1])
+    target = [0] * 9
+    game = Practice(shape, [(-v) % 3 for v in start], target)
+    first = list(game.lights)
+    game.click(4)
+    game.click(4, backwards=True)
+    assert game.lights == first and game.moves == 2
+    game.click(0, backwards=True)
+    after = list(game.lights)
+    assert game.undo() == 0 and game.lights == first
+    assert game.redo() == 0 and game.lights == after and game.redo() is None
+    game.undo()
+    game.click(1)
+    assert game.redo() is None  # a new click forgets what undo took back
+    # the overlay is a fewest-press solution from wherever the player is
+    for _ in range(3):
+        overlay = game.solution()
+        assert answers.apply(shape, game.lights, overlay) == target and sum(overlay) == game.to_go()
+        game.click(game.hint() or 0)
+    game.restart()
+    assert game.lights == game.start and game.moves == 0 and game.redo() is None
