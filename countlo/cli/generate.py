@@ -151,21 +151,17 @@ def _board_line(i: int, fewest: int | None) -> str:
 
 
 def _json(board: Board, g: Generated, seed: int, index: int) -> dict[str, Any]:
-    """One board as JSON, in the shape `solve --json` uses (countlo.cli.solve_report)."""
+    """One board as JSON, in the shape every command's --json shares (docs/json.md)."""
     from countlo.board import Shape
-    from countlo.cli.solve_report import JSON_SCHEMA, press_pairs
+    from countlo.formats.jsonshape import board_head, press_pairs
 
     if isinstance(board, Shape):
         c = board.cols
-        head: dict[str, Any] = {"schema": JSON_SCHEMA, "rows": board.rows, "cols": c,
-                                "topology": board.rules.topology, "rule": board.rules.rule.spec(),
-                                "states": board.rules.states}
         lights: list[Any] = [g.lights[r * c:(r + 1) * c] for r in range(board.rows)]
     else:
-        head = {"schema": JSON_SCHEMA, "nodes": list(board.nodes), "rule": board.rule, "states": board.states}
         lights = list(g.lights)
     presses = None if g.presses is None else press_pairs(board, g.presses)
-    return {**head, "seed": seed, "index": index, "lights": lights, "fewest": g.fewest,
+    return {**board_head(board), "seed": seed, "index": index, "lights": lights, "fewest": g.fewest,
             "presses": presses}
 
 

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 from countlo.board import Shape
 from countlo.cli.bigboard import GRID_LIMIT, big_board_note
+from countlo.formats.jsonshape import board_head, press_pairs
 from countlo.i18n import N_, _, ngettext
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up; mypy knows it)
@@ -22,7 +23,6 @@ if TYPE_CHECKING:
 
     from countlo.graph import Board
 
-JSON_SCHEMA = 2  # the version of the --json shape: bumped when a key changes meaning
 QUIET_LIMIT = 64  # --quiet lists at most this many generators
 # the symmetries' names as the text output shows them (JSON keeps their own names)
 SYMMETRIES = {"identity": N_("identity"), "rotate 90": N_("rotate 90"), "rotate 180": N_("rotate 180"),
@@ -45,20 +45,6 @@ def quiet_words(orders: Sequence[int], k: int) -> str:
         return ngettext("{n} quiet pattern (the group {parts})", "{n} quiet patterns (the group {parts})",
                         size).format(n=size, parts=parts)
     return _("many quiet patterns (the group {parts})").format(parts=parts)
-
-
-def press_pairs(board: Board, p: Sequence[int]) -> list[list[Any]]:
-    """The JSON form of values per cell: [row, column] or [node], then the times when k > 2."""
-    k = board.rules.states if isinstance(board, Shape) else board.states
-    out: list[list[Any]] = []
-    for i, v in enumerate(p):
-        if v:
-            if isinstance(board, Shape):
-                place: list[Any] = [i // board.cols + 1, i % board.cols + 1]
-            else:
-                place = [board.nodes[i]]
-            out.append(place + [v] if k > 2 else place)
-    return out
 
 
 class Report:
@@ -147,11 +133,7 @@ class Report:
         return _("{shape} board ({rules})").format(shape=b, rules=rules_text(b.rules))
 
     def head(self) -> dict[str, Any]:
-        b = self.board
-        if isinstance(b, Shape):
-            return {"schema": JSON_SCHEMA, "rows": b.rows, "cols": b.cols, "topology": b.rules.topology,
-                    "rule": b.rules.rule.spec(), "states": self.k}
-        return {"schema": JSON_SCHEMA, "nodes": list(b.nodes), "rule": b.rule, "states": self.k}
+        return board_head(self.board)  # the keys every command's --json opens with (docs/json.md)
 
     def emit(self, **fields: Any) -> None:
         import json  # only --json pays for it (start-up: bench/bench_startup.py)
