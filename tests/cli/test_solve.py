@@ -216,7 +216,7 @@ def test_min_stopped_by_the_time_limit_gives_a_proven_bound(run_cli):
     assert clears(shape, shape.full, board_of(out["presses"], shape))
     res = run_cli(["solve", "--all-on", "--size", "39x39", "--min", "--time-limit", "0.5"])
     first = res.stdout.splitlines()[0]
-    assert re.search(r"solvable, \d+ fewest presses \(best found in \d+ s; the minimum is at "
+    assert re.search(r"solvable, \d+ fewest presses \(best found in \d+ CPU seconds; the minimum is at "
                      r"least \d+\); nullity 32", first), first
 
 
@@ -300,7 +300,7 @@ def test_min_status_line_only_on_a_terminal(run_cli, tmp_path):
                                            "39x39", "--min", "--time-limit", "3"],
                           env=env, cwd=str(ROOT), encoding="utf-8", timeout=120)
     child.expect(r"searching 2\^32 solutions: [0-9.]+% done, best \d+ presses")
-    child.expect(r"39x39 board: solvable, \d+ fewest presses \(best found in \d+ s; the minimum "
+    child.expect(r"39x39 board: solvable, \d+ fewest presses \(best found in \d+ CPU seconds; the minimum "
                  r"is at least \d+\)")
     child.expect(pexpect.EOF)
 
