@@ -34,8 +34,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--format", choices=("countlo", "rows", "restore"),
                         help=_("the file's format (default: recognised from the text)"))
     parser.add_argument("--size", metavar="RxC", help=_(
-        "the board size, for a 'restore' file of a board that is not square (a '# size: RxC' line "
-        "in the file works too)"))
+        "the board size, for a 'restore' file of a board that is not square or a 'rows' table of a "
+        "game not finished (a '# size: RxC' line in the file works too)"))
     parser.add_argument("--engine", type=str.lower, choices=("auto", *engine_names()), default="auto",
                         help=_("reconstruction engine (default auto: exact on boards up to 8 wide "
                                "and 480 cells, which also gives per-cell chances; linear on larger "
