@@ -346,3 +346,21 @@ def test_a_file_that_is_not_utf8_names_its_line(run_cli, tmp_path, rules):
     assert res.returncode == 2
     assert res.stderr.strip().endswith("bad.txt line 2: not UTF-8 text (save the file as UTF-8)")
     assert len(res.stderr.strip().splitlines()) == 1 and "Traceback" not in res.stderr
+
+
+@pytest.mark.parametrize("states", ["2", "3"])
+def test_a_file_of_several_generated_boards_is_refused_by_solve_and_practice(run_cli, tmp_path, states):
+    """Issue 26, item 9: `generate --count 2` output was solved as one tall 6x3 board."""
+    res = run_cli(["generate", "--size", "3x3", "--count", "2", "--seed", "1", "--states", states])
+    assert res.returncode == 0
+    two = tmp_path / "two.txt"
+    two.write_text(res.stdout, encoding="utf-8")
+    for command in (["solve", str(two), "--states", states], ["practice", str(two), "--states", states]):
+        res = run_cli(command)
+        assert res.returncode == 2 and res.stdout == ""
+        assert res.stderr == (f"countlo {command[0]}: {two} holds 2 boards (the '# board' lines 2, 7, as countlo "
+                              "generate writes them): copy the one you want into a file of its own\n")
+    one = tmp_path / "one.txt"
+    one.write_text(run_cli(["generate", "--size", "3x3", "--seed", "1", "--states", states]).stdout, encoding="utf-8")
+    res = run_cli(["solve", str(one), "--states", states])
+    assert res.returncode == 0 and "3x3 board" in res.stdout
