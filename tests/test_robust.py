@@ -334,13 +334,13 @@ def test_simulate_json_has_the_hidden_board_and_says_where_it_came_from(capsys, 
     _code, out, _ = run(["simulate", "--games", "1", "--size", "3x3", "--json",
                         "--oracle-cmd", program("ok")], capsys, monkeypatch)
     rec = json.loads(out)["records"][0]
-    assert "hidden" in rec and "hidden_source" in rec
+    assert "start" in rec and "start_source" in rec
     if rec["outcome"] == "solved":
-        assert rec["hidden"] == ["#.#", ".#.", "##."]
-        assert rec["hidden_source"].startswith("reconstructed")
+        assert rec["start"] == [[1, 0, 1], [0, 1, 0], [1, 1, 0]]
+        assert rec["start_source"].startswith("reconstructed")
     _code, out, _ = run(["simulate", "--games", "1", "--size", "3x3", "--json"], capsys, monkeypatch)
     rec = json.loads(out)["records"][0]
-    assert rec["hidden_source"] == "simulated" and len(rec["hidden"]) == 3
+    assert rec["start_source"] == "simulated" and len(rec["start"]) == 3
 
 
 # --- 10: an ASCII-only output encoding -----------------------------------------------------------

@@ -94,10 +94,9 @@ def test_a_10x10_game_through_the_command_line(capsys):
         from countlo.board import Shape
 
         shape = Shape(10, 10)
-        board = shape.from_rows([sum(1 << c for c, ch in enumerate(row) if ch == "#")
-                                 for row in rec["hidden"]])
-        for name, count in rec["steps"]:
-            board = shape.press(board, shape.parse_cell(name))
+        board = shape.from_rows([sum(v << c for c, v in enumerate(row)) for row in rec["start"]])
+        for (row, col), count in rec["steps"]:
+            board = shape.press(board, (row - 1) * 10 + col - 1)
             assert board.bit_count() == count
         assert board == 0
 

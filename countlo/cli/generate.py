@@ -164,29 +164,21 @@ def _board_line(i: int, fewest: int | None) -> str:
 
 
 def _json(board: Board, g: Generated, seed: int, index: int) -> dict[str, Any]:
-    """One board as JSON, in the shape `solve --json` uses (countlo.cli.solve_report)."""
+    """One board as JSON, in the shape every command's --json shares (docs/json.md)."""
     from countlo.board import Shape
-    from countlo.cli.solve_report import JSON_SCHEMA, board_head, press_pairs
-    from countlo.pressmap import PressMap
+    from countlo.formats.jsonshape import board_head, press_map, press_pairs
 
-    head: dict[str, Any]
-    if isinstance(board, PressMap):
-        head = board_head(board)
-        lights: list[Any] = list(g.lights)
-        if board.grid is not None:
-            c = board.grid[1]
-            lights = [g.lights[r * c:(r + 1) * c] for r in range(board.grid[0])]
+    pm = press_map(board)
+    lights: list[Any] = list(g.lights)
+    if pm is not None and pm.grid is not None:  # a press map on a grid: its lights as rows
+        c = pm.grid[1]
+        cells = pm.expand(g.lights)
+        lights = [cells[r * c:(r + 1) * c] for r in range(pm.grid[0])]
     elif isinstance(board, Shape):
         c = board.cols
-        head = {"schema": JSON_SCHEMA, "rows": board.rows, "cols": c,
-                                "topology": board.rules.topology, "rule": board.rules.rule.spec(),
-                                "states": board.rules.states}
         lights = [g.lights[r * c:(r + 1) * c] for r in range(board.rows)]
-    else:
-        head = {"schema": JSON_SCHEMA, "nodes": list(board.nodes), "rule": board.rule, "states": board.states}
-        lights = list(g.lights)
     presses = None if g.presses is None else press_pairs(board, g.presses)
-    return {**head, "seed": seed, "index": index, "lights": lights, "fewest": g.fewest,
+    return {**board_head(board), "seed": seed, "index": index, "lights": lights, "fewest": g.fewest,
             "presses": presses}
 
 

@@ -154,8 +154,9 @@ def _replay(oracle: SimulatedOracle, record: Record) -> None:
                 step=i, seed=oracle.seed, got=got, cell=record.shape.name(s.cell), count=s.count))
 
 
-def open_session(args: argparse.Namespace) -> tuple[Session, Writer]:
-    """The Session the options describe, with its transcript open (new or resumed)."""
+def open_session(args: argparse.Namespace) -> tuple[Session, Writer | None]:
+    """The Session the options describe, with its transcript open (new or resumed); a simulated
+    game keeps one only when --transcript asks (it can be played again from its seed)."""
     from countlo.board import Shape
     from countlo.formats.transcript import Header, Writer
     from countlo.hidden.posterior.frontier import check_supported
@@ -218,10 +219,12 @@ def open_session(args: argparse.Namespace) -> tuple[Session, Writer]:
         seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
         oracle = SimulatedOracle(shape, seed)
         extra["game"] = f"simulated (countlo play --sim --seed {seed})"
+    label = _("simulated game, seed {seed}").format(seed=oracle.seed) if oracle else ""
+    if oracle is not None and not args.transcript:
+        return Session(guide, None, oracle, label=label), None
     path = Path(args.transcript) if args.transcript else default_path(shape, args.sim)
     header = Header.new(shape, strategy, oracle.seed if oracle else None, engine, **extra)
     writer = Writer.create(str(path), header)
-    label = _("simulated game, seed {seed}").format(seed=oracle.seed) if oracle else ""
     return Session(guide, writer, oracle, where=str(path), label=label), writer
 
 
@@ -239,7 +242,6 @@ def next_path(transcript: str | None, shape: Shape, n: int) -> Path:
 
 
 def run(args: argparse.Namespace) -> int:
-    from countlo.formats.transcript import NoteEvent
     from countlo.ui.terminal import interactive, light_background, run_lines, run_terminal, wants_colour
 
     if args.listen is None and (args.origin or args.approve):
@@ -262,12 +264,10 @@ def run(args: argparse.Namespace) -> int:
                     run_lines(session, sys.stdin, sys.stdout, bridge=bridge)
                 again = bridge is not None and (bridge.restart or (session.guide.done and next_game(bridge, session)))
             finally:
-                writer.close()
-                record = writer.record
-                kept = any(isinstance(e, NoteEvent) for e in writer.events)  # a typed line the record could not take
-                if not args.resume and (record is None or not record.steps) and not kept:
-                    # a session left before its first click keeps no file (it has nothing to resume)
-                    Path(writer.path).unlink(missing_ok=True)
+                if writer is not None:
+                    writer.close()
+                    if not writer.worth_keeping:  # left before the first click: nothing to resume
+                        Path(writer.path).unlink(missing_ok=True)
             if not again or bridge is None:
                 break
             games += 1

@@ -30,29 +30,28 @@ def rounded(x: float | None) -> float | None:
 
 def game_record(shape: Any, seed: int, r: Any, hidden: int | None) -> dict[str, Any]:
     """The JSON record of one game (GameResult `r`; the hidden start, None from a game program)."""
+    from countlo.formats.jsonshape import bit_grid, cell_pair
     from countlo.ui.wording import ending_text
 
     rec = r.record
     out: dict[str, Any] = {
         "seed": seed, "outcome": r.outcome.value, "solved": r.solved, "probes": r.probes,
         "clicks": r.clicks, "reason": ending_text(shape, r.ending),
-        "start": rec.start if rec else None,
-        "steps": [[shape.name(s.cell), s.count] for s in rec.steps] if rec else [],
+        "start_count": rec.start if rec else None,
+        # each step is [[row, column], count]: the cell clicked and the count it showed
+        "steps": [[cell_pair(shape, s.cell), s.count] for s in rec.steps] if rec else [],
         # a refused last count is an observation too: kept in steps, and said to be the one no board allows
         "refused_last": r.refused is not None,
         "decision_ms_mean": rounded(1000 * sum(r.decision_times) / len(r.decision_times)) if r.decision_times else None,
         "decision_ms_max": rounded(1000 * max(r.decision_times)) if r.decision_times else None,
     }
     if r.refused is not None:
-        out["steps"].append([shape.name(r.refused[0]), r.refused[1]])
+        out["steps"].append([cell_pair(shape, r.refused[0]), r.refused[1]])
     source = "simulated"
     if hidden is None:  # a game program does not reveal its board: the counts may determine it
         hidden, source = reconstructed(rec)
-    out["hidden"] = None if hidden is None else [
-        "".join("#" if row >> c & 1 else "." for c in range(shape.cols))
-        for row in shape.to_rows(hidden)
-    ]
-    out["hidden_source"] = source
+    out["start"] = bit_grid(shape, hidden)  # the hidden start, rows of 0/1 as in every --json
+    out["start_source"] = source
     return out
 
 
@@ -96,8 +95,8 @@ class BadResultError(CountloError):
     """A result from the cluster that is not a game record of the asked seed and board."""
 
 
-_KEYS = {"seed", "outcome", "solved", "probes", "clicks", "reason", "start", "steps", "refused_last",
-         "decision_ms_mean", "decision_ms_max", "hidden", "hidden_source"}
+_KEYS = {"seed", "outcome", "solved", "probes", "clicks", "reason", "start_count", "steps", "refused_last",
+         "decision_ms_mean", "decision_ms_max", "start", "start_source"}
 
 
 def from_plain(text: object, shape: Any, seed: int) -> tuple[Played, dict[str, Any]]:
@@ -135,17 +134,17 @@ def from_plain(text: object, shape: Any, seed: int) -> tuple[Played, dict[str, A
         "solved": type(rec["solved"]) is bool and rec["solved"] == (rec["outcome"] == "solved"),
         "probes": number(rec["probes"]), "clicks": number(rec["clicks"]),
         "reason": isinstance(rec["reason"], str) and len(rec["reason"]) <= LONGEST_REASON,
-        "start": rec["start"] is None or number(rec["start"], 0, shape.cells),
+        "start_count": rec["start_count"] is None or number(rec["start_count"], 0, shape.cells),
         "steps": isinstance(rec["steps"], list) and len(rec["steps"]) <= LARGEST_NUMBER
         and all(_step(s, shape) for s in rec["steps"]),
         "refused_last": type(rec["refused_last"]) is bool,
         "decision_ms_mean": rec["decision_ms_mean"] is None or real(rec["decision_ms_mean"]),
         "decision_ms_max": rec["decision_ms_max"] is None or real(rec["decision_ms_max"]),
-        "hidden": rec["hidden"] is None or (
-            isinstance(rec["hidden"], list) and len(rec["hidden"]) == shape.rows
-            and all(isinstance(row, str) and len(row) == shape.cols and set(row) <= {"#", "."}
-                    for row in rec["hidden"])),
-        "hidden_source": isinstance(rec["hidden_source"], str) and len(rec["hidden_source"]) <= LONGEST_REASON,
+        "start": rec["start"] is None or (
+            isinstance(rec["start"], list) and len(rec["start"]) == shape.rows
+            and all(isinstance(row, list) and len(row) == shape.cols
+                    and all(type(v) is int and v in (0, 1) for v in row) for row in rec["start"])),
+        "start_source": isinstance(rec["start_source"], str) and len(rec["start_source"]) <= LONGEST_REASON,
     }
     wrong = [key for key, ok in checks.items() if not ok]
     if wrong:
@@ -154,12 +153,9 @@ def from_plain(text: object, shape: Any, seed: int) -> tuple[Played, dict[str, A
 
 
 def _step(step: object, shape: Any) -> bool:
-    """A step as `["C4", 17]`: a cell of the board and a count it can show."""
-    if not (isinstance(step, list) and len(step) == 2 and isinstance(step[0], str) and len(step[0]) <= 16
+    """A step as `[[3, 4], 17]`: a cell of the board as 1-based [row, column] and a count it can show."""
+    if not (isinstance(step, list) and len(step) == 2 and isinstance(step[0], list) and len(step[0]) == 2
             and type(step[1]) is int and 0 <= step[1] <= shape.cells):
         return False
-    try:
-        shape.parse_cell(step[0])
-    except (CountloError, ValueError):
-        return False
-    return True
+    row, col = step[0]
+    return type(row) is int and type(col) is int and 1 <= row <= shape.rows and 1 <= col <= shape.cols

@@ -34,8 +34,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--format", choices=("countlo", "rows", "restore"),
                         help=_("the file's format (default: recognised from the text)"))
     parser.add_argument("--size", metavar="RxC", help=_(
-        "the board size, for a 'restore' file of a board that is not square (a '# size: RxC' line "
-        "in the file works too)"))
+        "the board size, for a 'restore' file of a board that is not square or a 'rows' table of a "
+        "game not finished (a '# size: RxC' line in the file works too)"))
     parser.add_argument("--engine", type=str.lower, choices=("auto", *engine_names()), default="auto",
                         help=_("reconstruction engine (default auto: exact on boards up to 8 wide "
                                "and 480 cells, which also gives per-cell chances; linear on larger "
@@ -167,7 +167,9 @@ def _malformed(e: TranscriptError, args: argparse.Namespace) -> int:
     import json
 
     if args.json:
-        print(json.dumps({"status": "malformed", "problems": [
+        from countlo.formats.jsonshape import JSON_SCHEMA
+
+        print(json.dumps({"schema": JSON_SCHEMA, "status": "malformed", "problems": [
             {"line": n, "message": m} for n, m in e.problems]}))
     elif len(e.problems) > 1:
         shown = e.problems[:LISTED]
@@ -190,28 +192,26 @@ def _malformed(e: TranscriptError, args: argparse.Namespace) -> int:
 
 
 def as_json(r: Replay, nested: bool = True) -> dict[str, Any]:
-    """The JSON object of a replay. `start`, `quiet_pattern` (the proof a board cannot be cleared)
-    and `probabilities` (of each cell having started lit, when ambiguous) are row-major grids or
-    null; `finish` lists 1-based [row, col] clicks and `finish_counts` the count after each."""
+    """The JSON object of a replay, in the shape every command shares (docs/json.md). `start`
+    (the hidden start), `lights` (the lights after the last step), `quiet_pattern` (the proof a
+    board cannot be cleared) and `probabilities` (of each cell having started lit, when ambiguous)
+    are row-major grids or null; `finish` lists 1-based [row, column] clicks and `finish_counts`
+    the count after each."""
+    from countlo.formats.jsonshape import bit_grid, board_head, cell_pair
+
     shape = r.shape
-
-    def grid(bits: int | None) -> list[list[int]] | None:
-        return None if bits is None else [
-            [bits >> (i * shape.cols + c) & 1 for c in range(shape.cols)] for i in range(shape.rows)]
-
     probabilities = None if r.marginals is None else [
         [round(p, 4) for p in r.marginals[i * shape.cols:(i + 1) * shape.cols]]
         for i in range(shape.rows)]
     return {
-        "rows": shape.rows,
-        "cols": shape.cols,
-        "topology": shape.rules.topology,
-        "rule": shape.rules.rule.name,
+        **(board_head(shape) if nested else {}),
         "target": shape.rules.target,
         "status": r.status,
-        "start": grid(r.start),
+        "start_count": r.counts[0] if r.counts else None,
+        "start": bit_grid(shape, r.start),
+        "lights": bit_grid(shape, r.lights),
         "determined_after": r.determined_after,
-        "finish": [[f.cell // shape.cols + 1, f.cell % shape.cols + 1] for f in r.finish],
+        "finish": [cell_pair(shape, f.cell) for f in r.finish],
         "finish_counts": [f.count for f in r.finish],
         "finish_exact": r.finish_exact if r.finish else None,
         "clearable": r.clearable,
@@ -219,7 +219,7 @@ def as_json(r: Replay, nested: bool = True) -> dict[str, Any]:
         "possible_exact": r.possible_exact,
         "engine": r.engine,
         "probabilities": probabilities,
-        "quiet_pattern": grid(r.witness),
+        "quiet_pattern": bit_grid(shape, r.witness),
         "typo": [{"line": t.line, "step": t.step, "written": t.written, "suggested": t.suggested}
                  for t in r.typos],
         **({} if r.typos_searched else {"typo_searched": False}),

@@ -124,9 +124,12 @@ def run(args: argparse.Namespace) -> int:
     records = [finished[seed][1] for seed in order]
     s = summarize(results)
     if args.json:
+        from countlo.formats.jsonshape import board_head
+
         out = {
+            **board_head(shape), "target": shape.rules.target,  # the shape every --json shares (docs/json.md)
             "partial": interrupted, "games_asked": args.games,
-            "size": str(shape), "rules": shape.rules.describe(), "strategy": args.strategy, "engine": args.engine,
+            "strategy": args.strategy, "engine": args.engine,
             "oracle": "simulated" if args.oracle_cmd is None else args.oracle_cmd, "density": args.density,
             "games": s.games, "solved": s.solved, "unsolvable": s.unsolvable, "failed": s.failed,
             "probes_mean": rounded(s.probes_mean), "probes_median": rounded(s.probes_median),

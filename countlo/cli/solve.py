@@ -22,10 +22,10 @@ if TYPE_CHECKING:
 
 ALL_LIMIT = 4096  # --all lists at most this many solutions unless --limit is given
 QUIET_PANELS = 16  # --quiet --image draws at most this many basis patterns
-MIN_TIME = 60.0  # --min stops after this many seconds unless --time-limit says otherwise
+MIN_TIME = 60.0  # --min stops after this many CPU seconds unless --time-limit says otherwise
 FULL_LIMIT = 1 << 22  # --full prints boards of at most this many cells (2048x2048)
 BITSET_LIMIT = 1 << 24  # --min and --all work on one bitset of the board: at most 4096x4096
-MOST_TIME = 10.0  # --most searches this long for bounds beyond the exact cases
+MOST_TIME = 10.0  # --most searches this many CPU seconds for bounds beyond the exact cases
 MOST_LIMIT = 1 << 20  # --most holds the quiet patterns as ints: up to n patterns of n^2 bits (1024x1024)
 # how countlo.visible.algebra.covering_radius found its bounds, as the text output words them (JSON keeps its words)
 METHODS = (N_("nullity 0: the only solution of the all-pressed start"), N_("nullity 1: closed form"),
@@ -43,9 +43,9 @@ any other line starting with '#' is a comment; blank lines are skipped.
 Boards above 64x64 print a summary; --full prints everything, --out saves the
 press grid, --json lists presses as 1-based [row, column] pairs.
 Exit 0 solved, 1 unsolvable, 2 bad input.
---min is proven unless stopped (--time-limit, default 60 s, or Ctrl-C): then it
-prints the best found and a proven lower bound ("exact": false and
-"lower_bound" in JSON).
+--min is proven unless stopped (--time-limit, default 60 CPU seconds, or
+Ctrl-C): then it prints the best found and a proven lower bound ("exact": false
+and "lower_bound" in JSON).
 --most --size RxC: the most presses any solvable start of that size needs, and
 such a start.
 
@@ -102,7 +102,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     question.add_argument("--limit", type=_positive, metavar="N", help=_("with --all: list at most N"))
     question.add_argument("--time-limit", type=_seconds, metavar="SECONDS",
                           help=_("with --min (default {min:g}) or --most (default {most:g}): stop after "
-                                 "this long with the best found and a proven bound").format(
+                                 "this many CPU seconds (time the machine spends on other work does "
+                                 "not count) with the best found and a proven bound").format(
                                      min=MIN_TIME, most=MOST_TIME))
     output = p.add_argument_group(_("the output"))
     output.add_argument("--full", action="store_true",
@@ -384,14 +385,14 @@ def _questions(report: Report, board: Board, start: Pattern | int, target: Patte
         from countlo.visible.fewest import fewest
 
         limit = MIN_TIME if args.time_limit is None else args.time_limit
-        began = time.monotonic()
+        began = time.process_time()  # CPU seconds, as the search counts its --time-limit
         found = fewest(board, start, target, time_limit=limit, progress=status_line(size))
         clear_status()
         assert found is not None
         extra["presses"] = form(found.presses)
         extra["lower_bound"] = found.lower_bound
         if found.stopped and not found.exact:
-            extra["stopped"] = _("best found in {s} s").format(s=f"{time.monotonic() - began:.0f}")
+            extra["stopped"] = _("best found in {s} CPU seconds").format(s=f"{time.process_time() - began:.0f}")
         return found.exact, extra
     if args.all:
         if args.limit is None and solutions > ALL_LIMIT:

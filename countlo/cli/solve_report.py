@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 from countlo.board import Shape
 from countlo.cli.bigboard import GRID_LIMIT, big_board_note
+from countlo.formats.jsonshape import board_head, press_map, press_pairs
 from countlo.i18n import N_, _, ngettext
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up; mypy knows it)
@@ -21,9 +22,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from countlo.graph import Board
-    from countlo.pressmap import PressMap
 
-JSON_SCHEMA = 2  # the version of the --json shape: bumped when a key changes meaning
 QUIET_LIMIT = 64  # --quiet lists at most this many generators
 # the symmetries' names as the text output shows them (JSON keeps their own names)
 SYMMETRIES = {"identity": N_("identity"), "rotate 90": N_("rotate 90"), "rotate 180": N_("rotate 180"),
@@ -48,36 +47,6 @@ def quiet_words(orders: Sequence[int], k: int) -> str:
     return _("many quiet patterns (the group {parts})").format(parts=parts)
 
 
-def press_map(board: Board) -> PressMap | None:
-    """The board if it is a press map; the module is loaded only off the classic grids' path."""
-    if isinstance(board, Shape):
-        return None
-    from countlo.pressmap import PressMap
-
-    return board if isinstance(board, PressMap) else None
-
-
-def press_pairs(board: Board, p: Sequence[int], lights: bool = False) -> list[list[Any]]:
-    """The JSON form of values per cell: [row, column] or [node], then the times when k > 2. On a
-    press map p is per button ([button], or [row, column] when the buttons are a grid's cells),
-    or per light when `lights`."""
-    k = board.rules.states if isinstance(board, Shape) else board.states
-    cols = board.cols if isinstance(board, Shape) else 0
-    names: tuple[str, ...] = () if isinstance(board, Shape) else board.nodes
-    pm = press_map(board)
-    if pm is not None:
-        grid = pm.grid is not None and (lights or pm.on_grid)
-        cols = pm.grid[1] if grid and pm.grid is not None else 0
-        names = pm.lights if lights else pm.buttons
-    out: list[list[Any]] = []
-    for i, v in enumerate(p):
-        if v:
-            at = pm.place(i) if pm is not None else i  # a grid with holes: the light's cell
-            place: list[Any] = [at // cols + 1, at % cols + 1] if cols else [names[i]]
-            out.append(place + [v] if k > 2 else place)
-    return out
-
-
 def say(text: str) -> None:
     """A line of words, wrapped at word boundaries to the terminal's width (a pipe or a file
     keeps it whole for the program reading it); grids are printed as they are."""
@@ -88,33 +57,6 @@ def say(text: str) -> None:
 
         text = wrapped(text, sys.stdout)
     print(text)
-
-
-def board_head(board: Board) -> dict[str, Any]:
-    """The keys that open every JSON object about `board` (docs/solve.md)."""
-    if isinstance(board, Shape):
-        return {"schema": JSON_SCHEMA, "rows": board.rows, "cols": board.cols, "topology": board.rules.topology,
-                "rule": board.rules.rule.spec(), "states": board.rules.states}
-    pm = press_map(board)
-    if pm is not None and pm.rules is not None and pm.grid is not None:  # a grid with holes
-        cols = pm.grid[1]
-        return {"schema": JSON_SCHEMA, "rows": pm.grid[0], "cols": cols, "topology": pm.rules.topology,
-                "rule": pm.rules.rule.spec(), "states": pm.states,
-                "holes": [[h // cols + 1, h % cols + 1] for h in pm.holes]}
-    if pm is not None:
-        head: dict[str, Any] = {"schema": JSON_SCHEMA}
-        if pm.grid is not None:
-            head.update(rows=pm.grid[0], cols=pm.grid[1])
-        if pm.preset:
-            head["rule"] = pm.preset
-        return dict(head, lights=list(pm.lights), buttons=list(pm.buttons), states=pm.states)
-    from countlo.graph import Graph
-
-    assert isinstance(board, Graph)
-    head = {"schema": JSON_SCHEMA, "nodes": list(board.nodes), "rule": board.rule, "states": board.states}
-    if board.arcs:
-        head["arcs"] = [[board.nodes[a], board.nodes[b]] for a, b in board.arcs]
-    return head
 
 
 class Report:
@@ -244,7 +186,7 @@ class Report:
         return _("{shape} board ({rules})").format(shape=b, rules=rules_text(b.rules))
 
     def head(self) -> dict[str, Any]:
-        return board_head(self.board)
+        return board_head(self.board)  # the keys every command's --json opens with (docs/json.md)
 
     def emit(self, **fields: Any) -> None:
         import json  # only --json pays for it (start-up: bench/bench_startup.py)

@@ -23,8 +23,8 @@ def status_line(many: str) -> Progress | None:
         frac = st.done / st.total
         left = st.elapsed * (1 - frac) / frac if frac else 0.0
         unescaped(sys.stderr).write("\r\x1b[K" + _(
-            "searching {many} solutions: {done}% done, best {best} presses, {spent} s, about "
-            "{left} s left (Ctrl-C stops with the best so far)").format(
+            "searching {many} solutions: {done}% done, best {best} presses, {spent} CPU s, about "
+            "{left} CPU s left (Ctrl-C stops with the best so far)").format(
                 many=many, done=f"{100 * frac:.1f}", best=st.best, spent=f"{st.elapsed:.0f}",
                 left=f"{left:.0f}"))
         unescaped(sys.stderr).flush()

@@ -2,7 +2,8 @@
 
 - ``rows``: the starting count on the first line, then R lines of C counts: the count read
   after clicking each cell once, in reading order, never clicking back. The board size is the
-  shape of the table.
+  shape of the table, unless a size is given (``--size``, or a ``# size:`` line): then the
+  table may hold only the first rows, as a game in progress does.
 - ``restore``: the starting count, then one line per cell in reading order holding two counts:
   after clicking the cell, and after clicking it back. Clicking back restores the board, so
   every second count repeats the starting count.
@@ -150,8 +151,12 @@ def _start(table: list[tuple[int, list[int | None]]], problems: Problems) -> tup
     return (values[0] if values else None), n
 
 
-def read_rows(text: str, source: str = "transcript") -> Transcript:
-    """Import the 'rows' format: start count, then the count after each cell clicked in reading order."""
+def read_rows(text: str, source: str = "transcript", shape: Shape | None = None) -> Transcript:
+    """Import the 'rows' format: start count, then the count after each cell clicked in reading order.
+
+    Without a size the table is the whole board. With one (`shape`, from --size, or a '# size:'
+    line) the table may stop early, as a game in progress does: the first rows of the board,
+    the last of them possibly cut short."""
     problems: list[tuple[int, str]] = []
     rows, sizes = _data_lines(text)
     if not rows:
@@ -163,23 +168,44 @@ def read_rows(text: str, source: str = "transcript") -> Transcript:
     if not body:
         raise TranscriptError([(start_line, _("expected lines of counts after the starting count, one "
                                               "line per board row"))], source)
+    declared = _size_from_comment(sizes, problems, source)
+    if shape is not None and declared is not None and shape != declared:
+        problems.append((sizes[0][0], _("'# size: {declared}' but --size says {shape}").format(
+            declared=declared, shape=shape)))
+    board = shape or declared
+    if board is not None:
+        return _partial_rows(board, body, start, start_line, problems, source)
     cols = len(body[0][1])
     for n, values in body[1:]:
         if len(values) != cols:
             problems.append((n, _("expected {cols} counts like the first row (line {line}), found "
                                   "{n}").format(cols=cols, line=body[0][0], n=len(values))))
-    declared = _size_from_comment(sizes, problems, source)
     try:
-        shape = Shape(len(body), cols)
+        board = Shape(len(body), cols)
     except CountloError as e:
         raise TranscriptError([(body[0][0], str(e))], source) from None
-    if declared is not None and declared != shape:
-        problems.append((sizes[0][0], _("'# size: {declared}' but the table is {shape}").format(
-            declared=declared, shape=shape)))
     steps = []  # a missing or unreadable count stays as None, so later changes are still checked
     for r, (n, values) in enumerate(body):
         padded = (values + [None] * cols)[:cols]
         steps += [(r * cols + c, v, n) for c, v in enumerate(padded)]
+    return _finish(board, steps, start, start_line, problems, source, "rows", "sequential")
+
+
+def _partial_rows(shape: Shape, body: list[tuple[int, list[int | None]]], start: int | None, start_line: int,
+                  problems: Problems, source: str) -> Transcript:
+    """A rows table of a board of known size: at most its rows, each of its columns' counts but
+    the last row, which may stop early (the game is not over)."""
+    if len(body) > shape.rows:
+        problems.append((body[shape.rows][0], _("a {shape} board has {rows} rows; found {n} lines of "
+                                                "counts").format(shape=shape, rows=shape.rows, n=len(body))))
+    steps = []
+    for r, (n, values) in enumerate(body[: shape.rows]):
+        last = r == len(body) - 1
+        if len(values) > shape.cols or (len(values) < shape.cols and not last):
+            problems.append((n, _("expected {cols} counts, one per column of the {shape} board, found "
+                                  "{n}").format(cols=shape.cols, shape=shape, n=len(values))))
+        padded = values if last else (values + [None] * shape.cols)
+        steps += [(r * shape.cols + c, v, n) for c, v in enumerate(padded[: shape.cols])]
     return _finish(shape, steps, start, start_line, problems, source, "rows", "sequential")
 
 
@@ -231,7 +257,7 @@ def parse(text: str, source: str = "transcript", fmt: str | None = None,
     if fmt == "countlo":
         t = read(text, source)
     elif fmt == "rows":
-        t = read_rows(text, source)
+        t = read_rows(text, source, shape)
     else:
         raise TranscriptFileError(_("unknown format {fmt!r}: choose one of {names}").format(
             fmt=fmt, names=", ".join(FORMATS)))

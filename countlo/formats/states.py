@@ -24,6 +24,7 @@ from collections.abc import Sequence
 
 from countlo.board import Shape, column_letters
 from countlo.errors import BadRuleError, BoardFormatError
+from countlo.formats.textgrid import one_board
 from countlo.graph import Graph
 from countlo.i18n import _
 from countlo.pressmap import PressMap
@@ -42,6 +43,7 @@ def parse_grid(text: str, states: int, source: str = "input",
     Values are kept in one bytearray (every k is at most 255) and each row of digits is read
     by bytes.translate, so a 4095 x 4095 file costs a few C passes, not a Python step per cell."""
     values = bytearray()
+    comments: list[tuple[int, str]] = []
     rows = cols = first = 0
     below = bytes(range(min(states, 256)))  # a row's bytes less these: its states too large
     for lineno, line in enumerate(text.splitlines(), 1):
@@ -53,6 +55,7 @@ def parse_grid(text: str, states: int, source: str = "input",
             cells = _holes(cells, rows * len(cells), holes)
         if cells is None:
             if body.startswith("#"):
+                comments.append((lineno, body))
                 continue
             what = _("digits") if states <= 10 else _("numbers")
             raise BoardFormatError(_("{source} line {line}: not a row of states 0..{last} ({what}): "
@@ -73,6 +76,7 @@ def parse_grid(text: str, states: int, source: str = "input",
         values.extend(cells)  # every state is below the number of states, at most 255
     if not rows:
         raise BoardFormatError(_("{source}: no board rows found").format(source=source))
+    one_board(comments, source)
     return rows, cols, list(values)
 
 

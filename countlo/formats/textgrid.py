@@ -25,9 +25,37 @@ _TO_BITS = str.maketrans({**{ch: "1" for ch in LIT}, **{ch: "0" for ch in DARK},
 _LIT_SEP = re.compile(r"\s*,\s*|\s+")
 
 
+def board_heads(comments: Sequence[tuple[int, str]]) -> list[int]:
+    """The lines among the (line, text) comments of a grid file that head a board of `countlo
+    generate --count N` ('# board 2: fewest presses 5', in any language countlo speaks)."""
+    if len(comments) < 2:
+        return []
+    from countlo.i18n import LANGUAGES, speaking  # noqa: PLC0415 (a file with comments only)
+
+    patterns = []
+    for lang in LANGUAGES:
+        with speaking(lang):
+            before, _i, after = _("# board {i}").partition("{i}")
+        squeezed = ["".join(part.split()) for part in (before, after)]  # spaces do not count
+        patterns.append(re.compile(re.escape(squeezed[0]) + r"\d+(?!\d)" + re.escape(squeezed[1])))
+    return [n for n, text in comments if any(p.match("".join(text.split())) for p in patterns)]
+
+
+def one_board(comments: Sequence[tuple[int, str]], source: str) -> None:
+    """Refuse a file holding several generated boards: read as one, they would make one tall
+    board nobody asked for. Taking the first in silence would hide the others, so the user
+    chooses (issue 26, item 9)."""
+    heads = board_heads(comments)
+    if len(heads) > 1:
+        raise BoardFormatError(_("{source} holds {n} boards (the '# board' lines {lines}, as countlo generate "
+                                 "writes them): copy the one you want into a file of its own").format(
+            source=source, n=len(heads), lines=", ".join(map(str, heads))))
+
+
 def parse_grid(text: str, source: str = "input") -> tuple[Shape, list[int]]:
     """(shape, row ints) of a text grid; bit c of a row is column c (leftmost = bit 0)."""
     rows: list[int] = []
+    comments: list[tuple[int, str]] = []
     width = first_line = 0
     for lineno, line in enumerate(text.splitlines(), 1):
         body = line.strip()
@@ -37,6 +65,7 @@ def parse_grid(text: str, source: str = "input") -> tuple[Shape, list[int]]:
         bits = "".join(body.split()).translate(_TO_BITS)
         if bits.strip("01"):
             if body.startswith("#"):
+                comments.append((lineno, body))
                 continue  # a comment: not made only of cell characters
             col = next(i for i, ch in enumerate(line, 1) if ch not in _CELLS and not ch.isspace())
             raise BoardFormatError(
@@ -55,6 +84,7 @@ def parse_grid(text: str, source: str = "input") -> tuple[Shape, list[int]]:
         rows.append(int(bits[::-1], 2))
     if not rows:
         raise BoardFormatError(_("{source}: no board rows found").format(source=source))
+    one_board(comments, source)
     return Shape(len(rows), width), rows
 
 

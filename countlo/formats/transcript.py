@@ -537,6 +537,7 @@ class Writer:
         self.header = header
         self.events = events
         self._handle = handle
+        self.fresh = not events  # created by this session (not reopened with --resume)
 
     @classmethod
     def create(cls, path: str, header: Header) -> Writer:
@@ -644,6 +645,15 @@ class Writer:
 
     def note(self, text: str) -> None:
         self._add(NoteEvent(_one_line(text)))
+
+    @property
+    def worth_keeping(self) -> bool:
+        """Whether the file holds something to resume or replay: a click, a note (a typed line
+        the record could not take, a correction), or what it held before it was resumed. A
+        session left before its first click keeps no file (issue 26, item 9)."""
+        record = self.record
+        return (not self.fresh or (record is not None and bool(record.steps))
+                or any(isinstance(e, NoteEvent) for e in self.events))
 
     @property
     def record(self) -> Record | None:

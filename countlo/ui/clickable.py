@@ -4,8 +4,9 @@ The guided session's prompt (countlo.ui.terminal) is a prompt_toolkit PromptSess
 holds the picture; PromptSession splits a multi-line message into plain (style, text) pairs and
 so drops mouse handlers. Here the picture is its own window above a one-line input, so the
 handlers its fragments carry are called when a cell is clicked. Like the guided prompt, it draws
-inline at the bottom of the terminal, is erased when a line is accepted, and the session's
-answer is printed above it; the scrollback keeps the game's history.
+inline, is erased when a line is accepted, and the session's answer is printed above it; the
+scrollback keeps the game's history. The picture is held on the bottom rows of the terminal
+(where the terminal reports its cursor), so the board stays put as answers pile up above it.
 
 The session is anything with `greeting()`, `board()`, `toolbar()`, `check(text)`,
 `handle(text)`, `leave()`, `over`, `words()` and an `on_click` attribute (countlo.ui.practice):
@@ -51,13 +52,15 @@ def run_clickable(session: Clickable, input: Input | None = None, output: Output
     from prompt_toolkit.application import Application
     from prompt_toolkit.buffer import Buffer
     from prompt_toolkit.completion import WordCompleter
+    from prompt_toolkit.filters import Condition
     from prompt_toolkit.formatted_text import FormattedText
     from prompt_toolkit.key_binding import KeyBindings
-    from prompt_toolkit.layout import Dimension, HSplit, Layout, Window
+    from prompt_toolkit.layout import ConditionalContainer, Dimension, HSplit, Layout, Window
     from prompt_toolkit.layout.controls import BufferControl, FormattedTextControl
     from prompt_toolkit.layout.processors import BeforeInput
     from prompt_toolkit.output import ColorDepth
     from prompt_toolkit.output.defaults import create_output
+    from prompt_toolkit.renderer import CPR_Support
     from prompt_toolkit.styles import Style
 
     style = Style.from_dict(styles(light))
@@ -111,13 +114,26 @@ def run_clickable(session: Clickable, input: Input | None = None, output: Output
             if not buffer.text:
                 event.app.exit(exception=EOFError)
 
+        def placed() -> bool:
+            """Whether the rows below the cursor are known (the terminal answered the cursor
+            position request), or never will be: only then is the board drawn, so it is never
+            seen, nor clicked, where it stood for a moment before the answer came."""
+            return app.renderer.height_is_known or app.renderer.cpr_support is CPR_Support.NOT_SUPPORTED
+
         body = HSplit([
-            Window(FormattedTextControl(lambda: session.board()), dont_extend_height=True),
+            # the free rows below the answers so far: the board sits on the bottom rows of the
+            # terminal, in the same place for every move, so a mouse click after an answer is
+            # printed above still lands on the cell the player aimed at (issue 26, item 9)
+            ConditionalContainer(HSplit([
+                Window(),
+                Window(FormattedTextControl(lambda: session.board()), dont_extend_height=True),
+            ]), filter=Condition(placed)),
             Window(BufferControl(buffer, input_processors=[BeforeInput("> ")]), height=1),
             Window(FormattedTextControl(lambda: FormattedText(warning)), height=Dimension(min=1),
                    dont_extend_height=True),
-            Window(FormattedTextControl(lambda: FormattedText(status_bar(session.toolbar(), width()))), height=1,
-                   style="class:bottom-toolbar"),
+            ConditionalContainer(  # drawn with the board, so both are seen in their place at once
+                Window(FormattedTextControl(lambda: FormattedText(status_bar(session.toolbar(), width()))),
+                       height=1, style="class:bottom-toolbar"), filter=Condition(placed)),
         ])
         app: Application[str] = Application(
             layout=Layout(body, focused_element=buffer), key_bindings=keys, style=style,

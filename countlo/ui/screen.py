@@ -99,6 +99,7 @@ class View(Protocol):
 
     @property
     def started(self) -> bool: ...
+    def keeps_transcript(self) -> bool: ...
     def advice(self) -> Advice: ...
     def progress(self) -> Progress: ...
     def marginals(self) -> list[float]: ...
@@ -399,6 +400,8 @@ class Screen:
         at = self.view.where
         if at is None:
             return []
+        if not self.view.keeps_transcript():  # the file is removed: neither it nor --resume is offered
+            return line(("class:note", _("No transcript kept: the game was left before its first click.")))
         out = line(("class:note", _("Transcript: {path}").format(path=at)))
         if not self.view.guide.done:
             # the command on a line of its own, so a narrow terminal never breaks it before the

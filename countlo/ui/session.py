@@ -563,6 +563,11 @@ class Session:
             out += line(("class:note", _("Transcript: {path}").format(path=self.where)))
         return out
 
+    def keeps_transcript(self) -> bool:
+        """Whether this session's transcript file stays when it ends (countlo.cli.play removes
+        one with nothing to resume; without a writer nothing is removed)."""
+        return self.writer is None or self.writer.worth_keeping
+
     def leave(self) -> Fragments:
         """End the session early (quit, Ctrl-C, Ctrl-D): say where the transcript is."""
         self.over = True

@@ -393,3 +393,25 @@ def test_a_file_that_is_no_transcript_lists_a_bounded_number_of_problems(tmp_pat
     lines = out.splitlines()
     assert len(lines) == LISTED + 1 and "more problems not listed; is it a transcript?" in lines[-1]
     assert f"the first {LISTED} on standard output" in err and len(err.splitlines()) == 1
+
+
+def test_a_partial_rows_table_replays_on_the_size_given(run_cli, tmp_path):
+    """Issue 26, item 9: the notes of a game in progress (3 of 6 rows) replayed as a 3x6 board
+    and said the counts contradict, with --size 6x6 silently ignored."""
+    lines = [x for x in (ROOT / "transcripts" / "rows-6x6.txt").read_text().splitlines()
+             if x.strip() and not x.startswith("#")]
+    part = tmp_path / "part.txt"
+    part.write_text("\n".join(lines[:4]) + "\n", encoding="utf-8")  # the start and three rows
+    res = run_cli(["replay", "--json", "--size", "6x6", str(part)])
+    j = json.loads(res.stdout)
+    assert res.returncode == 0 and (j["rows"], j["cols"], j["status"]) == (6, 6, "ambiguous")
+    hidden = _hidden(Shape(6, 6), 1)
+    first = [[hidden >> (r * 6 + c) & 1 for c in range(6)] for r in range(6)]
+    sure = [(r, c) for r in range(6) for c in range(6) if j["probabilities"][r][c] in (0.0, 1.0)]
+    assert sure and all(j["probabilities"][r][c] == first[r][c] for r, c in sure)
+    res = run_cli(["replay", "--size", "5x6", str(part)])  # the size given is the one replayed
+    assert res.returncode == 0 and res.stdout.startswith(f"{part}: 5x6 board, starting count 18, 18 clicks")
+    res = run_cli(["replay", str(part)])  # without a size the table is the board, and it contradicts
+    assert res.returncode == 1 and "no 3x6 board shows these counts" in res.stdout
+    res = run_cli(["replay", "--size", "2x6", str(part)])
+    assert res.returncode == 2 and "a 2x6 board has 2 rows; found 3 lines of counts" in res.stdout + res.stderr

@@ -42,10 +42,10 @@ def test_json_has_the_documented_keys_and_per_game_records(capsys):
         from countlo.board import Shape
 
         shape = Shape(3, 3)
-        board = shape.from_rows([sum(1 << c for c, ch in enumerate(row) if ch == "#") for row in r["hidden"]])
-        assert r["start"] == board.bit_count()
-        for name, count in r["steps"]:
-            board = shape.press(board, shape.parse_cell(name))
+        board = shape.from_rows([sum(v << c for c, v in enumerate(row)) for row in r["start"]])
+        assert r["start_count"] == board.bit_count()
+        for (row, col), count in r["steps"]:
+            board = shape.press(board, (row - 1) * 3 + col - 1)
             assert board.bit_count() == count
         assert board == 0 and r["clicks"] == len(r["steps"])
     assert data["clicks_max"] == max(r["clicks"] for r in recs)
@@ -113,7 +113,7 @@ def test_simulate_6x6_from_the_command_line(run_cli_process):
     p = run_cli_process(["simulate", "--games", "3", "--strategy", "fixed", "--seed", "7", "--json"])
     assert p.returncode == 0, p.stderr
     data = json.loads(p.stdout)
-    assert data["size"] == "6x6" and data["games"] == data["solved"] == 3
+    assert (data["rows"], data["cols"]) == (6, 6) and data["games"] == data["solved"] == 3
     assert [r["seed"] for r in data["records"]] == [7, 8, 9]
     assert all(r["probes"] <= 24 and r["steps"][-1][1] == 0 for r in data["records"])
     assert p.stderr == ""  # no progress bar when stderr is not a terminal

@@ -216,7 +216,7 @@ def test_min_stopped_by_the_time_limit_gives_a_proven_bound(run_cli):
     assert clears(shape, shape.full, board_of(out["presses"], shape))
     res = run_cli(["solve", "--all-on", "--size", "39x39", "--min", "--time-limit", "0.5"])
     first = res.stdout.splitlines()[0]
-    assert re.search(r"solvable, \d+ fewest presses \(best found in \d+ s; the minimum is at "
+    assert re.search(r"solvable, \d+ fewest presses \(best found in \d+ CPU seconds; the minimum is at "
                      r"least \d+\); nullity 32", first), first
 
 
@@ -295,13 +295,13 @@ def test_min_status_line_only_on_a_terminal(run_cli, tmp_path):
 
     from conftest import ROOT
 
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    # wide (COLUMNS too: pytest-xdist's workers set it): the sentence stays on one line
+    env = dict(os.environ, PYTHONPATH=str(ROOT), COLUMNS="200")
     child = pexpect.spawn(sys.executable, ["-m", "countlo", "solve", "--all-on", "--size",
                                            "39x39", "--min", "--time-limit", "3"],
-                          env=env, cwd=str(ROOT), encoding="utf-8", timeout=120,
-                          dimensions=(24, 200))  # wide: the sentence stays on one line
+                          env=env, cwd=str(ROOT), encoding="utf-8", timeout=120, dimensions=(24, 200))
     child.expect(r"searching 2\^32 solutions: [0-9.]+% done, best \d+ presses")
-    child.expect(r"39x39 board: solvable, \d+ fewest presses \(best found in \d+ s; the minimum "
+    child.expect(r"39x39 board: solvable, \d+ fewest presses \(best found in \d+ CPU seconds; the minimum "
                  r"is at least \d+\)")
     child.expect(pexpect.EOF)
 
@@ -372,3 +372,21 @@ def test_sentences_wrap_to_a_narrow_terminal_and_grids_stay_whole():
 def test_piped_output_keeps_each_sentence_on_one_line(run_cli):
     res = run_cli(["solve", "--all-on", "--size", "5x5", "--topology", "torus", "--min"])
     assert res.stdout.splitlines()[0].startswith("5x5 board (torus, plus rule): solvable, 5 fewest presses")
+
+
+@pytest.mark.parametrize("states", ["2", "3"])
+def test_a_file_of_several_generated_boards_is_refused_by_solve_and_practice(run_cli, tmp_path, states):
+    """Issue 26, item 9: `generate --count 2` output was solved as one tall 6x3 board."""
+    res = run_cli(["generate", "--size", "3x3", "--count", "2", "--seed", "1", "--states", states])
+    assert res.returncode == 0
+    two = tmp_path / "two.txt"
+    two.write_text(res.stdout, encoding="utf-8")
+    for command in (["solve", str(two), "--states", states], ["practice", str(two), "--states", states]):
+        res = run_cli(command)
+        assert res.returncode == 2 and res.stdout == ""
+        assert res.stderr == (f"countlo {command[0]}: {two} holds 2 boards (the '# board' lines 2, 7, as countlo "
+                              "generate writes them): copy the one you want into a file of its own\n")
+    one = tmp_path / "one.txt"
+    one.write_text(run_cli(["generate", "--size", "3x3", "--seed", "1", "--states", states]).stdout, encoding="utf-8")
+    res = run_cli(["solve", str(one), "--states", states])
+    assert res.returncode == 0 and "3x3 board" in res.stdout

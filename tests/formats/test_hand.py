@@ -84,8 +84,39 @@ def test_rows_problems_have_lines():
     assert sum("impossible" in m for _, m in e.value.problems) == 2
     with pytest.raises(TranscriptError, match="starting count alone"):
         read_rows("3 4\n2 4 3\n")
-    with pytest.raises(TranscriptError, match="table is 2x3"):
-        read_rows("# size: 3x3\n3\n2 4 3\n2 2 5\n")
+    with pytest.raises(TranscriptError, match="a 2x3 board has 2 rows; found 3 lines"):
+        read_rows("# size: 2x3\n3\n2 4 3\n2 2 1\n2 2 1\n")
+    with pytest.raises(TranscriptError, match="expected 3 counts, one per column of the 3x3 board, found 2"):
+        read_rows("# size: 3x3\n3\n2 4\n2 2 1\n")
+    with pytest.raises(TranscriptError, match="'# size: 3x3' but --size says 4x4"):
+        read_rows("# size: 3x3\n3\n2 4 3\n", shape=Shape(4, 4))
+
+
+def _rows_text(shape: Shape, hidden: int, cells: int) -> str:
+    """The rows notes of the first `cells` clicks of a game on `shape` from `hidden`."""
+    counts, lights = [], hidden
+    for k in range(cells):
+        lights = shape.press(lights, k)
+        counts.append(lights.bit_count())
+    lines = [" ".join(map(str, counts[r:r + shape.cols])) for r in range(0, cells, shape.cols)]
+    return f"{hidden.bit_count()}\n" + "\n".join(lines) + "\n"
+
+
+def test_a_rows_table_of_a_game_in_progress_is_read_on_the_size_given():
+    """Issue 26, item 9: 3 of 6 rows could not be replayed, and --size 6x6 was ignored."""
+    shape = Shape(6, 6)
+    hidden = 0b101100_010011_110001_001110_100101_011010
+    text = _rows_text(shape, hidden, 18)
+    t = parse(text, fmt="rows", shape=shape)
+    assert t.shape == shape and len(t.record.steps) == 18
+    assert [s.cell for s in t.record.steps] == list(range(18))
+    assert list(t.line_of_step)[::6] == [2, 3, 4]
+    assert read_rows("# size: 6x6\n" + text).record == t.record  # the size line says the same
+    cut = parse(_rows_text(shape, hidden, 20), fmt="rows", shape=shape)  # the 4th row cut short
+    assert len(cut.record.steps) == 20 and cut.record.steps[-1].cell == 19
+    with pytest.raises(ImpossibleCountsError) as e:  # without a size the table is the board: 3x6
+        parse(text, fmt="rows")
+    assert e.value.tape.shape == Shape(3, 6)
 
 
 def test_rows_impossible_count_is_a_typo_at_its_line():

@@ -85,3 +85,24 @@ def test_lit_takes_a1_names_as_well_as_numbers():
         parse_lit("D1", shape)
     with pytest.raises(BadCellError, match="listed twice"):
         parse_lit("A1,1", shape)
+
+
+def test_a_file_of_several_generated_boards_is_refused_in_one_line():
+    """Issue 26, item 9: `generate --count 2` output was read as one tall board."""
+    from countlo.formats.states import parse_grid as parse_states
+    from countlo.formats.textgrid import board_heads
+
+    two = ("# countlo generate: 2 3x3 boards, uniform over the solvable boards, seed 1\n"
+           "# board 1: fewest presses 2\n.##\n#.#\n##.\n\n# board 2\n...\n#..\n.#.\n")
+    with pytest.raises(BoardFormatError, match=r"^two.txt holds 2 boards \(the '# board' lines 2, 7, as countlo "
+                                               r"generate writes them\)"):
+        parse_grid(two, "two.txt")
+    with pytest.raises(BoardFormatError, match="holds 2 boards"):
+        parse_states("# board 1: fewest presses 8\n010\n110\n022\n\n# board 2\n122\n022\n200\n", 3, "two.txt")
+    chinese = "# 第 1 个盘面：最少 2 次点击\n.#\n\n# 第 12 个盘面\n#.\n"
+    assert board_heads([(1, "# 第 1 个盘面：最少 2 次点击"), (4, "# 第 12 个盘面")]) == [1, 4]
+    with pytest.raises(BoardFormatError, match="holds 2 boards"):
+        parse_grid(chinese, "zh.txt")
+    # one generated board, and comments that only look alike, are boards as before
+    assert parse_grid("# board 1: fewest presses 2\n.##\n#.#\n##.\n")[0] == Shape(3, 3)
+    assert parse_grid("# board 1\n# dashboard 2\n# board: 2\n.#\n#.\n")[0] == Shape(2, 2)

@@ -123,11 +123,10 @@ def test_simulate_plays_to_the_end_through_the_cli(capsys, options):
                                    "lit" if "lit" in options else "dark"))
     for rec in out["records"]:
         if rec["outcome"] == "solved":
-            hidden = sum(1 << (r * 5 + c) for r, row in enumerate(rec["hidden"])
-                         for c, ch in enumerate(row) if ch == "#")
+            hidden = sum(v << (r * 5 + c) for r, row in enumerate(rec["start"]) for c, v in enumerate(row))
             lights = hidden
-            for name, _ in rec["steps"]:
-                lights = shape.press(lights, shape.parse_cell(name))
+            for (row, col), _ in rec["steps"]:
+                lights = shape.press(lights, (row - 1) * 5 + col - 1)
             assert lights == shape.goal
 
 

@@ -248,3 +248,38 @@ def test_practice_in_a_real_terminal(width, said, tmp_path):
     full = [p.strip() for p in plain(PracticeSession(game).toolbar()).split(" · ")]
     check_status(shots[-1], full, width)
     assert any(line.startswith("! 'zzzz zzzz zzzz' is not") for line in shots[-1])
+
+
+@pytest.mark.parametrize("width", [80, 40])
+def test_practice_board_stays_in_place_so_clicks_land_where_aimed(width):
+    """Issue 26, item 9: the board slid down a row per move (each answer printed above it), so a
+    click aimed at where a cell was drawn hit the cell below. The board keeps its screen rows,
+    and a click at the position seen at the start presses that cell after several moves."""
+    from prompt_toolkit.input import create_pipe_input
+
+    from countlo.ui.clickable import run_clickable
+
+    session = practice_session()
+    screen = Screen(width, 30)
+
+    def top(shot: list[str]) -> int:
+        rows = [i for i, line in enumerate(shot) if line.startswith("1  ")]
+        assert rows, "\n".join(shot)
+        return rows[-1]
+
+    with create_pipe_input() as pipe:
+        screen.answer_to(pipe)
+        runner = threading.Thread(target=run_clickable, args=(session, pipe, screen.output()),
+                                  kwargs={"colour": False}, daemon=True)
+        runner.start()
+        shots = [_after(screen, r"moves? \(fewest", 0)]
+        x, y = 4 * 3 + 4, top(shots[0]) + 4  # D4's lamp where the first screen drew it (1-based)
+        for key in ["B2\r", "C3\r", "undo\r", "E5\r", f"\x1b[<0;{x};{y}M\x1b[<0;{x};{y}m"]:
+            start = len(screen.printed)
+            pipe.send_text(key)
+            shots.append(_after(screen, r"moves? \(fewest", start))
+        pipe.send_text("\x03")
+        runner.join(30)
+        assert not runner.is_alive()
+    assert [top(shot) for shot in shots] == [top(shots[0])] * len(shots)
+    assert session.game.clicks == [SIX.parse_cell(c) for c in ("B2", "E5", "D4")]

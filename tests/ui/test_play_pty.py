@@ -32,13 +32,18 @@ def spawn(args: list[str], tmp_path: Path, colour: bool = True):
 
 
 def transcript_in(tmp_path: Path) -> Path:
-    (path,) = (tmp_path / "countlo").glob("*.txt")
+    """The one transcript written: in the default folder, or (a simulated game's, which is kept
+    only when asked) the --transcript file SIM."""
+    (path,) = [*(tmp_path / "countlo").glob("*.txt"), *tmp_path.glob(SIM)]
     return path
+
+
+SIM = "sim.txt"
 
 
 @pytest.mark.parametrize("colour", [True, False])
 def test_sim_pressed_through_to_the_end(tmp_path, colour):
-    child = spawn(["--sim", "--seed", "1"], tmp_path, colour)
+    child = spawn(["--sim", "--seed", "1", "--transcript", str(tmp_path / SIM)], tmp_path, colour)
     child.expect("Enter clicks")
     presses = 0
     while True:
@@ -83,7 +88,7 @@ def test_typed_counts_from_a_simulated_game_reach_zero(tmp_path):
 
 
 def test_ctrl_c_keeps_the_transcript_and_resume_carries_on(tmp_path):
-    child = spawn(["--sim", "--seed", "3"], tmp_path)
+    child = spawn(["--sim", "--seed", "3", "--transcript", str(tmp_path / SIM)], tmp_path)
     for _ in range(3):
         child.expect("Enter clicks")
         child.send("\r")

@@ -76,9 +76,12 @@ def test_a_simulated_game_in_chinese_and_leaving_early(zh, tmp_path):
     shown += plain(session.handle("")) + plain(session.handle("undo"))
     shown += plain(session.handle("4"))  # the simulated game gives the counts itself
     shown += plain(session.handle("fix 1 3")) + plain(session.handle("history"))
-    shown += plain(session.leave())
+    left = plain(session.leave())  # no click kept: no file, no resume hint (issue 26, item 9)
+    assert "0 次点击后退出" in left and "没有保留记录" in left and "--resume" not in left
+    session.over = False
+    shown += plain(session.handle("")) + plain(session.leave())
     for said in ("模拟游戏，种子 2", "模拟游戏开始时有", "按回车点击", "撤销：已取消",
-                 "模拟游戏会自己给出亮灯数", "模拟游戏的亮灯数不会错", "0 次点击后退出",
+                 "模拟游戏会自己给出亮灯数", "模拟游戏的亮灯数不会错", "1 次点击后退出",
                  "之后接着玩：", "countlo play --lang zh --resume"):
         assert said in shown, said
     assert english_left(shown, str(tmp_path)) == []

@@ -167,11 +167,13 @@ def test_terminal_front_end_takes_mouse_clicks_keys_and_typed_cells():
     game = s.game
 
     def mouse(cell: str) -> str:
-        """xterm SGR press and release on the cell's lamp: the board window starts at row 1,
+        """xterm SGR press and release on the cell's lamp: the board stands on the bottom rows
+        of the (40-row) dummy terminal, above the prompt, its warning line and the status bar,
         under a line of column letters; cell (r, c) is drawn at columns 4c+3..4c+4."""
         k = shape.parse_cell(cell)
         r, c = divmod(k, shape.cols)
-        x, y = 4 * c + 4, r + 2
+        height = "".join(text for _style, text, *_ in s.board()).count("\n") + 1  # its last line is blank
+        x, y = 4 * c + 4, DummyOutput().get_size().rows - 3 - height + 1 + r + 1
         return f"\x1b[<0;{x};{y}M\x1b[<0;{x};{y}m"
 
     with pt_input.create_pipe_input() as pipe:

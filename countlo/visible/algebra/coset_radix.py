@@ -49,12 +49,12 @@ def lightest(x: Sequence[int], gens: Sequence[tuple[Sequence[int], int]], k: int
              progress: Progress | None = None, every: float = 0.5,
              lo_members: int = LO_MEMBERS) -> ZkLightest:
     """The lightest member of x + span(gens) over Z_k (gens: (generator, its order)), exact
-    unless `time_limit` seconds pass or the user interrupts: then the lightest seen, improved
+    unless `time_limit` CPU seconds pass or the user interrupts: then the lightest seen, improved
     by a descent, and a lower bound from `regions` (tilings: lists of disjoint cell lists; the
     best tiling counts) and from every single cell (docs/MATH.md §24)."""
     import numpy as np
 
-    start = time.monotonic()
+    start = time.process_time()
     n = len(x)
     gens = [(list(g), o) for g, o in gens if o > 1 and any(v % k for v in g)]
     if not gens:
@@ -102,7 +102,7 @@ def lightest(x: Sequence[int], gens: Sequence[tuple[Sequence[int], int]], k: int
             if int(w[r]) < best_w:
                 best_w, best_row, best_digits = int(w[r]), r, list(digits)
             done = step + 1
-            now = time.monotonic()
+            now = time.process_time()
             if progress is not None and now - last >= every:
                 last = now
                 progress(Status(done * members, chunks * members, best_w + fixed, now - start))
@@ -121,7 +121,7 @@ def lightest(x: Sequence[int], gens: Sequence[tuple[Sequence[int], int]], k: int
     member = [a % k for a in member]
     if not stopped:
         return ZkLightest(member, sum(member))
-    until = time.monotonic() + max(BOUND_TIME, 0.1 * (time.monotonic() - start))
+    until = time.process_time() + max(BOUND_TIME, 0.1 * (time.process_time() - start))
     member = descend(member, gens, k, until)
     bound = max([region_bound(x, gens, k, tiling, until) for tiling in regions]
                 + [cell_bound(x, gens, k)])
@@ -145,7 +145,7 @@ def descend(x: Vector, gens: Sequence[tuple[Sequence[int], int]], k: int,
     v = np.array(x, dtype=np.int64) % k
     arrays = [(np.array(g, dtype=np.int64) % k, o) for g, o in gens]
     improved = True
-    while improved and time.monotonic() < deadline:
+    while improved and time.process_time() < deadline:
         improved = False
         for g, o in arrays:
             now = int(v.sum())
@@ -157,7 +157,7 @@ def descend(x: Vector, gens: Sequence[tuple[Sequence[int], int]], k: int,
             if best_c:
                 v = (v + best_c * g) % k
                 improved = True
-            if time.monotonic() >= deadline:
+            if time.process_time() >= deadline:
                 break
     return [int(a) for a in v]
 
@@ -184,7 +184,7 @@ def region_bound(x: Sequence[int], gens: Sequence[tuple[Sequence[int], int]], k:
     covered: set[int] = set()
     total = 0
     for region in tiling:
-        if deadline is not None and time.monotonic() > deadline:
+        if deadline is not None and time.process_time() > deadline:
             break
         cells = list(region)
         span: Any = np.zeros((1, len(cells)), dtype=np.int64)

@@ -52,7 +52,7 @@ class Status:
     done: int  # members examined
     total: int  # members in the coset
     best: int  # weight of the lightest member so far
-    elapsed: float  # seconds of wall time
+    elapsed: float  # CPU seconds (time.process_time)
 
 
 Progress = Callable[[Status], None]
@@ -94,7 +94,8 @@ def lightest(
 ) -> Lightest:
     """The lightest member of x0 + span(basis) over `cells` bits.
 
-    Exact unless `time_limit` (seconds of wall time) runs out or the user interrupts: then the
+    Exact unless `time_limit` (CPU seconds, time.process_time: a loaded machine does not stop a
+    proof early) runs out or the user interrupts: then the
     lightest member seen and a proven lower bound (from `regions`, disjoint cell masks whose
     projected cosets are small enough to minimise exactly; the best of several such tilings
     counts; docs/MATH.md §6) come back.
@@ -270,7 +271,7 @@ class _Walsh:
         self.x, self.cells, self.regions, self.skip = x, cells, regions, skip
         self.k = min(len(basis), LO_BITS)
         self.lo, self.hi = basis[: self.k], basis[self.k:]
-        self.start = time.monotonic()
+        self.start = time.process_time()
         self.deadline = None if time_limit is None else self.start + time_limit
         self.progress, self.every = progress, every
         self.dtype = np.int16 if cells < 1 << 15 else np.int32
@@ -306,7 +307,7 @@ class _Walsh:
                 if w < best_w:
                     best, best_w = xh ^ _combine(self.lo, z), w
                 done = i + 1
-                now = time.monotonic()
+                now = time.process_time()
                 if self.progress is not None and now - last >= self.every:
                     last = now
                     self.progress(Status(done * size, chunks * size, best_w, now - self.start))
@@ -318,8 +319,8 @@ class _Walsh:
         if not stopped:
             return Lightest(best, best_w)
         basis = self.lo + self.hi
-        spent = time.monotonic() - self.start
-        until = time.monotonic() + max(BOUND_TIME, BOUND_SHARE * spent)
+        spent = time.process_time() - self.start
+        until = time.process_time() + max(BOUND_TIME, BOUND_SHARE * spent)
         rest = max((region_bound(self.x, basis, cells, r, until) for r in self.regions),
                    default=0)
         return Lightest(best, min(best_w, rest), stopped=True)
@@ -346,10 +347,10 @@ def region_bound(x: int, basis: Sequence[int], cells: int, regions: Sequence[int
     """A lower bound on every member's weight: the sum over disjoint `regions` of the exact
     minimum weight of the coset projected onto the region (docs/MATH.md §6).
     Regions whose projected quiet space has rank above REGION_RANK count 0, and so do those
-    left when the `deadline` (time.monotonic) passes: every partial sum is a bound too."""
+    left when the `deadline` (time.process_time, CPU seconds) passes: every partial sum is a bound too."""
     total = 0
     for mask in regions:
-        if deadline is not None and time.monotonic() > deadline:
+        if deadline is not None and time.process_time() > deadline:
             break
         proj = reduce_basis([b & mask for b in basis])
         if len(proj) > REGION_RANK:

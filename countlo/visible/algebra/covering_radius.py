@@ -146,7 +146,7 @@ def bounds(red: list[int], cells: int, time_limit: float, seed: int) -> Hardest:
     fewest-press search). Upper bound: the better of the average solution weight and the
     covering radius of a two-pattern subcode (fewer patterns can only leave starts needing
     more), the best pair among a few heavy patterns."""
-    deadline = time.monotonic() + time_limit
+    deadline = time.process_time() + time_limit
     upper = min(min(_two(a, b, cells).need for a, b in _pairs(red)), average_bound(red, cells))
     rng = random.Random(seed)
     per = max(0.05, time_limit / 20)
@@ -158,7 +158,7 @@ def bounds(red: list[int], cells: int, time_limit: float, seed: int) -> Hardest:
                        "(upper)")
     best_x, best_w = first.member, first.weight
     cur_w = best_w
-    while first.exact and time.monotonic() < deadline:
+    while first.exact and time.process_time() < deadline:
         y = x
         for _flip in range(1 + rng.randrange(3)):
             y ^= 1 << rng.randrange(cells)
