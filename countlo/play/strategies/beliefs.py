@@ -156,10 +156,16 @@ class BeliefProgramme:
         items = list(belief)
         presses = [self.press(s) for s in items]
         clicks = self._within(self._touching(belief), presses, bound)
+        if m == 2:
+            return self._pair(items, clicks, bound)
         if m >= VECTOR_FROM and self._wide is not None:
             candidates, moves = self._splits_wide(items, clicks)
         else:
             candidates, moves = self._splits(items, clicks)
+        return (*self._best(candidates, m, bound), moves)
+
+    def _best(self, candidates: list[Split], m: int, bound: float) -> tuple[float, int]:
+        """(the least value below `bound` of an informative click of `candidates`, or inf; the click)."""
         candidates.sort(key=lambda c: (c[0], c[1]))
         best, best_k = math.inf, -1
         for _, k, cost, groups in candidates:
@@ -174,6 +180,22 @@ class BeliefProgramme:
                     break
             if total < limit:
                 best, best_k = total, k
+        return best, best_k
+
+    def _pair(self, boards: list[int], clicks: list[tuple[int, float]],
+              bound: float) -> tuple[float, int, list[tuple[float, int, Belief]]]:
+        """`_informative` on two boards, the most common belief of a search: a click that tells
+        them apart leaves two single boards, worth nothing more, so its value is its cost (the
+        first click of least cost wins, as in the general order: every such click tells one bit)."""
+        a, b = boards
+        best, best_k = math.inf, -1
+        moves: list[tuple[float, int, Belief]] = []
+        for k, cost in clicks:
+            mask = self.masks[k]
+            if (a ^ mask).bit_count() == (b ^ mask).bit_count():
+                moves.append((cost, k, frozenset((a ^ mask, b ^ mask))))
+            elif cost < best and cost < bound:
+                best, best_k = cost, k
         return best, best_k, moves
 
     def _touching(self, belief: Belief) -> list[int]:
