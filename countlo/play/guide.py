@@ -136,7 +136,8 @@ class Guide:
         found = self._posteriors.get(record)
         if found is not None:
             return found
-        post = self._posteriors.put(record, posterior_of(record))
+        parent = self._posteriors.get(record.undo()) if record.steps else None  # updated, not rebuilt
+        post = self._posteriors.put(record, posterior_of(record, parent))
         # big boards' tables run to tens of MB each: bound their total, and let the knowledge
         # of an evicted record rebuild its posterior when asked again
         for gone in self._posteriors.trim(_table_bytes, POSTERIOR_BYTES):

@@ -226,7 +226,20 @@ def _lookup(keys: np.ndarray, wanted: np.ndarray, ok: np.ndarray) -> tuple[np.nd
 class FrontierPosterior:
     """Count, marginals, next-count laws, samples and short lists of the starts a record allows."""
 
-    def __init__(self, record: Record):
+    count: int
+    count_exact: bool
+    _plan: _Plan
+    _fwd: list[tuple[np.ndarray, np.ndarray]]  # F_j: sorted state keys, counts per state and total
+    _cols: list[tuple[int, int]]  # the totals (lo, hi) of each F_j's columns
+    _groups: list[int]  # the largest merge before each step (the float's error bound)
+    _bwd: list[np.ndarray]  # B_j on F_j's states
+    _lit: np.ndarray  # per cell, the starts' weight with it lit
+    _scale: float
+
+    def __init__(self, record: Record, parent: FrontierPosterior | None = None):
+        """The tables of `record`. With `parent`, the posterior of a record it extends by one click
+        (record.undo()), the forward pass starts where the new click's equation first touches a
+        cell (docs/MATH.md §28); the result is the same."""
         shape = record.shape
         if shape.cells > MAX_CELLS:
             raise TooWide(f"{shape} has more than {MAX_CELLS} cells")
@@ -238,9 +251,18 @@ class FrontierPosterior:
         self._work_shape = work_shape
         self.n, self.n0 = shape.cells, record.start
         self._flips = self._work_bits(record.flips())
-        self._plan = _Plan(self.n, self._equations(record))
-        self._forward()
-        self._backward()
+        self._eqs = self._equations(record)
+        resume = self._resume_from(parent)
+        if resume is not None and parent is not None and resume > self.n:  # the same equations
+            self._plan, self._fwd, self._cols, self._groups = parent._plan, parent._fwd, parent._cols, parent._groups
+            self.count, self.count_exact, self._scale = parent.count, parent.count_exact, parent._scale
+            self._bwd, self._lit = parent._bwd, parent._lit
+        else:
+            self._plan = _Plan(self.n, self._eqs)
+            if self._plan.infeasible:
+                resume = None
+            self._forward(parent if resume is not None else None, resume or 0)
+            self._backward()
         one = self.boards(1) if self.count == 1 else None
         self.board: int | None = one[0] if one else None
 
@@ -264,20 +286,49 @@ class FrontierPosterior:
                 out.append(key)
         return out
 
+    def _resume_from(self, parent: FrontierPosterior | None) -> int | None:
+        """The cell from which the forward pass must be redone when `parent`'s tables are reused:
+        n + 1 if its equations are these (nothing to redo), the first cell of the one new equation
+        if they are these but the last, None if they cannot be reused (docs/MATH.md §28)."""
+        if parent is None or parent.n != self.n or parent.n0 != self.n0 or \
+                parent._work_shape != self._work_shape or parent._plan.infeasible:
+            return None
+        old, new = parent._eqs, self._eqs
+        if new == old:
+            return self.n + 1
+        if len(new) != len(old) + 1 or new[:-1] != old:
+            return None
+        first = (new[-1][0] & -new[-1][0]).bit_length() - 1  # its lowest cell
+        vals = parent._fwd[first][1]
+        if len(vals) and float(vals.max()) >= 2.0**53:  # the residues mod 2^64 are not the floats
+            return None
+        return first
+
     # --- the two passes -------------------------------------------------------------------
-    def _forward(self) -> None:
+    def _forward(self, parent: FrontierPosterior | None = None, first: int = 0) -> None:
+        """F_j for every j. With `parent`, F_0..F_first are its own: cells before `first` meet no
+        equation the parent lacks, so the plan is the same there (fields are placed cell by cell)
+        and so are the tables; every value there is an integer below 2^53, so the floats are exact
+        and give the residues mod 2^64 too (`_resume_from`)."""
         n, n0, plan = self.n, self.n0, self._plan
         keys = np.zeros(1, dtype=np.int64)
         vals = np.ones((1, 1))
         exact = np.ones((1, 1), dtype=np.uint64)
-        self._fwd: list[tuple[np.ndarray, np.ndarray]] = []
-        # totals (lo, hi) of the columns of each F_j: the band, trimmed to the columns in use
-        self._cols: list[tuple[int, int]] = []
+        self._fwd = []
+        self._cols = []  # each F_j's band of totals, trimmed to the columns in use
+        self._groups = []
         src = (0, 0)
         group = 1
-        for j in range(n):
+        if parent is not None:
+            self._fwd, self._cols = parent._fwd[:first], parent._cols[:first]
+            self._groups = parent._groups[:first]
+            keys, vals = parent._fwd[first]
+            src, group = parent._cols[first], parent._groups[first]
+            exact = vals.astype(np.uint64)
+        for j in range(first, n):
             self._fwd.append((keys, vals))
             self._cols.append(src)
+            self._groups.append(group)
             if plan.infeasible:
                 keys, vals, exact = keys[:0], vals[:0], exact[:0]
                 continue
@@ -303,6 +354,7 @@ class FrontierPosterior:
                 src = dst
         self._fwd.append((keys, vals))
         self._cols.append(src)
+        self._groups.append(group)
         approx = float(vals.sum()) if len(keys) else 0.0
         residue = int(exact.sum(dtype=np.uint64)) if len(keys) else 0
         # every value is a sum of nonnegative terms added at most n * (group + 1) times in turn
@@ -318,7 +370,7 @@ class FrontierPosterior:
     def _backward(self) -> None:
         """B_j on the states of F_j, and the lit weight of every cell (F x B through x = 1)."""
         n, plan = self.n, self._plan
-        self._bwd: list[np.ndarray] = [np.empty((0, 0))] * (n + 1)
+        self._bwd = [np.empty((0, 0))] * (n + 1)
         self._lit = np.zeros(n)
         last_keys, _ = self._fwd[n]
         b = np.zeros((len(last_keys), 1))
@@ -344,7 +396,8 @@ class FrontierPosterior:
 
     @cached_property
     def nbytes(self) -> int:
-        """Bytes held by the tables (callers that cache posteriors bound their total by it)."""
+        """Bytes held by the tables (callers that cache posteriors bound their total by it). Tables
+        shared with the posterior this one was updated from count in both: the bound errs safe."""
         return sum(k.nbytes + v.nbytes for k, v in self._fwd) + sum(b.nbytes for b in self._bwd)
 
     # --- what the guide asks -------------------------------------------------------------
