@@ -298,18 +298,16 @@ class FrontierPosterior:
             return self.n + 1
         if len(new) != len(old) + 1 or new[:-1] != old:
             return None
-        first = (new[-1][0] & -new[-1][0]).bit_length() - 1  # its lowest cell
-        vals = parent._fwd[first][1]
-        if len(vals) and float(vals.max()) >= 2.0**53:  # the residues mod 2^64 are not the floats
-            return None
-        return first
+        return (new[-1][0] & -new[-1][0]).bit_length() - 1  # its lowest cell
 
     # --- the two passes -------------------------------------------------------------------
     def _forward(self, parent: FrontierPosterior | None = None, first: int = 0) -> None:
         """F_j for every j. With `parent`, F_0..F_first are its own: cells before `first` meet no
         equation the parent lacks, so the plan is the same there (fields are placed cell by cell)
-        and so are the tables; every value there is an integer below 2^53, so the floats are exact
-        and give the residues mod 2^64 too (`_resume_from`)."""
+        and so are the tables. The residues mod 2^64 are not kept per cell: while every value of
+        F_first is below 2^53 the floats are exact integers and are the residues; otherwise the
+        count is exact only if it is small enough to need them, and then the pass is redone from
+        cell 0 (docs/MATH.md §28)."""
         n, n0, plan = self.n, self.n0, self._plan
         keys = np.zeros(1, dtype=np.int64)
         vals = np.ones((1, 1))
@@ -324,7 +322,8 @@ class FrontierPosterior:
             self._groups = parent._groups[:first]
             keys, vals = parent._fwd[first]
             src, group = parent._cols[first], parent._groups[first]
-            exact = vals.astype(np.uint64)
+            known = not len(vals) or float(vals.max()) < 2.0**53
+            exact = vals.astype(np.uint64) if known else np.zeros(vals.shape, dtype=np.uint64)
         for j in range(first, n):
             self._fwd.append((keys, vals))
             self._cols.append(src)
@@ -360,6 +359,9 @@ class FrontierPosterior:
         # every value is a sum of nonnegative terms added at most n * (group + 1) times in turn
         error = approx * (n * (group + 1) + 2) * 2.0**-53
         self.count_exact = error < 2.0**61
+        if self.count_exact and parent is not None and not known:  # the residue is needed after all
+            self._forward()
+            return
         if self.count_exact:
             guess = int(approx)
             self.count = residue + ((guess - residue + (1 << 63)) >> 64 << 64)
