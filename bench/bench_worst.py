@@ -73,18 +73,21 @@ def table(games: list[dict], label: str) -> None:
 
 
 def paired(games: list[dict], path: str) -> None:
-    base = {g["seed"]: g["clicks"] for g in map(json.loads, open(path, encoding="utf-8"))
-            if g["outcome"] == "solved"}
-    now = {g["seed"]: g["clicks"] for g in games if g["outcome"] == "solved"}
-    both = sorted(set(base) & set(now))
+    """Total clicks against the run logged in `path`, on the seeds that ended the same way in both
+    (solved, or proved unclearable: most 16x16 boards cannot be cleared)."""
+    base = {g["seed"]: g for g in map(json.loads, open(path, encoding="utf-8"))}
+    now = {g["seed"]: g for g in games}
+    seeds = sorted(set(base) & set(now))
+    both = [s for s in seeds if now[s]["outcome"] == base[s]["outcome"] in ("solved", "unsolvable")]
+    other = sum(now[s]["outcome"] != base[s]["outcome"] for s in seeds)
     if not both:
-        print("\nno seed solved by both runs")
+        print(f"\nno seed ended the same way in both runs ({other} ended differently)")
         return
-    diff = [now[s] - base[s] for s in both]
+    diff = [now[s]["clicks"] - base[s]["clicks"] for s in both]
     se = statistics.stdev(diff) / len(diff) ** 0.5 if len(diff) > 1 else 0.0
     print(f"\nthis run - {path}, total clicks on the same {len(both)} boards: mean "
           f"{statistics.mean(diff):+.3f} +- {se:.3f} (s.e.); {sum(d < 0 for d in diff)} fewer, "
-          f"{sum(d > 0 for d in diff)} more, {sum(d == 0 for d in diff)} equal")
+          f"{sum(d > 0 for d in diff)} more, {sum(d == 0 for d in diff)} equal; {other} ended differently")
 
 
 def main(argv: list[str] | None = None) -> int:
