@@ -170,6 +170,13 @@ class _Plan:
         return out, ok
 
 
+def _residues(vals: np.ndarray, exact: np.ndarray) -> np.ndarray | None:
+    """`exact` (a table mod 2^64) if it must be kept: None while every float of `vals` is below
+    2^53, an integer held exactly (a sum of nonnegative integers, each partial sum at most the
+    value), so the floats give the residues."""
+    return None if not len(vals) or float(vals.max()) < 2.0**53 else exact
+
+
 def _first_fit(used: list[bool], width: int, low: int) -> int | None:
     if width == 0:
         return low
@@ -232,6 +239,7 @@ class FrontierPosterior:
     _fwd: list[tuple[np.ndarray, np.ndarray]]  # F_j: sorted state keys, counts per state and total
     _cols: list[tuple[int, int]]  # the totals (lo, hi) of each F_j's columns
     _groups: list[int]  # the largest merge before each step (the float's error bound)
+    _residues: list[np.ndarray | None]  # F_j mod 2^64 where its floats pass 2^53 (else the floats)
     _bwd: list[np.ndarray]  # B_j on F_j's states
     _lit: np.ndarray  # per cell, the starts' weight with it lit
     _scale: float
@@ -255,6 +263,7 @@ class FrontierPosterior:
         resume = self._resume_from(parent)
         if resume is not None and parent is not None and resume > self.n:  # the same equations
             self._plan, self._fwd, self._cols, self._groups = parent._plan, parent._fwd, parent._cols, parent._groups
+            self._residues = parent._residues
             self.count, self.count_exact, self._scale = parent.count, parent.count_exact, parent._scale
             self._bwd, self._lit = parent._bwd, parent._lit
         else:
@@ -304,10 +313,7 @@ class FrontierPosterior:
     def _forward(self, parent: FrontierPosterior | None = None, first: int = 0) -> None:
         """F_j for every j. With `parent`, F_0..F_first are its own: cells before `first` meet no
         equation the parent lacks, so the plan is the same there (fields are placed cell by cell)
-        and so are the tables. The residues mod 2^64 are not kept per cell: while every value of
-        F_first is below 2^53 the floats are exact integers and are the residues; otherwise the
-        count is exact only if it is small enough to need them, and then the pass is redone from
-        cell 0 (docs/MATH.md §28)."""
+        and so are the tables, residues mod 2^64 included (docs/MATH.md §28)."""
         n, n0, plan = self.n, self.n0, self._plan
         keys = np.zeros(1, dtype=np.int64)
         vals = np.ones((1, 1))
@@ -315,19 +321,21 @@ class FrontierPosterior:
         self._fwd = []
         self._cols = []  # each F_j's band of totals, trimmed to the columns in use
         self._groups = []
+        self._residues = []
         src = (0, 0)
         group = 1
         if parent is not None:
             self._fwd, self._cols = parent._fwd[:first], parent._cols[:first]
-            self._groups = parent._groups[:first]
+            self._groups, self._residues = parent._groups[:first], parent._residues[:first]
             keys, vals = parent._fwd[first]
             src, group = parent._cols[first], parent._groups[first]
-            known = not len(vals) or float(vals.max()) < 2.0**53
-            exact = vals.astype(np.uint64) if known else np.zeros(vals.shape, dtype=np.uint64)
+            kept = parent._residues[first]
+            exact = vals.astype(np.uint64) if kept is None else kept
         for j in range(first, n):
             self._fwd.append((keys, vals))
             self._cols.append(src)
             self._groups.append(group)
+            self._residues.append(_residues(vals, exact))
             if plan.infeasible:
                 keys, vals, exact = keys[:0], vals[:0], exact[:0]
                 continue
@@ -354,14 +362,12 @@ class FrontierPosterior:
         self._fwd.append((keys, vals))
         self._cols.append(src)
         self._groups.append(group)
+        self._residues.append(_residues(vals, exact))
         approx = float(vals.sum()) if len(keys) else 0.0
         residue = int(exact.sum(dtype=np.uint64)) if len(keys) else 0
         # every value is a sum of nonnegative terms added at most n * (group + 1) times in turn
         error = approx * (n * (group + 1) + 2) * 2.0**-53
         self.count_exact = error < 2.0**61
-        if self.count_exact and parent is not None and not known:  # the residue is needed after all
-            self._forward()
-            return
         if self.count_exact:
             guess = int(approx)
             self.count = residue + ((guess - residue + (1 << 63)) >> 64 << 64)
@@ -400,7 +406,8 @@ class FrontierPosterior:
     def nbytes(self) -> int:
         """Bytes held by the tables (callers that cache posteriors bound their total by it). Tables
         shared with the posterior this one was updated from count in both: the bound errs safe."""
-        return sum(k.nbytes + v.nbytes for k, v in self._fwd) + sum(b.nbytes for b in self._bwd)
+        return (sum(k.nbytes + v.nbytes for k, v in self._fwd) + sum(b.nbytes for b in self._bwd)
+                + sum(r.nbytes for r in self._residues if r is not None))
 
     # --- what the guide asks -------------------------------------------------------------
     def start_marginals(self) -> list[float]:

@@ -164,6 +164,8 @@ def same_tables(a: FrontierPosterior, b: FrontierPosterior) -> None:
         assert np.array_equal(ka, kb) and np.array_equal(va, vb)
     for ba, bb in zip(a._bwd, b._bwd, strict=True):
         assert np.array_equal(ba, bb)
+    for ra, rb in zip(a._residues, b._residues, strict=True):
+        assert (ra is None and rb is None) or np.array_equal(ra, rb)
 
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -194,12 +196,13 @@ def test_an_update_from_a_contradicted_or_unrelated_posterior_starts_afresh():
     parent = FrontierPosterior(bad)
     assert parent.count == 0
     assert FrontierPosterior(bad.then(30, 9), parent).count == 0
-    for shape, n0, cell in ((Shape(10, 10), 50, 99), (Shape(16, 16), 128, 255), (Shape(16, 16), 128, 0)):
-        # before the last cells, C(88, 44) > 2^53 boards on 10x10: the floats no longer give the
-        # residues, which the exact count needs (redone from cell 0); 16x16 counts are far past
-        # exact (the floats are enough)
+    for shape, n0, cell, count in ((Shape(10, 10), 50, 99, 49), (Shape(16, 16), 128, 255, 127),
+                                   (Shape(16, 16), 128, 0, 127), (Shape(16, 16), 22, 255, 19)):
+        # tables past 2^53 before the new click's first cell: their residues mod 2^64 are kept
+        # (10x10 from 50 lit: C(88, 44) > 2^53, and the count is exact; 16x16 from 128 lit far
+        # past exact; from 22 lit the parent's 2^105 is past exact and the click's 2^94 is not)
         parent = FrontierPosterior(Record(shape, n0))
-        rec = Record(shape, n0).then(cell, n0 - 1)
+        rec = Record(shape, n0).then(cell, count)
         whole = FrontierPosterior(rec)
         post = FrontierPosterior(rec, parent)
         same_tables(post, whole)
