@@ -66,8 +66,8 @@ def _weakly(method: Callable[[Record], Posterior]) -> Callable[[Record], Posteri
 
     The guide caches each Knowledge, so a Knowledge holding the guide's bound method made a cycle
     that only Python's cyclic collector frees, and it runs by object counts, blind to numpy's
-    memory: a `simulate` run kept the tables of several finished games at once (6x6: 355 MB over
-    20 games against 85 MB for one). A Knowledge that outlives its guide builds its own posterior.
+    memory: a `simulate` run kept the tables of several finished games at once (6x6: 359 MB after
+    20 games against 84 MB for one). A Knowledge that outlives its guide builds its own posterior.
     """
     ref = weakref.WeakMethod(method)
 
@@ -76,6 +76,8 @@ def _weakly(method: Callable[[Record], Posterior]) -> Callable[[Record], Posteri
         return posterior_of(record) if bound is None else bound(record)
 
     return cached
+
+
 WITNESS_LIMIT = 256  # list the possible starts to look for a common unclearability proof
 
 
