@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from countlo.board import Shape
 from countlo.hidden.diagnose import diagnose, searchable
-from countlo.hidden.posterior.choice import posterior_of
+from countlo.hidden.posterior.choice import Posterior, posterior_of
 from countlo.hidden.posterior.frontier import check_supported
 from countlo.hidden.rebuild import determined_after, reconstruct
 from countlo.hidden.record import Record, Step, first_prefix, possible_after
@@ -51,10 +51,12 @@ def step_notes(record: Record, engine: str = "exact") -> list[StepNote]:
     with the exact engine; the others count up to their limit) and, with the exact engine, the
     cells whose start is known (lit in all boards left, or in none)."""
     shape = record.shape
+    last: list[Posterior] = []  # the posterior of the prefix before: updated, not rebuilt (MATH §29)
 
     def left(n: int) -> tuple[int, bool, int | None]:
         if engine == "exact":
-            p = posterior_of(record.prefix(n))
+            p = posterior_of(record.prefix(n), last.pop() if last else None)
+            last.append(p)
             known = sum(m in (0.0, 1.0) for m in p.start_marginals()) if p.count else None
             return p.count, getattr(p, "count_exact", True), known
         r = reconstruct(record.prefix(n), engine)

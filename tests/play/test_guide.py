@@ -355,3 +355,25 @@ def test_a_start_with_no_clearable_board_left_is_stuck_at_once():
     adv = g.advice()
     assert adv.phase == Phase.STUCK and adv.unclearable and adv.witness is None
     assert "None of the 16 boards still possible can be cleared" in advice_text(shape, adv)
+
+
+def test_a_finished_guide_is_freed_without_the_cyclic_collector():
+    """Its Knowledge objects call back into its posterior cache: a strong reference made guide and
+    knowledge a cycle, and a simulate run kept several finished games' tables at once."""
+    import gc
+    import weakref
+
+    oracle = SimulatedOracle(Shape(4, 4), 7)
+    g = Guide(oracle.shape, "adaptive", counts=False)
+    g.start(oracle.start())
+    follow(g, oracle)
+    assert g.knowledge().posterior.count >= 1  # the cache was used
+    gone = weakref.ref(g)
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        del g
+        assert gone() is None
+    finally:
+        if was:
+            gc.enable()

@@ -46,12 +46,15 @@ class Posterior(Protocol):
     def sample(self, n: int, rng: random.Random) -> list[int]: ...
 
 
-def posterior_of(record: Record) -> Posterior:
+def posterior_of(record: Record, parent: Posterior | None = None) -> Posterior:
     """The exact posterior of `record` by the engine that suits its board: the window programme
     up to 7 x 7, the frontier programme on bigger boards; under other rules the split engine up
-    to SPLIT_CELLS cells, whose memory is fixed by the board, then the window programme."""
+    to SPLIT_CELLS cells, whose memory is fixed by the board, then the window programme.
+
+    `parent`, the posterior of record.undo() when the caller has it, lets the frontier programme
+    redo only the part of its forward pass the last click changes (docs/MATH.md §29)."""
     if record.shape.cells >= FRONTIER_CELLS and record.shape.rules.classic:
-        return FrontierPosterior(record)
+        return FrontierPosterior(record, parent if isinstance(parent, FrontierPosterior) else None)
     if split_fits(record.shape):
         return SplitPosterior(record)
     return WindowPosterior(record)

@@ -170,6 +170,13 @@ class _Plan:
         return out, ok
 
 
+def _residues(vals: np.ndarray, exact: np.ndarray) -> np.ndarray | None:
+    """`exact` (a table mod 2^64) if it must be kept: None while every float of `vals` is below
+    2^53, an integer held exactly (a sum of nonnegative integers, each partial sum at most the
+    value), so the floats give the residues."""
+    return None if not len(vals) or float(vals.max()) < 2.0**53 else exact
+
+
 def _first_fit(used: list[bool], width: int, low: int) -> int | None:
     if width == 0:
         return low
@@ -226,7 +233,21 @@ def _lookup(keys: np.ndarray, wanted: np.ndarray, ok: np.ndarray) -> tuple[np.nd
 class FrontierPosterior:
     """Count, marginals, next-count laws, samples and short lists of the starts a record allows."""
 
-    def __init__(self, record: Record):
+    count: int
+    count_exact: bool
+    _plan: _Plan
+    _fwd: list[tuple[np.ndarray, np.ndarray]]  # F_j: sorted state keys, counts per state and total
+    _cols: list[tuple[int, int]]  # the totals (lo, hi) of each F_j's columns
+    _groups: list[int]  # the largest merge before each step (the float's error bound)
+    _residues: list[np.ndarray | None]  # F_j mod 2^64 where its floats pass 2^53 (else the floats)
+    _bwd: list[np.ndarray]  # B_j on F_j's states
+    _lit: np.ndarray  # per cell, the starts' weight with it lit
+    _scale: float
+
+    def __init__(self, record: Record, parent: FrontierPosterior | None = None):
+        """The tables of `record`. With `parent`, the posterior of a record it extends by one click
+        (record.undo()), the forward pass starts where the new click's equation first touches a
+        cell (docs/MATH.md §29); the result is the same."""
         shape = record.shape
         if shape.cells > MAX_CELLS:
             raise TooWide(f"{shape} has more than {MAX_CELLS} cells")
@@ -238,9 +259,19 @@ class FrontierPosterior:
         self._work_shape = work_shape
         self.n, self.n0 = shape.cells, record.start
         self._flips = self._work_bits(record.flips())
-        self._plan = _Plan(self.n, self._equations(record))
-        self._forward()
-        self._backward()
+        self._eqs = self._equations(record)
+        resume = self._resume_from(parent)
+        if resume is not None and parent is not None and resume > self.n:  # the same equations
+            self._plan, self._fwd, self._cols, self._groups = parent._plan, parent._fwd, parent._cols, parent._groups
+            self._residues = parent._residues
+            self.count, self.count_exact, self._scale = parent.count, parent.count_exact, parent._scale
+            self._bwd, self._lit = parent._bwd, parent._lit
+        else:
+            self._plan = _Plan(self.n, self._eqs)
+            if self._plan.infeasible:
+                resume = None
+            self._forward(parent if resume is not None else None, resume or 0)
+            self._backward()
         one = self.boards(1) if self.count == 1 else None
         self.board: int | None = one[0] if one else None
 
@@ -264,20 +295,47 @@ class FrontierPosterior:
                 out.append(key)
         return out
 
+    def _resume_from(self, parent: FrontierPosterior | None) -> int | None:
+        """The cell from which the forward pass must be redone when `parent`'s tables are reused:
+        n + 1 if its equations are these (nothing to redo), the first cell of the one new equation
+        if they are these but the last, None if they cannot be reused (docs/MATH.md §29)."""
+        if parent is None or parent.n != self.n or parent.n0 != self.n0 or \
+                parent._work_shape != self._work_shape or parent._plan.infeasible:
+            return None
+        old, new = parent._eqs, self._eqs
+        if new == old:
+            return self.n + 1
+        if len(new) != len(old) + 1 or new[:-1] != old:
+            return None
+        return (new[-1][0] & -new[-1][0]).bit_length() - 1  # its lowest cell
+
     # --- the two passes -------------------------------------------------------------------
-    def _forward(self) -> None:
+    def _forward(self, parent: FrontierPosterior | None = None, first: int = 0) -> None:
+        """F_j for every j. With `parent`, F_0..F_first are its own: cells before `first` meet no
+        equation the parent lacks, so the plan is the same there (fields are placed cell by cell)
+        and so are the tables, residues mod 2^64 included (docs/MATH.md §29)."""
         n, n0, plan = self.n, self.n0, self._plan
         keys = np.zeros(1, dtype=np.int64)
         vals = np.ones((1, 1))
         exact = np.ones((1, 1), dtype=np.uint64)
-        self._fwd: list[tuple[np.ndarray, np.ndarray]] = []
-        # totals (lo, hi) of the columns of each F_j: the band, trimmed to the columns in use
-        self._cols: list[tuple[int, int]] = []
+        self._fwd = []
+        self._cols = []  # each F_j's band of totals, trimmed to the columns in use
+        self._groups = []
+        self._residues = []
         src = (0, 0)
         group = 1
-        for j in range(n):
+        if parent is not None:
+            self._fwd, self._cols = parent._fwd[:first], parent._cols[:first]
+            self._groups, self._residues = parent._groups[:first], parent._residues[:first]
+            keys, vals = parent._fwd[first]
+            src, group = parent._cols[first], parent._groups[first]
+            kept = parent._residues[first]
+            exact = vals.astype(np.uint64) if kept is None else kept
+        for j in range(first, n):
             self._fwd.append((keys, vals))
             self._cols.append(src)
+            self._groups.append(group)
+            self._residues.append(_residues(vals, exact))
             if plan.infeasible:
                 keys, vals, exact = keys[:0], vals[:0], exact[:0]
                 continue
@@ -303,6 +361,8 @@ class FrontierPosterior:
                 src = dst
         self._fwd.append((keys, vals))
         self._cols.append(src)
+        self._groups.append(group)
+        self._residues.append(_residues(vals, exact))
         approx = float(vals.sum()) if len(keys) else 0.0
         residue = int(exact.sum(dtype=np.uint64)) if len(keys) else 0
         # every value is a sum of nonnegative terms added at most n * (group + 1) times in turn
@@ -318,7 +378,7 @@ class FrontierPosterior:
     def _backward(self) -> None:
         """B_j on the states of F_j, and the lit weight of every cell (F x B through x = 1)."""
         n, plan = self.n, self._plan
-        self._bwd: list[np.ndarray] = [np.empty((0, 0))] * (n + 1)
+        self._bwd = [np.empty((0, 0))] * (n + 1)
         self._lit = np.zeros(n)
         last_keys, _ = self._fwd[n]
         b = np.zeros((len(last_keys), 1))
@@ -344,8 +404,10 @@ class FrontierPosterior:
 
     @cached_property
     def nbytes(self) -> int:
-        """Bytes held by the tables (callers that cache posteriors bound their total by it)."""
-        return sum(k.nbytes + v.nbytes for k, v in self._fwd) + sum(b.nbytes for b in self._bwd)
+        """Bytes held by the tables (callers that cache posteriors bound their total by it). Tables
+        shared with the posterior this one was updated from count in both: the bound errs safe."""
+        return (sum(k.nbytes + v.nbytes for k, v in self._fwd) + sum(b.nbytes for b in self._bwd)
+                + sum(r.nbytes for r in self._residues if r is not None))
 
     # --- what the guide asks -------------------------------------------------------------
     def start_marginals(self) -> list[float]:

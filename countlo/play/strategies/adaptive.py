@@ -59,6 +59,7 @@ class Tuning:
     pin_weight: float = 2.0  # boards sampled: wasted clicks a unit of pin bonus is worth (0: off)
     endgame: int = 256  # boards listed up to which the exact programme is tried (0: off)
     endgame_work: int = 400_000  # its budget per decision, boards searched x the board's clicks
+    # (counted, not timed, so seeded games replay the same; about 40 ms of CPU on 6x6: MATH §28)
 
 
 @dataclass

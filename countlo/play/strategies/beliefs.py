@@ -26,7 +26,6 @@ from collections.abc import Callable, Hashable, Sequence
 
 import numpy as np
 
-from countlo.board import iter_bits
 from countlo.visible.batch import PressAlgebra, row_ints
 
 Belief = frozenset[int]
@@ -35,17 +34,24 @@ VECTOR_FROM = 48  # boards in a belief from which its clicks are split in numpy
 
 def press_sets(alg: PressAlgebra) -> Callable[[int], int]:
     """s -> the press set clearing lights s (bitsets), for an invertible A: the XOR of the
-    columns of M = A^-1 at the lit cells, remembered per pattern."""
+    columns of M = A^-1 at the lit cells, eight cells at a time from a table of the 256 XORs of
+    each byte's columns (a few lookups per pattern, where a memo of every pattern met grew by tens
+    of thousands a decision)."""
     columns = row_ints(alg.M.T.astype(np.uint8))  # column j of M: the press set of light j
-    known: dict[int, int] = {}
+    columns += [0] * (-len(columns) % 8)  # no light beyond the last cell
+    tables = []
+    for low in range(0, len(columns), 8):
+        table = [0] * 256
+        for v in range(1, 256):
+            lowest = (v & -v).bit_length() - 1
+            table[v] = table[v & (v - 1)] ^ columns[low + lowest]
+        tables.append(table)
 
     def press(s: int) -> int:
-        x = known.get(s)
-        if x is None:
-            x = 0
-            for j in iter_bits(s):
-                x ^= columns[j]
-            known[s] = x
+        x = 0
+        for table in tables:
+            x ^= table[s & 255]
+            s >>= 8
         return x
 
     return press
@@ -144,14 +150,22 @@ class BeliefProgramme:
         Moves are (cost, click, belief after) for clicks whose count every board shares.
         """
         m = len(belief)
-        clicks = self._touching(belief)
         self._spent += m * len(self.masks)
         if self._spent > self.work:
             raise OutOfNodes
+        items = list(belief)
+        presses = [self.press(s) for s in items]
+        clicks = self._within(self._touching(belief), presses, bound)
+        if m == 2:
+            return self._pair(items, clicks, bound)
         if m >= VECTOR_FROM and self._wide is not None:
-            candidates, moves = self._splits_wide(belief, clicks)
+            candidates, moves = self._splits_wide(items, clicks)
         else:
-            candidates, moves = self._splits(belief, clicks)
+            candidates, moves = self._splits(items, clicks)
+        return (*self._best(candidates, m, bound), moves)
+
+    def _best(self, candidates: list[Split], m: int, bound: float) -> tuple[float, int]:
+        """(the least value below `bound` of an informative click of `candidates`, or inf; the click)."""
         candidates.sort(key=lambda c: (c[0], c[1]))
         best, best_k = math.inf, -1
         for _, k, cost, groups in candidates:
@@ -166,6 +180,22 @@ class BeliefProgramme:
                     break
             if total < limit:
                 best, best_k = total, k
+        return best, best_k
+
+    def _pair(self, boards: list[int], clicks: list[tuple[int, float]],
+              bound: float) -> tuple[float, int, list[tuple[float, int, Belief]]]:
+        """`_informative` on two boards, the most common belief of a search: a click that tells
+        them apart leaves two single boards, worth nothing more, so its value is its cost (the
+        first click of least cost wins, as in the general order: every such click tells one bit)."""
+        a, b = boards
+        best, best_k = math.inf, -1
+        moves: list[tuple[float, int, Belief]] = []
+        for k, cost in clicks:
+            mask = self.masks[k]
+            if (a ^ mask).bit_count() == (b ^ mask).bit_count():
+                moves.append((cost, k, frozenset((a ^ mask, b ^ mask))))
+            elif cost < best and cost < bound:
+                best, best_k = cost, k
         return best, best_k, moves
 
     def _touching(self, belief: Belief) -> list[int]:
@@ -182,45 +212,67 @@ class BeliefProgramme:
             apart |= s ^ first
         return [k for k, mask in enumerate(self.masks) if mask & apart]
 
-    def _splits(self, belief: Belief, clicks: list[int]) -> tuple[list[Split], list[tuple[float, int, Belief]]]:
-        """Per click of `clicks`: (search order, click, cost, the outcomes' boards, largest first)
-        if the count tells boards apart, else an uninformative move (cost, click, belief after)."""
-        m = len(belief)
-        boards = [(s, self.press(s)) for s in belief]
+    @staticmethod
+    def _within(clicks: list[int], presses: list[int], bound: float) -> list[tuple[int, float]]:
+        """(click, cost) of the clicks whose cost alone is below `bound`.
+
+        The others can neither give an informative value below the bound nor lead, through an
+        uninformative move, to a belief reached below it (the search's bound is the best found
+        less the distance walked), so dropping them changes no value and no choice; the margin
+        keeps the rounding of that difference on the side of searching.
+        """
+        m = len(presses)
+        planes: list[int] = []  # bit j of every cell's count of press sets holding it, bit-sliced
+        for x in presses:
+            carry = x
+            for j, plane in enumerate(planes):
+                planes[j] = plane ^ carry
+                carry &= plane
+                if not carry:
+                    break
+            if carry:
+                planes.append(carry)
+        out = []
+        for k in clicks:
+            inside = 0
+            for j, plane in enumerate(planes):
+                inside |= (plane >> k & 1) << j
+            cost = (m - inside) / m
+            if cost <= bound + 1e-9:
+                out.append((k, cost))
+        return out
+
+    def _splits(self, boards: list[int],
+                clicks: list[tuple[int, float]]) -> tuple[list[Split], list[tuple[float, int, Belief]]]:
+        """Per (click, cost) of `clicks`: (search order, click, cost, the outcomes' boards, largest
+        first) if the count tells boards apart, else an uninformative move (cost, click, belief after)."""
+        m = len(boards)
         candidates: list[Split] = []
         moves: list[tuple[float, int, Belief]] = []
-        for k in clicks:
+        for k, cost in clicks:
             mask = self.masks[k]
             groups: dict[int, list[int]] = {}
-            outside = 0
-            for s, x in boards:
-                if not x >> k & 1:
-                    outside += 1
+            for s in boards:
                 t = s ^ mask
                 groups.setdefault(t.bit_count(), []).append(t)
-            cost = outside / m
             if len(groups) == 1:
                 moves.append((cost, k, frozenset(next(iter(groups.values())))))
             else:
                 candidates.append(_split(k, cost, m, list(groups.values())))
         return candidates, moves
 
-    def _splits_wide(self, belief: Belief,
-                     clicks: list[int]) -> tuple[list[Split], list[tuple[float, int, Belief]]]:
+    def _splits_wide(self, items: list[int],
+                     clicks: list[tuple[int, float]]) -> tuple[list[Split], list[tuple[float, int, Belief]]]:
         """`_splits` for long beliefs, every click at once in numpy (boards of up to 64 cells)."""
         assert self._wide is not None
-        m = len(belief)
-        items = list(belief)
+        m = len(items)
         s = np.array(items, dtype=np.uint64)
-        x = np.array([self.press(v) for v in items], dtype=np.uint64)
-        ks = np.array(clicks, dtype=np.uint64)
-        after = s[None, :] ^ self._wide[ks.astype(np.intp)][:, None]  # clicks x boards: the lights after
+        ks = np.array([k for k, _ in clicks], dtype=np.intp)
+        after = s[None, :] ^ self._wide[ks][:, None]  # clicks x boards: the lights after
         counts = np.bitwise_count(after)
-        inside = ((x[None, :] >> ks[:, None]) & np.uint64(1)).sum(axis=1)
         candidates: list[Split] = []
         moves: list[tuple[float, int, Belief]] = []
-        for i, k in enumerate(clicks):
-            cost = (m - int(inside[i])) / m
+        for i, (k, cost) in enumerate(clicks):
             c = counts[i]
             order = np.argsort(c, kind="stable")
             sorted_c = c[order]

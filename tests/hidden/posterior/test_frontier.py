@@ -156,3 +156,54 @@ def test_clicks_along_full_16_wide_rows_fit_a_key(clicks):
         assert post.count == linear.possible and start in post.boards(4096)
     else:
         assert post.count > 4096
+
+
+def same_tables(a: FrontierPosterior, b: FrontierPosterior) -> None:
+    assert a._cols == b._cols and a._groups == b._groups
+    for (ka, va), (kb, vb) in zip(a._fwd, b._fwd, strict=True):
+        assert np.array_equal(ka, kb) and np.array_equal(va, vb)
+    for ba, bb in zip(a._bwd, b._bwd, strict=True):
+        assert np.array_equal(ba, bb)
+    for ra, rb in zip(a._residues, b._residues, strict=True):
+        assert (ra is None and rb is None) or np.array_equal(ra, rb)
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from([Shape(3, 3), Shape(6, 6), Shape(4, 7), Shape(8, 8), Shape(7, 10)]), st.data())
+def test_a_posterior_updated_click_by_click_is_the_one_built_from_the_whole_record(shape, data):
+    start = data.draw(st.integers(0, shape.full))
+    clicks = data.draw(st.lists(st.integers(0, shape.cells - 1), min_size=1, max_size=24))
+    if data.draw(st.booleans()):  # a click that undoes the one before, as restore does
+        clicks.insert(data.draw(st.integers(0, len(clicks))), clicks[0])
+    rec = record_of(shape, start, clicks)
+    post = FrontierPosterior(rec.prefix(0))
+    for n in range(1, len(clicks) + 1):
+        post = FrontierPosterior(rec.prefix(n), post)
+        whole = FrontierPosterior(rec.prefix(n))
+        same_tables(post, whole)
+        assert (post.count, post.count_exact, post.board) == (whole.count, whole.count_exact, whole.board)
+        assert post.start_marginals() == whole.start_marginals()
+        assert post.count_distribution(clicks[0]) == whole.count_distribution(clicks[0])
+    assert post.boards(16) == whole.boards(16)
+
+
+def test_an_update_from_a_contradicted_or_unrelated_posterior_starts_afresh():
+    shape = Shape(8, 8)
+    rec = record_of(shape, 12345, [9, 30, 41])
+    other = FrontierPosterior(record_of(shape, 54321, [9, 30]))  # another starting count
+    assert FrontierPosterior(rec, other).count == FrontierPosterior(rec).count
+    bad = Record(shape, 0).then(9, 5).then(0, 8)  # B1 and A2 are lit now: A1 shows at most 4
+    parent = FrontierPosterior(bad)
+    assert parent.count == 0
+    assert FrontierPosterior(bad.then(30, 9), parent).count == 0
+    for shape, n0, cell, count in ((Shape(10, 10), 50, 99, 49), (Shape(16, 16), 128, 255, 127),
+                                   (Shape(16, 16), 128, 0, 127), (Shape(16, 16), 22, 255, 19)):
+        # tables past 2^53 before the new click's first cell: their residues mod 2^64 are kept
+        # (10x10 from 50 lit: C(88, 44) > 2^53, and the count is exact; 16x16 from 128 lit far
+        # past exact; from 22 lit the parent's 2^105 is past exact and the click's 2^94 is not)
+        parent = FrontierPosterior(Record(shape, n0))
+        rec = Record(shape, n0).then(cell, count)
+        whole = FrontierPosterior(rec)
+        post = FrontierPosterior(rec, parent)
+        same_tables(post, whole)
+        assert (post.count, post.count_exact) == (whole.count, whole.count_exact)

@@ -10,8 +10,9 @@ import numpy as np
 import pytest
 
 from countlo.board import Shape, press_masks
+from countlo.play.knowledge import press_set
 from countlo.play.strategies.adaptive import Tuning, View, choose, endgame
-from countlo.play.strategies.beliefs import BeliefProgramme, OutOfNodes
+from countlo.play.strategies.beliefs import BeliefProgramme, OutOfNodes, press_sets
 from countlo.play.strategies.optimal import solver
 from countlo.visible.batch import algebra
 
@@ -117,3 +118,56 @@ def test_skipping_clicks_off_the_disagreement_changes_no_value_on_6x6_end_games(
         pruned = BeliefProgramme(exact.masks, exact.press)
         full = Unpruned(exact.masks, exact.press)
         assert pruned.value(b) == pytest.approx(full.value(b), abs=1e-12)
+
+
+class Searched(BeliefProgramme):
+    """The programme splitting every click's outcomes: no click dropped for a cost that reaches the
+    bound, and pairs of boards through the general search rather than their shortcut."""
+
+    def _within(self, clicks, presses, bound):
+        m = len(presses)
+        return [(k, sum(not x >> k & 1 for x in presses) / m) for k in clicks]
+
+    def _pair(self, boards, clicks, bound):
+        candidates, moves = self._splits(boards, clicks)
+        return (*self._best(candidates, 2, bound), moves)
+
+
+def end_game_beliefs(seed: int, count: int) -> list[frozenset[int]]:
+    """6x6 beliefs as an end game lists them: a start and boards a few cells away, one count."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for _ in range(count):
+        start = int(rng.integers(0, 1 << 36))
+        size = int(rng.integers(2, 9))
+        belief = {start}
+        while len(belief) < size:
+            other = start ^ (1 << int(rng.integers(36))) ^ (1 << int(rng.integers(36)))
+            if other.bit_count() == start.bit_count():
+                belief.add(other)
+        out.append(frozenset(belief))
+    return out
+
+
+def test_dropping_clicks_by_their_cost_and_the_pair_shortcut_change_no_value_and_no_choice():
+    exact = endgame(algebra(Shape(6, 6)), Tuning())
+    assert exact is not None
+    for belief in end_game_beliefs(5, 10):
+        fast, full = BeliefProgramme(exact.masks, exact.press), Searched(exact.masks, exact.press)
+        assert fast.value(belief) == pytest.approx(full.value(belief), abs=1e-12)
+        assert fast.choice(belief) == full.choice(belief)
+    for shape in (Shape(3, 3), Shape(2, 4)):
+        press = solver(shape).presses.__getitem__
+        fast, full = plain(shape), Searched(press_masks(shape), press)
+        for belief in solver(shape).start_beliefs().values():
+            assert fast.value(belief) == pytest.approx(full.value(belief), abs=1e-12)
+
+
+@pytest.mark.parametrize("shape", [Shape(6, 6), Shape(3, 3), Shape(1, 6), Shape(2, 4), Shape(7, 7)], ids=str)
+def test_press_sets_from_byte_tables_are_the_press_sets_that_clear_the_lights(shape):
+    alg = algebra(shape)
+    assert alg.invertible
+    press = press_sets(alg)
+    rng = np.random.default_rng(3)
+    for s in [0, (1 << shape.cells) - 1, *(int(v) for v in rng.integers(0, 1 << shape.cells, 300))]:
+        assert press(s) == press_set(shape, s)
