@@ -9,10 +9,14 @@ from countlo.i18n import N_, _
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up; mypy knows it)
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from countlo.board import Shape
+    from countlo.graph import Board
     from countlo.visible.practice import Practice
 
 MAX_SIDE = 18  # 18 columns of four characters fit 80 columns; 18 rows fit 24 lines with a prompt
+MAX_NODES = 18  # a graph is drawn a node a row
 
 EPILOG = N_("""\
 The start is a seeded random board that can be turned all dark (drawn
@@ -47,7 +51,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "the terminal's background, for readable colours (default: what COLORFGBG says, else dark)"))
     from countlo.cli.rules_args import add_board_arguments
 
-    add_board_arguments(p, graph=False)
+    add_board_arguments(p, graph=True)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -57,16 +61,18 @@ def run(args: argparse.Namespace) -> int:
         from countlo.tokens import whole_number
 
         whole_number(args.seed, "--seed")  # ASCII digits, bounded: the one check of every number
-    return _play(*_game(args), args)
+    game, label, goal, new_game = _game(args)
+    return _play(game, label, goal, args, new_game)
 
 
-def _play(game: Practice, label: str, goal: str, args: argparse.Namespace) -> int:
+def _play(game: Practice, label: str, goal: str, args: argparse.Namespace,
+          new_game: Callable[[], tuple[Practice, str]] | None = None) -> int:
     import sys
 
     from countlo.ui.practice import PracticeSession
     from countlo.ui.terminal import interactive, light_background, run_lines, wants_colour
 
-    session = PracticeSession(game, label, goal=goal)
+    session = PracticeSession(game, label, goal=goal, new_game=new_game)
     if args.plain or not interactive(sys.stdin, sys.stdout):
         run_lines(session, sys.stdin, sys.stdout)
     else:
@@ -83,14 +89,27 @@ class UnwinnableError(CountloError):
     exit_code = 1
 
 
-def _fits(shape: Shape) -> None:
+def _fits(board: Board) -> None:
+    """Refuse, in one line, a board too big to draw in a terminal."""
+    from countlo.board import Shape
+    from countlo.pressmap import PressMap
+
+    shape = board if isinstance(board, Shape) else board.shape if isinstance(board, PressMap) else None
+    if shape is None:
+        if board.cells > MAX_NODES:
+            raise BadSizeError(_("practice graphs have at most {n} nodes; this one has {m}").format(
+                n=MAX_NODES, m=board.cells))
+        return
     if shape.rows > MAX_SIDE or shape.cols > MAX_SIDE:
         raise BadSizeError(_("practice boards are at most {n}x{n}; {shape} is larger").format(n=MAX_SIDE, shape=shape))
+    if isinstance(board, PressMap) and board.buttons != board.lights:
+        raise BadSizeError(_("practice clicks the lights themselves; this press map's buttons are other things"))
 
 
-def _game(args: argparse.Namespace) -> tuple[Practice, str, str]:
-    """(game, label, goal): the start from FILE or drawn as generate draws it
-    (countlo.visible.generate), under the rule options (the classic game's when none is given)."""
+def _game(args: argparse.Namespace) -> tuple[Practice, str, str, Callable[[], tuple[Practice, str]] | None]:
+    """(game, label, goal, new game): the start from FILE or drawn as generate draws it
+    (countlo.visible.generate), on a grid under the rule options (the classic game's when none is
+    given), a grid with holes (an x in FILE), a graph (--graph) or Merlin's square (--rule merlin)."""
     import random
 
     from countlo.board import Shape
@@ -100,32 +119,45 @@ def _game(args: argparse.Namespace) -> tuple[Practice, str, str]:
 
     size = args.size
     if args.file is not None:
+        from countlo.cli.rules_args import is_preset
         from countlo.formats.text import read_input
 
-        board = board_and_target(args, "1x1", with_target=False)[0]
+        sized = args.graph is not None or is_preset(args.rule)  # a graph, Merlin's square: their own size
+        board = board_and_target(args, None if sized else "1x1", with_target=False, press_maps=True)[0]
         board, start = start_values(board, read_input(args.file), args.file, False)
-        assert isinstance(board, Shape)  # practice takes no --graph
-        if size is not None and Shape.parse(size) != Shape(board.rows, board.cols):
+        drawn = _grid_of(board)
+        if size is not None and drawn is not None and Shape.parse(size) != Shape(drawn.rows, drawn.cols):
             raise BoardFormatError(_("{where} holds a {shape} board but --size says {size}").format(
-                where=args.file, shape=f"{board.rows}x{board.cols}", size=size))
-        target = board_and_target(args, f"{board.rows}x{board.cols}")[1]  # the target's size too
+                where=args.file, shape=f"{drawn.rows}x{drawn.cols}", size=size))
+        if args.to is not None or args.target is not None:
+            target = _target_on(board, args)
+        else:
+            target = None
         label = args.file
     else:
-        board, target = board_and_target(args, size or (None if args.to is not None else "5x5"))
-    assert isinstance(board, Shape)
+        board, target = board_and_target(args, size or (None if args.to is not None else "5x5"),
+                                         press_maps=True)
     _fits(board)
     goal = args.to if args.to is not None else args.target or "dark"
     dark = not board_given(args)  # the classic game's words
+    new_game = None
     if args.file is None:
+        def draw(seed: int) -> tuple[Practice, str]:
+            gen = generator(board, random.Random(seed), target)
+            gen.check(difficulty=args.difficulty)
+            start = list(gen.target)
+            while start == gen.target:  # the target itself is solvable too, but no game
+                g = gen.in_band(args.difficulty) if args.difficulty else gen.uniform()
+                start = g.lights
+            return Practice(board, start, target), f"seed {seed}" + (
+                f", {args.difficulty}" if args.difficulty else "")
+
         seed = int(args.seed) if args.seed is not None else random.SystemRandom().randrange(10**6)
-        gen = generator(board, random.Random(seed), target)
-        gen.check(difficulty=args.difficulty)
-        start = list(gen.target)
-        while start == gen.target:  # the target itself is solvable too, but no game
-            g = gen.in_band(args.difficulty) if args.difficulty else gen.uniform()
-            start = g.lights
-        label = f"seed {seed}" + (f", {args.difficulty}" if args.difficulty else "")
-    elif start == (target or [0] * board.cells):
+        game, label = draw(seed)
+        rng = random.Random(seed)
+        new_game = lambda: draw(rng.randrange(10**6))
+        return game, label, goal, new_game
+    if start == (target or [0] * board.cells):
         if dark:
             raise BoardFormatError(_("{file}: every light is already off").format(file=args.file))
         raise BoardFormatError(_("{file}: the start is already the target").format(file=args.file))
@@ -135,7 +167,31 @@ def _game(args: argparse.Namespace) -> tuple[Practice, str, str]:
         if dark:
             raise UnwinnableError(_("{file}: this {shape} board can never be turned all dark (countlo solve "
                                     "{file} shows the proof)").format(file=args.file, shape=board)) from None
+        if _grid_of(board) is None:
+            raise UnwinnableError(_("{file}: this start on the {board} can never reach the target (countlo "
+                                    "solve with the same options shows the proof)").format(
+                                        file=args.file, board=board)) from None
         raise UnwinnableError(_("{file}: this {shape} board can never reach the target under these rules "
                                 "(countlo solve with the same options shows the proof)").format(
                                     file=args.file, shape=board)) from None
-    return game, label, goal
+    return game, label, goal, new_game
+
+
+def _grid_of(board: Board) -> Shape | None:
+    """The grid a board is drawn on (a grid with holes, Merlin's square), None for a graph."""
+    from countlo.board import Shape
+    from countlo.pressmap import PressMap
+
+    if isinstance(board, Shape):
+        return board
+    return board.shape if isinstance(board, PressMap) else None
+
+
+def _target_on(board: Board, args: argparse.Namespace) -> list[int]:
+    """The target of --to FILE or --target lit on the board FILE gave (its size, its holes)."""
+    if args.to is None:
+        return [1] * board.cells
+    from countlo.cli.rules_args import start_values
+    from countlo.formats.text import read_input
+
+    return start_values(board, read_input(args.to), args.to, True)[1]

@@ -18,9 +18,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
-from countlo.board import Shape
 from countlo.ui.layout import fit, narrow_note, status_bar
-from countlo.ui.picture import Fragments, picture_width, styles
+from countlo.ui.picture import Fragments, styles
 
 if TYPE_CHECKING:
     from prompt_toolkit.formatted_text import StyleAndTextTuples
@@ -32,7 +31,6 @@ if TYPE_CHECKING:
 class Clickable(Protocol):
     """A session whose board can be clicked: text in, (style, text) fragments out."""
 
-    shape: Shape
     over: bool
     on_click: Callable[[str], None] | None  # set here while the prompt runs: a cell's name as typed
 
@@ -43,6 +41,9 @@ class Clickable(Protocol):
     def handle(self, text: str) -> Fragments: ...
     def leave(self) -> Fragments: ...
     def words(self) -> list[str]: ...  # what the prompt completes
+    def board_width(self) -> int: ...  # columns the board takes
+    def move_cursor(self, dr: int, dc: int) -> None: ...  # the arrow keys
+    def cursor_name(self) -> str: ...  # what Space clicks
 
 
 def run_clickable(session: Clickable, input: Input | None = None, output: Output | None = None,
@@ -105,6 +106,21 @@ def run_clickable(session: Clickable, input: Input | None = None, output: Output
         def _undo(event: KeyPressEvent) -> None:
             click("undo")
 
+        empty = Condition(lambda: not buffer.text)  # the keys move the cursor only when nothing is typed
+
+        for key, step in (("up", (-1, 0)), ("down", (1, 0)), ("left", (0, -1)), ("right", (0, 1))):
+            @keys.add(key, filter=empty)
+            def _move(event: KeyPressEvent, step: tuple[int, int] = step) -> None:
+                session.move_cursor(*step)
+
+        @keys.add("space", filter=empty)
+        def _press(event: KeyPressEvent) -> None:
+            click(session.cursor_name())
+
+        @keys.add("delete", filter=empty)
+        def _press_back(event: KeyPressEvent) -> None:
+            click("-" + session.cursor_name())
+
         @keys.add("c-c")
         def _interrupt(event: KeyPressEvent) -> None:
             event.app.exit(exception=KeyboardInterrupt)
@@ -142,7 +158,7 @@ def run_clickable(session: Clickable, input: Input | None = None, output: Output
         return app.run()
 
     say(session.greeting())
-    note = narrow_note(width(), picture_width(session.shape))
+    note = narrow_note(width(), session.board_width())
     if note is not None:
         say([("class:warn", note + "\n")])
     try:

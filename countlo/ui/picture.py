@@ -29,6 +29,7 @@ STYLE = {
     "cell.unknown": "#000000",
     "cell.suggest": "reverse bold",
     "mark": "bold #ff5f5f",
+    "cursor": "underline reverse",  # practice's keyboard cursor (arrow keys, Space clicks it)
     "needed": "bold #87d787",
     "spared": "bold #8a8a8a",
     "advice": "bold",

@@ -1,4 +1,5 @@
-"""The screen and conversation of `countlo practice`: classic Lights Out with the lights shown.
+"""The screen and conversation of `countlo practice`: Lights Out with the lights shown, on a grid
+under any rules, a grid with holes, or a graph.
 
 `PracticeSession` speaks the same interface as the guided session of `play` (greeting, prompt,
 toolbar, check, handle, leave, words, over), so the same front ends run it: prompt_toolkit in a
@@ -11,9 +12,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from countlo.board import Vector, column_letters
+from countlo.board import Shape, Vector, column_letters
 from countlo.errors import CountloError
-from countlo.rules import RULE_HELP, TOPOLOGY_HELP
+from countlo.formats.states import describe_values
+from countlo.pressmap import PressMap
+from countlo.rules import RULE_HELP, TOPOLOGY_HELP, Rules
 from countlo.ui.picture import DARK, LIT, Fragments
 from countlo.visible.practice import Practice
 
@@ -25,18 +28,27 @@ Drawn = list[tuple[tuple[str, str], str | None]]  # (style, text) fragments, eac
 # the cell it draws (None: a label or a line end), so a front end can make the cells clickable
 
 WORDS = {"hint": "hint", "h": "hint", "?": "hint", "undo": "undo", "u": "undo", "back": "undo",
+         "redo": "redo", "r": "redo", "restart": "restart", "new": "new", "n": "new",
+         "solution": "solution", "s": "solution", "show": "solution",
          "help": "help", "board": "board", "b": "board", "quit": "quit", "q": "quit",
          "exit": "quit"}
 
 HELP = """\
 {goal}
 {rule}
-  C4, 4 3   click a cell by name or by row and column, or with the mouse
+  C4, 4 3   click a cell by name or by row and column, or with the mouse;
+            arrow keys move the cursor, Space clicks it
+  -C4       click backwards (takes 1 away, with more than two states; Delete at the cursor)
   hint      one click of a fewest-click way to finish from here
-  undo      take back the last click ({keys})
+  solution  show or hide the fewest clicks from here on the board (kept right as you click)
+  undo      take back the last click ({keys}); redo clicks it again
+  restart   back to the start; new: a new board (random starts)
   board     show the board again
   quit      leave (Ctrl-C and Ctrl-D too)
 """
+
+
+OVERLAY = {1: ("(", ")"), 2: ("{", "}"), 3: ("<", ">")}  # the solution's marks: once, twice, more
 
 
 class PracticeError(CountloError):
@@ -50,30 +62,72 @@ def plural(n: int, word: str) -> str:
 class PracticeSession:
     """One practice game as text in, formatted fragments out (no terminal)."""
 
-    def __init__(self, game: Practice, label: str = "", keys: str = "F2", goal: str = "dark"):
-        """`goal`: dark, lit, or the target's file name."""
-        self.game, self.shape, self.label, self.keys = game, game.shape, label, keys
-        self.goal = goal
-        self.hinted: int | None = None  # the cell the last hint named, bracketed on the board
-        self.hints = 0
-        self.over = game.won
+    def __init__(self, game: Practice, label: str = "", keys: str = "F2", goal: str = "dark",
+                 new_game: Callable[[], tuple[Practice, str]] | None = None):
+        """`goal`: dark, lit, or the target's file name; `new_game` draws another board (random
+        starts), None when the start came from a file."""
+        self.keys, self.goal, self.new_game = keys, goal, new_game
         self.on_click: Callable[[str], None] | None = None  # set by a mouse-aware front end
+        self._start(game, label)
+
+    def _start(self, game: Practice, label: str) -> None:
+        self.game, self.label = game, label
+        self.shape = game.shape  # the grid drawn (None on a graph)
+        self.hinted: int | None = None  # the light the last hint named, bracketed on the board
+        self.hints = 0
+        self.overlay = False  # the fewest clicks from here shown on the board
+        self.over = game.won
+        b = game.board
+        self.names = [b.name(i) for i in range(b.cells)]
+        # where each light is drawn: a grid (None for a hole), or one row per node of a graph
+        shape = game.shape
+        if shape is not None:
+            places = b.places if isinstance(b, PressMap) and b.places is not None else range(b.cells)
+            at: dict[int, int] = {p: i for i, p in enumerate(places)}
+            self.layout: list[list[int | None]] = [[at.get(r * shape.cols + c) for c in range(shape.cols)]
+                                                   for r in range(shape.rows)]
+            self.row_labels = [str(r + 1) for r in range(shape.rows)]
+            self.col_labels = [column_letters(c) for c in range(shape.cols)]
+        else:
+            self.layout = [[i] for i in range(b.cells)]
+            self.row_labels, self.col_labels = list(self.names), []
+        self.cursor = next(i for row in self.layout for i in row if i is not None)
 
     # --- reading a line -----------------------------------------------------------------
     def parse(self, text: str) -> tuple[str, int | None]:
-        """(verb, cell) of a typed line; PracticeError (one line) if it means nothing here."""
+        """(verb, light) of a typed line ('click' or 'back' with a light); PracticeError (one
+        line) if it means nothing here."""
         words = text.strip().lower().split()
         if not words:
             return "board", None
         if len(words) == 1 and words[0] in WORDS:
-            return WORDS[words[0]], None
+            short = len(words[0]) == 1  # h, u, r, b ...: a node of that name comes first
+            if not (short and self.game.shape is None and text.strip() in self.names):
+                return WORDS[words[0]], None
+        body, verb = text.strip(), "click"
+        if body.startswith("-"):
+            body, verb = body[1:].strip(), "back"
+        return verb, self.light(body)
+
+    def light(self, text: str) -> int:
+        """The light a typed cell names: A1 or 'row col' on a grid (not a hole), a node's name."""
+        shape = self.game.shape
+        if shape is None:
+            for i, name in enumerate(self.names):
+                if name == text or name.lower() == text.lower():
+                    return i
+            raise PracticeError(f"{text!r} is not a node of this graph or a command (hint, undo, help, quit)")
         try:
-            return "click", self.shape.parse_cell(text)
+            cell = shape.parse_cell(text)
         except CountloError as e:
-            if words[0][0].isalpha() and not any(ch.isdigit() for ch in text):
-                raise PracticeError(f"{text.strip()!r} is not a cell like C4 or a command "
+            if text[:1].isalpha() and not any(ch.isdigit() for ch in text):
+                raise PracticeError(f"{text!r} is not a cell like C4 or a command "
                                     "(hint, undo, help, quit)") from None
             raise PracticeError(str(e)) from None
+        light = self.layout[cell // shape.cols][cell % shape.cols]
+        if light is None:
+            raise PracticeError(f"{shape.name(cell)} is a hole: there is no cell to click")
+        return light
 
     def check(self, text: str) -> str | None:
         try:
@@ -82,6 +136,12 @@ class PracticeSession:
             return str(e)
         if verb == "undo" and not self.game.clicks:
             return "nothing to undo yet"
+        if verb == "redo" and not self.game.undone:
+            return "nothing to redo"
+        if verb == "back" and self.game.k == 2:
+            return "with two states a click backwards is the same click: type the cell"
+        if verb == "new" and self.new_game is None:
+            return "this board came from a file: restart plays it again"
         return None
 
     def handle(self, text: str) -> Fragments:
@@ -89,18 +149,37 @@ class PracticeSession:
         if reason is not None:
             return [("class:warn", f"! {reason}\n")]
         verb, cell = self.parse(text)
-        if cell is not None:  # a click, the one verb with a cell
-            return self._do_click(cell)
+        if cell is not None:  # a click, forwards or backwards: the verbs with a light
+            return self._do_click(cell, verb == "back")
         actions: dict[str, Callable[[], Fragments]] = {
-            "undo": self._do_undo, "hint": self._do_hint, "help": self._do_help,
-            "board": self._do_board, "quit": self._do_quit}
+            "undo": self._do_undo, "redo": self._do_redo, "restart": self._do_restart,
+            "new": self._do_new, "solution": self._do_solution, "hint": self._do_hint,
+            "help": self._do_help, "board": self._do_board, "quit": self._do_quit}
         return actions[verb]()
 
+    # --- the cursor (arrow keys and Space in the clickable front end) ------------------
+    def move_cursor(self, dr: int, dc: int) -> None:
+        """Move the cursor one cell (skipping holes), staying on the board."""
+        spots = [(r, c) for r, row in enumerate(self.layout) for c, i in enumerate(row) if i == self.cursor]
+        r, c = spots[0]
+        while True:
+            r, c = r + dr, c + dc
+            if not (0 <= r < len(self.layout) and 0 <= c < len(self.layout[r])):
+                return
+            found = self.layout[r][c]
+            if found is not None:
+                self.cursor = found
+                return
+
+    def cursor_name(self) -> str:
+        return self.names[self.cursor]
+
     # --- actions ------------------------------------------------------------------------
-    def _do_click(self, cell: int) -> Fragments:
-        self.game.click(cell)
-        self.hinted = None
-        out: Fragments = [("", f"{self.game.moves:>4}. "), ("class:cellname", self.shape.name(cell)),
+    def _do_click(self, cell: int, backwards: bool = False) -> Fragments:
+        self.game.click(cell, backwards)
+        self.hinted, self.cursor = None, cell
+        name = ("-" if backwards else "") + self.names[cell]
+        out: Fragments = [("", f"{self.game.moves:>4}. "), ("class:cellname", name),
                           ("class:note", f"  {self.left()}\n")]
         if self.game.won:
             self.over = True
@@ -111,8 +190,41 @@ class PracticeSession:
         cell = self.game.undo()
         self.hinted = None
         assert cell is not None
-        text = f"      undo {self.shape.name(cell)}  {self.left()}\n"
+        text = f"      undo {self.names[cell]}  {self.left()}\n"
         return [("class:note", text)]
+
+    def _do_redo(self) -> Fragments:
+        cell = self.game.redo()
+        self.hinted = None
+        assert cell is not None
+        out: Fragments = [("class:note", f"      redo {self.names[cell]}  {self.left()}\n")]
+        if self.game.won:
+            self.over = True
+            out += self._won()
+        return out
+
+    def _do_restart(self) -> Fragments:
+        self.game.restart()
+        self.hinted = None
+        return [("class:note", f"Back to the start: {self.left()}.\n")]
+
+    def _do_new(self) -> Fragments:
+        assert self.new_game is not None
+        game, label = self.new_game()
+        overlay = self.overlay
+        self._start(game, label)
+        self.overlay = overlay
+        return self.greeting()
+
+    def _do_solution(self) -> Fragments:
+        self.overlay = not self.overlay
+        if not self.overlay:
+            return [("class:note", "Solution hidden.\n")]
+        n = self.game.to_go()
+        cells = describe_values(self.names, self.game.solution())
+        twice = " ({ } twice, < > more)" if self.game.k > 2 else ""
+        return [("class:note", f"Solution shown: the {plural(n, 'click')} marked ( ){twice} win from here: "
+                               f"{cells}. It follows your clicks.\n")]
 
     def _do_hint(self) -> Fragments:
         cell = self.game.hint()
@@ -121,7 +233,7 @@ class PracticeSession:
         n = self.game.to_go()
         found = self.game.fewest(self.game.lights)
         best = "the fewest" if found is None or found[1] else "countlo's best"
-        return [("class:advice", "Hint: click "), ("class:cellname", self.shape.name(cell)),
+        return [("class:advice", "Hint: click "), ("class:cellname", self.names[cell]),
                 ("class:note", f" ({best} from here: {plural(n, 'click')})\n")]
 
     def _do_help(self) -> Fragments:
@@ -136,8 +248,12 @@ class PracticeSession:
 
     def rule_text(self) -> str:
         """What a click does, in words."""
-        rules = self.shape.rules
-        if rules.classic:
+        rules = self._rules()
+        if rules is None:
+            if getattr(self.game.board, "rule", "") == "sigma":
+                return "Clicking a node changes its neighbours (the rule sigma), not the node itself."
+            return "Clicking a node changes it and its neighbours (the rule sigma+)."
+        if rules.classic and not self._holes():
             return "Clicking a cell toggles it and its neighbours above, below, left and right."
         name = rules.rule.name
         cells = RULE_HELP[name].replace(" (the classic)", "") if name in RULE_HELP else \
@@ -145,7 +261,29 @@ class PracticeSession:
         change = "toggles" if rules.states == 2 else f"adds 1 (mod {rules.states}) to"
         edges = "" if rules.topology == "plane" else \
             f"\nEdges: {rules.topology}, {TOPOLOGY_HELP[rules.topology]}."
-        return f"Clicking a cell {change} {cells}.{edges}"
+        holes = "\nThe cells marked x are holes: no light there, and no click changes them." \
+            if self._holes() else ""
+        return f"Clicking a cell {change} {cells}.{edges}{holes}"
+
+    def _rules(self) -> Rules | None:
+        """The grid's rules (a grid with holes keeps them), None on a graph."""
+        b = self.game.board
+        if isinstance(b, Shape):
+            return b.rules
+        return b.rules if isinstance(b, PressMap) else None
+
+    def _holes(self) -> bool:
+        return any(i is None for row in self.layout for i in row)
+
+    def describe(self) -> str:
+        """'5x5 board', '5x5 board (torus, plus rule)', '4x4 board with 2 holes', 'graph of ...'."""
+        b, rules = self.game.board, self._rules()
+        if rules is None:
+            return str(getattr(b, "describe", lambda: str(b))())
+        shape = self.game.shape
+        holes = sum(i is None for row in self.layout for i in row)
+        where = f"{shape} board" + (f" with {plural(holes, 'hole')}" if holes else "")
+        return where if rules.classic else f"{where} ({rules.describe()})"
 
     def _do_board(self) -> Fragments:
         return []  # the prompt draws the board anyway
@@ -159,24 +297,24 @@ class PracticeSession:
         g = self.game
         best = "" if g.optimum_exact else " or fewer"
         label = f", {self.label}" if self.label else ""
-        rules = self.shape.rules
-        kind = "" if rules.classic else f" ({rules.describe()})"
+        rules = self._rules()
         goal = {"dark": "Turn every light off", "lit": "Turn every light on"}.get(
             self.goal, "Reach the target")
         text = (f"{goal} in as few clicks as you can: {g.optimum}{best} will do"
                 f"{' (counted with multiplicity)' if g.k > 2 else ''}.\n")
-        out: Fragments = [("class:advice", f"countlo practice: {self.shape} board{kind}{label}\n"),
+        out: Fragments = [("class:advice", f"countlo practice: {self.describe()}{label}\n"),
                           ("", text)]
-        if not rules.classic:
+        if rules is None or not rules.classic or self._holes():
             out.append(("class:note", self.rule_text() + "\n"))
         if self.goal not in ("dark", "lit"):
             out += [("", "The target:\n"), *(f for f, _name in self._grid(g.target, None))]
-        return out + [("", "Type a cell (C4) or click it; hint, undo, help, quit.\n")]
+        first = "a node's name" if rules is None else "a cell (C4)"
+        return out + [("", f"Type {first} or click it; hint, solution, undo, help, quit.\n")]
 
     def board(self) -> StyleAndTextTuples:
         """The lights, columns lettered and rows numbered; each cell carries a mouse handler
         when a front end has set `on_click` (the live board of countlo.ui.clickable)."""
-        drawn = self._grid(self._lights(), self.hinted)
+        drawn = self._grid(self._lights(), self.hinted, cursor=True)
         return [self._clickable(f, name) if name is not None else f for f, name in drawn]
 
     def picture(self) -> Fragments:
@@ -184,25 +322,40 @@ class PracticeSession:
         return [f for f, _name in self._grid(self._lights(), self.hinted)]
 
     def _lights(self) -> Vector:
-        return [self.game.state(k) for k in range(self.shape.cells)]
+        return [self.game.state(k) for k in range(self.game.board.cells)]
 
-    def _grid(self, values: Vector, hinted: int | None) -> Drawn:
-        s = self.shape
-        pad = len(str(s.rows))
-        out: Drawn = [(("", " " * (pad + 1)), None)]
-        for c in range(s.cols):
-            out.append((("class:label", f" {column_letters(c):<2} "), None))
-        out.append((("", "\n"), None))
-        for r in range(s.rows):
-            out.append((("class:label", f"{r + 1:>{pad}} "), None))
-            for c in range(s.cols):
-                k = r * s.cols + c
+    def board_width(self) -> int:
+        """Columns the board takes (for the narrow-terminal note)."""
+        pad = max(len(label) for label in self.row_labels)
+        return pad + 1 + 4 * max(len(row) for row in self.layout)
+
+    def _grid(self, values: Vector, hinted: int | None, cursor: bool = False) -> Drawn:
+        pad = max(len(label) for label in self.row_labels)
+        plan = self.game.solution() if self.overlay and not self.game.won else None
+        out: Drawn = []
+        if self.col_labels:
+            out.append((("", " " * (pad + 1)), None))
+            for label in self.col_labels:
+                out.append((("class:label", f" {label:<2} "), None))
+            out.append((("", "\n"), None))
+        for r, row in enumerate(self.layout):
+            out.append((("class:label", f"{self.row_labels[r]:>{pad}} "), None))
+            for k in row:
+                if k is None:  # a hole: nothing there to click
+                    out.append((("class:label", " x  "), None))
+                    continue
                 v = values[k]
                 style = "class:cell.lit" if v else "class:cell.dark"
                 text = DARK if not v else LIT if self.game.k == 2 else f"{v:>2}"
-                left, right = ("[", "]") if k == hinted else (" ", " ")
-                mark = "class:mark" if k == hinted else ""
-                name = s.name(k)
+                left, right = " ", " "
+                if plan is not None and plan[k]:  # once ( ), twice { }, more < > (the listing says how often)
+                    left, right = OVERLAY[min(plan[k], 3)]
+                if k == hinted:
+                    left, right = "[", "]"
+                mark = "class:mark" if k == hinted or (plan is not None and plan[k]) else ""
+                if cursor and k == self.cursor:
+                    style += " class:cursor"
+                name = self.names[k]
                 out += [((mark, left), name), ((style, text), name), ((mark, right), name)]
             out.append((("", "\n"), None))
         return out
@@ -250,8 +403,7 @@ class PracticeSession:
                 ("class:bottom-toolbar.key", self.keys), ("", " undo")]
 
     def words(self) -> list[str]:
-        return sorted(set(WORDS) - {"h", "?", "u", "b", "q"}) + [
-            self.shape.name(k) for k in range(self.shape.cells)]
+        return sorted(set(WORDS) - {"h", "?", "u", "b", "q", "r", "n", "s"}) + list(self.names)
 
     def _won(self) -> Fragments:
         g = self.game

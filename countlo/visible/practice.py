@@ -1,4 +1,5 @@
-"""A visible game under any grid rules: clicks, undo, hints and the optimum from the start.
+"""A visible game on any board: clicks (backwards too), undo, redo, restart, hints, the fewest
+presses from any position, and the optimum from the start.
 
 No I/O: `countlo practice` (countlo.ui) draws it and reads the player's clicks. A click adds 1
 (mod k) to the cells of the rule, wrapped by the topology, and the game is won when the lights
@@ -14,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from countlo.board import Shape, Vector, bits, values
+from countlo.graph import Board
 from countlo.visible import solutions
 from countlo.visible.bitsets import fewest_presses
 
@@ -25,15 +27,23 @@ class Unwinnable(ValueError):
 
 
 class Practice:
-    """One game on `shape` (under its rules) from `start` to `target` (all 0 when None)."""
+    """One game on `board` (a grid under its rules, a grid with holes, a graph, a press map whose
+    buttons are its lights) from `start` to `target` (all 0 when None). `shape` is the grid the
+    game is drawn on (None on a graph); on a grid with holes its cells are not the lights."""
 
-    def __init__(self, shape: Shape, start: Sequence[int], target: Sequence[int] | None = None):
-        self.shape = shape
-        self.k = shape.rules.states
+    def __init__(self, board: Board, start: Sequence[int], target: Sequence[int] | None = None):
+        from countlo.pressmap import PressMap  # noqa: PLC0415 (only off the classic path)
+
+        if isinstance(board, PressMap) and board.buttons != board.lights:
+            raise ValueError("practice clicks the lights themselves: a press map's buttons must be its lights")
+        self.board = board
+        self.shape: Shape | None = board if isinstance(board, Shape) else (
+            board.shape if isinstance(board, PressMap) else None)
+        self.k = solutions.states(board)
         self.start = list(start)
-        self.target = list(target) if target is not None else [0] * shape.cells
-        solutions.check_vector(shape, self.start, "the start")
-        solutions.check_vector(shape, self.target, "the target")
+        self.target = list(target) if target is not None else [0] * board.cells
+        solutions.check_vector(board, self.start, "the start")
+        solutions.check_vector(board, self.target, "the target")
         self.lights = list(self.start)
         self.clicks: list[int] = []
         self.steps: list[int] = []  # each click's step: 1, or k - 1 for a click backwards
@@ -41,7 +51,7 @@ class Practice:
         self._plan: dict[tuple[int, ...], tuple[Vector, bool]] = {}
         found = self.fewest(self.lights)
         if found is None:
-            raise Unwinnable(f"this {shape} start can never reach the target")
+            raise Unwinnable(f"this {board} start can never reach the target")
         self.optimum, self.optimum_exact = sum(found[0]), found[1]
 
     def fewest(self, lights: Sequence[int]) -> tuple[Vector, bool] | None:
@@ -50,11 +60,12 @@ class Practice:
         finds (exact False), so that a hint stays quick."""
         key = tuple(lights)
         if key not in self._plan:
-            if self.shape.rules.classic:
-                classic = fewest_presses(self.shape, bits(lights) ^ bits(self.target))
-                found = None if classic is None else (values(classic[0], self.shape.cells), classic[1])
+            b = self.board
+            if isinstance(b, Shape) and b.rules.classic:
+                classic = fewest_presses(b, bits(lights) ^ bits(self.target))
+                found = None if classic is None else (values(classic[0], b.cells), classic[1])
             else:
-                found = solutions.fewest(self.shape, lights, self.target, EXACT_LIMIT)
+                found = solutions.fewest(b, lights, self.target, EXACT_LIMIT)
             if found is None:
                 return None
             self._plan[key] = found
@@ -77,7 +88,7 @@ class Practice:
         return sum(a != t for a, t in zip(self.lights, self.target))
 
     def _press(self, cell: int, times: int) -> None:
-        column = solutions.columns(self.shape)[cell]
+        column = solutions.columns(self.board)[cell]
         for i, t in column.items():
             self.lights[i] = (self.lights[i] + t * times) % self.k
 
@@ -85,7 +96,10 @@ class Practice:
         """Click `cell` (reading-order index): adds 1 mod k to every cell its rule reaches, or
         takes 1 away when `backwards` (with k states, k - 1 clicks forwards). A new click
         forgets what undo took back."""
-        self.shape.cell(cell)  # BadCellError when off the board
+        if not 0 <= cell < self.board.cells:
+            from countlo.errors import BadCellError  # noqa: PLC0415
+
+            raise BadCellError(f"no cell {cell + 1} on this board of {self.board.cells}")
         step = self.k - 1 if backwards else 1
         self._press(cell, step)
         self.clicks.append(cell)

@@ -16,6 +16,7 @@ from vt import Pty
 
 from countlo.board import Shape
 from countlo.rules import Rules
+from countlo.ui.practice import PracticeSession
 from countlo.visible.practice import Practice
 
 
@@ -80,3 +81,86 @@ def test_practice_played_with_the_mouse_in_a_real_terminal(tmp_path, grid, optio
         assert pty.wait_exit() == 0
     finally:
         pty.close()
+
+
+@pytest.mark.parametrize("files, options, kind", [
+    ({"start.txt": "#x#\n.#.\n#.x\n"}, [], "holes"),
+    ({"start.txt": "a b\n", "g.txt": "a b\nb c\nc d\nd a\n"}, ["--graph", "g.txt"], "graph"),
+    ({"start.txt": "120\n012\n"}, ["--states", "3", "--topology", "torus"], "states"),
+    ({"start.txt": "#.#\n...\n#.#\n"}, ["--rule", "merlin"], "merlin"),
+])
+def test_every_board_kind_is_won_with_the_keyboard_in_a_real_terminal(tmp_path, files, options, kind):
+    """Arrow keys move the cursor and Space clicks it; the solution overlay stays on the screen
+    and right as the player clicks; the game is won in a real pseudo-terminal."""
+    from countlo.cli.main import build_parser
+    from countlo.cli.rules_args import board_and_target, start_values
+
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    import os
+
+    here = os.getcwd()
+    os.chdir(tmp_path)
+    try:
+        args = build_parser("practice").parse_args(["practice", "start.txt", *options])
+        sized = args.graph is not None or args.rule == "merlin"
+        board = board_and_target(args, None if sized else "1x1", with_target=False, press_maps=True)[0]
+        board, start = start_values(board, files["start.txt"], "start.txt", False)
+    finally:
+        os.chdir(here)
+    game = Practice(board, start)
+    pty = Pty(["practice", "start.txt", *options], 80, 24, cwd=str(tmp_path))
+    try:
+        pty.wait_for(r"moves? \(fewest")
+        pty.send("solution\r")
+        pty.wait_for(r"Solution shown(.|\n)*moves? \(fewest")  # the next prompt is up: keys reach it
+        clicks = 0
+        mirror = PracticeSession(Practice(board, start))  # the session's cursor, moved as the keys move it
+        arrows = {(-1, 0): "\x1b[A", (1, 0): "\x1b[B", (0, 1): "\x1b[C", (0, -1): "\x1b[D"}
+        while not game.won:
+            cell = game.hint()
+            assert cell is not None
+            keys = ""
+            for first in ((1, 0), (0, 1)):  # rows then columns, or columns then rows (holes in the way)
+                trial = PracticeSession(Practice(board, start))
+                trial.cursor, path = mirror.cursor, ""
+                for axis in (first, (first[1], first[0])):
+                    for step in (axis, (-axis[0], -axis[1])):
+                        for _ in range(20):
+                            before = trial.cursor
+                            trial.move_cursor(*step)
+                            if trial.cursor == before or not _closer(trial, before, cell):
+                                trial.cursor = before
+                                break
+                            path += arrows[step]
+                if trial.cursor == cell:
+                    keys = path
+                    break
+            assert mirror.cursor == cell or keys, (kind, mirror.cursor, cell)
+            mirror.cursor = cell
+            for key in keys:  # one key at a time, as a person presses them
+                pty.send(key)
+            pty.send(" ")
+            game.click(cell)
+            clicks += 1
+            lines = pty.wait_for(rf"\n\s*{clicks}\. {re.escape(board.name(cell))}\b")
+            if not game.won:
+                lines = pty.wait_for(rf"{clicks} moves? \(fewest")
+                shown = "\n".join(lines)
+                for j, times in enumerate(game.solution()):  # the overlay follows the clicks
+                    if times and game.shape is None:
+                        assert re.search(rf"^{re.escape(board.name(j))}\s+[({{<]", shown, re.M), (kind, shown)
+        text = "\n".join(pty.wait_for(r"solved in"))
+        assert re.search(rf"solved in {clicks} moves?", " ".join(text.split()))
+        assert pty.wait_exit() == 0
+    finally:
+        pty.close()
+
+
+def _closer(session, before: int, goal: int) -> bool:
+    """Whether the cursor's move took it nearer `goal` on the drawn board (rows and columns)."""
+    def where(light: int) -> tuple[int, int]:
+        return next((r, c) for r, row in enumerate(session.layout) for c, i in enumerate(row) if i == light)
+
+    (r0, c0), (r1, c1), (rg, cg) = where(before), where(session.cursor), where(goal)
+    return abs(r1 - rg) + abs(c1 - cg) < abs(r0 - rg) + abs(c0 - cg)

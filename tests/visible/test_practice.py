@@ -291,3 +291,43 @@ def test_backwards_clicks_redo_restart_and_the_overlay_under_k_states():
         game.click(game.hint() or 0)
     game.restart()
     assert game.lights == game.start and game.moves == 0 and game.redo() is None
+
+
+def test_the_session_on_holes_graphs_and_k_states():
+    """A hole cannot be clicked; a graph's nodes are clicked by name (a one-letter node before
+    the one-letter commands); -C3 clicks backwards; redo, restart and new; the overlay is the
+    fewest clicks from wherever the player is."""
+    from countlo.formats.states import parse_graph, parse_graph_state
+    from countlo.pressmap import holed
+    from countlo.rules import Rules
+
+    holey = holed(Shape(3, 3), [2, 8])
+    s = PracticeSession(Practice(holey, [1, 0, 0, 1, 0, 1, 0]))
+    assert "C1 is a hole" in plain(s.handle("C1")) and s.game.moves == 0
+    assert " x " in plain(s.picture()).splitlines()[1]
+    graph = parse_graph("a b\nb c\nc d\nd a\n")
+    g = PracticeSession(Practice(graph, parse_graph_state("a b", graph)))
+    assert g.parse("b") == ("click", 1) and g.parse("board") == ("board", None)
+    g.handle("solution")
+    for _ in range(3):
+        if g.over:
+            break
+        plan = g.game.solution()
+        marked = [line.split()[0] for line in plain(g.picture()).splitlines() if "(" in line]
+        assert marked == [graph.nodes[j] for j, v in enumerate(plan) if v]
+        g.handle(graph.nodes[g.game.hint()])
+    assert g.over
+    k3 = Shape(2, 3, Rules.make("torus", "plus", 3))
+    drawn = iter(range(1000))
+    t = PracticeSession(Practice(k3, [1, 2, 0, 0, 1, 2]),
+                        new_game=lambda: (Practice(k3, [2, 2, 2, 0, 0, 0]), f"seed {next(drawn)}"))
+    before = list(t.game.lights)
+    t.handle("-B1")
+    t.handle("undo")
+    assert t.game.lights == before and "redo B1" in plain(t.handle("redo"))
+    t.handle("restart")
+    assert t.game.lights == before and t.game.moves == 0
+    assert "seed 0" in plain(t.handle("new")) and t.game.lights == [2, 2, 2, 0, 0, 0]
+    two = PracticeSession(Practice(Shape(3, 3), [1, 1, 0, 1, 0, 0, 0, 0, 0]))
+    assert "same click" in plain(two.handle("-A1"))
+    assert "came from a file" in plain(two.handle("new"))
