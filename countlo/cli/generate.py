@@ -119,10 +119,9 @@ def run(args: argparse.Namespace) -> int:
             print(" ".join(n if v == 1 else f"{n}={v}"
                            for n, v in zip(board.nodes, g.lights) if v) or _("# (all 0)"))
         elif k == 2:
-            from countlo.board import bits
             from countlo.formats.textgrid import format_rows
 
-            sys.stdout.write(format_rows(board.to_rows(bits(g.lights)), board.cols, "#", "."))
+            sys.stdout.write(format_rows(board.to_rows(g.bits), board.cols, "#", "."))
         else:
             from countlo.formats.states import format_grid
 

@@ -23,10 +23,9 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
 from typing import Protocol, TypeVar
 
-from countlo.board import Shape, Vector, values
+from countlo.board import Shape, Vector, bits, values
 from countlo.errors import BadSizeError, CountloError
 from countlo.graph import Board, button_count
 from countlo.i18n import _, ngettext
@@ -57,14 +56,33 @@ class NoSuchBoardError(CountloError):
     exit_code = 1
 
 
-@dataclass(frozen=True)
 class Generated:
     """One board: its state per cell in reading order, one fewest-press solution and its press
-    count (both None when the board has too many solutions to walk)."""
+    count (both None when the board has too many solutions to walk). A classic board keeps its
+    lights and presses as bitsets (`bits`, `press_bits`) and makes the lists only when asked:
+    a 4096 x 4096 board is 16 million cells."""
 
-    lights: Vector
-    presses: Vector | None
-    fewest: int | None
+    __slots__ = ("_lights", "_presses", "cells", "fewest")
+
+    def __init__(self, lights: Vector | int, presses: Vector | int | None, fewest: int | None,
+                 cells: int = 0) -> None:
+        self._lights, self._presses, self.fewest = lights, presses, fewest
+        self.cells = cells if isinstance(lights, int) else len(lights)
+
+    @property
+    def lights(self) -> Vector:
+        return values(self._lights, self.cells) if isinstance(self._lights, int) else self._lights
+
+    @property
+    def presses(self) -> Vector | None:
+        if isinstance(self._presses, int):
+            return values(self._presses, self.cells)
+        return self._presses
+
+    @property
+    def bits(self) -> int:
+        """The lights as a bitset (two states)."""
+        return self._lights if isinstance(self._lights, int) else bits(self._lights)
 
 
 class Generator(Protocol):
@@ -191,8 +209,7 @@ class BitsetGenerator:
     def _board(self, x: int, fewest: int | None, best: int | None) -> Generated:
         s = self.shape
         lights = s.from_rows(lights_of(s, s.to_rows(x)))
-        return Generated(values(lights, s.cells), None if best is None else values(best, s.cells),
-                         fewest)
+        return Generated(lights, best, fewest, s.cells)
 
     def uniform(self) -> Generated:
         """A board drawn uniformly from the solvable ones (with its fewest presses when the
