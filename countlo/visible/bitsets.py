@@ -13,6 +13,7 @@ from functools import lru_cache
 from countlo.board import Shape, bits, values
 from countlo.errors import BadRuleError
 from countlo.visible import fewest, solutions
+from countlo.visible.algebra.gf2 import gray_members
 from countlo.visible.engines import polynomial_chase as classic_solver
 from countlo.visible.engines.polynomial_chase import Solution
 
@@ -60,15 +61,9 @@ def all_solutions(shape: Shape, board: int, limit: int | None = None) -> Iterato
     if sol.presses is None:
         return
     assert isinstance(sol.presses, int)
-    total = 1 << sol.nullity
-    if limit is not None:
-        total = min(total, limit)
+    total = 1 << sol.nullity if limit is None else min(1 << sol.nullity, limit)
     basis = classic_solver.quiet_patterns(shape, (total - 1).bit_length())  # only those walked
-    x = sol.presses
-    for i in range(total):
-        if i:
-            x ^= basis[(i & -i).bit_length() - 1]
-        yield x
+    yield from gray_members(sol.presses, basis, total)
 
 
 def solution_count(shape: Shape, board: int) -> int:

@@ -30,6 +30,7 @@ from countlo.errors import BadSizeError, CountloError
 from countlo.graph import Board, button_count
 from countlo.i18n import _, ngettext
 from countlo.visible import solutions
+from countlo.visible.algebra.gf2 import gray_coset
 from countlo.visible.engines.polynomial_chase import nullity, quiet_patterns
 
 CLASSIC_CELLS = 1 << 24  # 4096 x 4096: a uniform press set is one random int of that many bits
@@ -177,19 +178,6 @@ def draw_in_band(difficulty: str, lo: int, hi: int, rng: random.Random, exactly:
     raise NoSuchBoardError(message.format(shape=shape, lo=lo, tries=f"{TRIES:,}"))
 
 
-def coset(x: int, basis: Sequence[int]) -> tuple[int, int, int]:
-    """(lightest weight, how many reach it, one lightest) over x + span(basis), Gray-code walk."""
-    best_w, count, best = x.bit_count(), 1, x
-    for i in range(1, 1 << len(basis)):
-        x ^= basis[(i & -i).bit_length() - 1]
-        w = x.bit_count()
-        if w < best_w:
-            best_w, count, best = w, 1, x
-        elif w == best_w:
-            count += 1
-    return best_w, count, best
-
-
 class BitsetGenerator:
     """Seeded boards of one shape under the classic rules, drawn and walked as bitsets."""
 
@@ -219,7 +207,7 @@ class BitsetGenerator:
             return self._board(x, x.bit_count(), x)
         if self.basis is None:
             return self._board(x, None, None)
-        w, _count, best = coset(x, self.basis)
+        w, _count, best = gray_coset(x, self.basis)
         return self._board(x, w, best)
 
     def check(self, presses: int | None = None, difficulty: str | None = None) -> None:
@@ -244,7 +232,7 @@ class BitsetGenerator:
             if self.nullity == 0:
                 return self._board(x, n, x)  # one solution: its size is the fewest
             assert self.basis is not None
-            w, m, _lightest = coset(x, self.basis)
+            w, m, _lightest = gray_coset(x, self.basis)
             if w == n and self.rng.randrange(m) == 0:  # keep with probability 1/m
                 return self._board(x, n, x)
         most = self.hardest()
@@ -333,7 +321,7 @@ class VectorGenerator:
             return sum(x), 1, list(x)
         if self.k == 2:
             assert self.gens is not None
-            w, m, bits = coset(_pack(x), [_pack(g) for g, _order in self.gens])
+            w, m, bits = gray_coset(_pack(x), [_pack(g) for g, _order in self.gens])
             return w, m, [bits >> j & 1 for j in range(self.n)]
         best_w, count, best = sum(x) + 1, 0, list(x)
         for y in self._coset(x):

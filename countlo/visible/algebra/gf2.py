@@ -7,7 +7,7 @@ docs/MATH.md §4.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 
 Poly = int
 
@@ -169,13 +169,28 @@ def reduce(v: int, basis: Sequence[int]) -> int:
     return v
 
 
-def gray_lightest(x: int, basis: Sequence[int]) -> int:
-    """The lightest member of the coset x + span(basis) by a Gray-code walk: 2^d xors and
-    popcounts for d basis vectors, each step one xor (docs/MATH.md §6)."""
-    best, best_w = x, x.bit_count()
-    for i in range(1, 1 << len(basis)):
-        x ^= basis[(i & -i).bit_length() - 1]
-        w = x.bit_count()
+def gray_members(x: int, basis: Sequence[int], limit: int | None = None) -> Iterator[int]:
+    """Every member of the coset x + span(basis) (the first `limit`), in Gray-code order: step i
+    xors basis[lowest set bit of i], one xor a member (docs/MATH.md §6)."""
+    total = 1 << len(basis) if limit is None else min(limit, 1 << len(basis))
+    for i in range(total):
+        if i:
+            x ^= basis[(i & -i).bit_length() - 1]
+        yield x
+
+
+def gray_coset(x: int, basis: Sequence[int]) -> tuple[int, int, int]:
+    """(lightest weight, how many members have it, one lightest) over x + span(basis)."""
+    best, best_w, count = x, x.bit_count(), 0
+    for y in gray_members(x, basis):
+        w = y.bit_count()
         if w < best_w:
-            best, best_w = x, w
-    return best
+            best, best_w, count = y, w, 1
+        elif w == best_w:
+            count += 1
+    return best_w, count, best
+
+
+def gray_lightest(x: int, basis: Sequence[int]) -> int:
+    """The lightest member of the coset x + span(basis) by the Gray-code walk."""
+    return gray_coset(x, basis)[2]
