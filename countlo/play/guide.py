@@ -50,7 +50,7 @@ from countlo.play.strategies.registry import make_strategy
 from countlo.visible.bitsets import invariants, solve
 
 SUSPECTS = 8  # mistakes kept in a Doubt, likeliest first (the screen shows fewer)
-SHOWN = 3  # mistakes a screen lists, and the ones a telling click tells apart
+SHOWN = 3  # mistakes a screen lists
 SURE = 0.9  # a suspect this likely is taken after a telling click, and is Enter's answer before one
 CACHE = 96  # posteriors and knowledge kept, one per record seen (undo and re-plans hit them)
 POSTERIOR_BYTES = 192 << 20  # at most this much of cached posterior tables (see _posterior)
@@ -324,9 +324,11 @@ class Guide:
         suspects = _rescaled(suspects[:SUSPECTS])
         telling = None
         if len(suspects) > 1 and suspects[0].chance < SURE:
-            records = [corrected(raw, s.mistake) for s in suspects[:SHOWN]]
-            telling = tell_apart(_rescaled(suspects[:SHOWN]), records,
-                                 self._laws, self.shape.cells)
+            # told apart among every suspect kept, not only those a screen lists: a click chosen
+            # for the first three alone can make a wrong one sure while the true one, fourth,
+            # is never tested (issue 26, item 4; docs/MATH.md §26)
+            records = [corrected(raw, s.mistake) for s in suspects]
+            telling = tell_apart(suspects, records, self._laws, self.shape.cells)
         return Doubt(len(raw[2]), cell, count, tuple(suspects), force, held, telling)
 
     def sift(self, cell: int, count: int) -> Learned:
