@@ -355,3 +355,17 @@ def test_a_start_with_no_clearable_board_left_is_stuck_at_once():
     adv = g.advice()
     assert adv.phase == Phase.STUCK and adv.unclearable and adv.witness is None
     assert "None of the 16 boards still possible can be cleared" in advice_text(shape, adv)
+
+
+def test_suspects_no_click_tells_apart_are_listed_by_story():
+    """Issue 26, item 4: when no count can tell suspects apart, five neighbours of one click
+    (each less likely than a set-aside start, together much likelier) come first, grouped."""
+    from countlo.hidden.explain import OtherCell, Suspect
+    from countlo.play.guide import by_story
+
+    others = [Suspect(OtherCell(2, 20, c), 0.13, 1) for c in (13, 15, 19, 25, 27)]
+    start = Suspect(StartAside(20, 18), 0.21, 1)
+    typo = Suspect(Fix(5, 10, 12), 0.05, 1)
+    ranked = by_story([start, *others, typo])
+    assert ranked == [*others, start, typo]
+    assert by_story([start, typo]) == [start, typo]  # one suspect a story: the order as weighed
