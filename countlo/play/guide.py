@@ -51,7 +51,7 @@ from countlo.play.strategies.registry import make_strategy
 from countlo.visible.bitsets import invariants, solve
 
 SUSPECTS = 8  # mistakes kept in a Doubt, likeliest first (the screen shows fewer)
-SHOWN = 3  # mistakes a screen lists, and the ones a telling click tells apart
+SHOWN = 3  # mistakes a screen lists
 SURE = 0.9  # a suspect this likely is taken after a telling click, and is Enter's answer before one
 CACHE = 96  # posteriors and knowledge kept, one per record seen (undo and re-plans hit them)
 POSTERIOR_BYTES = 192 << 20  # at most this much of cached posterior tables (see _posterior)
@@ -346,9 +346,13 @@ class Guide:
         suspects = _rescaled(suspects[:SUSPECTS])
         telling = None
         if len(suspects) > 1 and suspects[0].chance < SURE:
-            records = [corrected(raw, s.mistake) for s in suspects[:SHOWN]]
-            telling = tell_apart(_rescaled(suspects[:SHOWN]), records,
-                                 self._laws, self.shape.cells)
+            # told apart among every suspect kept, not only those a screen lists: a click chosen
+            # for the first three alone can make a wrong one sure while the true one, fourth,
+            # is never tested (issue 26, item 4; docs/MATH.md §26)
+            records = [corrected(raw, s.mistake) for s in suspects]
+            telling = tell_apart(suspects, records, self._laws, self.shape.cells)
+            if telling is None:  # no count will tell them apart: the likeliest story first
+                suspects = by_story(suspects)
         return Doubt(len(raw[2]), cell, count, tuple(suspects), force, held, telling)
 
     def sift(self, cell: int, count: int) -> Learned:
@@ -618,6 +622,20 @@ def common_witness(quiet: tuple[int, ...] | list[int], starts: list[int]) -> int
         if coeffs >> i & 1:
             q ^= quiet[i]
     return q
+
+
+def by_story(suspects: list[Suspect]) -> list[Suspect]:
+    """The suspects grouped by what went wrong where (step 2's count, step 2's click on another
+    cell, a click that did not register, the start), the likeliest group first, each group in
+    its own order. When no click can tell suspects apart (they leave the same lights, so the
+    game goes on the same whichever is answered), the question that matters is which step
+    and kind of slip it was: five equally likely neighbours of one click together outweigh a
+    single likelier typo (issue 26, item 4; docs/MATH.md §26)."""
+    groups: dict[tuple[str, int], list[Suspect]] = {}
+    for s in suspects:
+        groups.setdefault((type(s.mistake).__name__, s.mistake.step), []).append(s)
+    ranked = sorted(groups.values(), key=lambda g: -sum(s.chance for s in g))  # stable: ties keep their order
+    return [s for g in ranked for s in g]
 
 
 def _rescaled(suspects: list[Suspect]) -> list[Suspect]:

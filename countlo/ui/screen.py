@@ -224,10 +224,13 @@ class Screen:
         columns = self.view.width - 2
         out = wrap(_("Not sure? Click {cell} and type its count:").format(
             cell=self.shape.name(telling.cell)).split(), "", columns, "class:advice", " ")
+        shown = len(doubt.suspects[:SHOWN])
         for k, which in telling.outcomes:
-            if len(which) == len(doubt.suspects[:SHOWN]):
-                continue  # a count every suspect allows tells nothing
-            said = _(" or ").join(mistake_text(self.shape, doubt.suspects[i].mistake, doubt, cells) for i in which)
+            listed = [i for i in which if i < shown]  # the click may tell apart suspects not listed too
+            if len(listed) == shown:
+                continue  # a count every suspect listed allows tells nothing about them
+            said = (_(" or ").join(mistake_text(self.shape, doubt.suspects[i].mistake, doubt, cells) for i in listed)
+                    if listed else _("none of these: another mistake"))
             lead = "  " + _("{count} means").format(count=k) + " "
             out += wrap(said.split(), lead, columns, "class:note", " ")
         return out

@@ -377,3 +377,17 @@ def test_a_finished_guide_is_freed_without_the_cyclic_collector():
     finally:
         if was:
             gc.enable()
+
+
+def test_suspects_no_click_tells_apart_are_listed_by_story():
+    """Issue 26, item 4: when no count can tell suspects apart, five neighbours of one click
+    (each less likely than a set-aside start, together much likelier) come first, grouped."""
+    from countlo.hidden.explain import OtherCell, Suspect
+    from countlo.play.guide import by_story
+
+    others = [Suspect(OtherCell(2, 20, c), 0.13, 1) for c in (13, 15, 19, 25, 27)]
+    start = Suspect(StartAside(20, 18), 0.21, 1)
+    typo = Suspect(Fix(5, 10, 12), 0.05, 1)
+    ranked = by_story([start, *others, typo])
+    assert ranked == [*others, start, typo]
+    assert by_story([start, typo]) == [start, typo]  # one suspect a story: the order as weighed

@@ -8,6 +8,8 @@ import io
 import os
 from pathlib import Path
 
+import pytest
+
 from countlo.board import Shape
 from countlo.formats.transcript import Header, StepEvent, Writer, load
 from countlo.hidden.explain import Missed, OtherCell, StartAside, near
@@ -372,3 +374,41 @@ def test_a_contradiction_lists_at_most_three_fixes_likeliest_first(tmp_path):
     assert 1 <= len(fixes) <= 3
     assert any(f.step == step and f.suggested == record.counts[step] for f in fixes)
     assert "boards left" not in plain(session.toolbar())
+
+
+def test_a_telling_click_says_what_its_counts_mean_for_the_suspects_listed_only():
+    """The telling click now tells apart every suspect kept, not only the three listed (issue 26,
+    item 4): a count pointing only at suspects not listed says so instead of naming them."""
+    from countlo.hidden.diagnose import Fix
+    from countlo.hidden.explain import Suspect
+    from countlo.play.sift import Telling
+
+    six = Shape(6, 6)
+    session = Session(Guide(six))
+    suspects = tuple(Suspect(Fix(step, 10, 12), chance, 1) for step, chance in ((3, 0.4), (2, 0.3), (1, 0.2)))
+    suspects += (Suspect(OtherCell(3, 14, 15), 0.1, 1),)
+    doubt = Doubt(step=3, clicked=14, count=10, suspects=suspects,
+                  telling=Telling(0, ((5, (0,)), (7, (1, 2)), (9, (3,)), (11, (0, 1, 2, 3))), 1.5))
+    text = " ".join(plain(session.screen._telling(doubt, [12, 13, 14])).split())
+    assert "5 means the game shows 12, not 10" in text
+    assert "7 means step 2 (B3) showed 12, not 10 or step 1 (A3) showed 12, not 10" in text
+    assert "9 means none of these: another mistake" in text  # only the fourth suspect allows 9
+    assert "11 means" not in text  # every suspect listed allows it: it tells nothing about them
+
+
+@pytest.mark.parametrize("seed", [39, 40])
+def test_a_wrong_click_missed_by_the_counted_check_is_asked_about(seed):
+    """Issue 26, item 4, the two wrong clicks of the counted check that were never asked about.
+    Seed 40: a click at step 8 (B3 for C3) was fourth among the suspects; the telling click,
+    chosen for the first three only, made a typo at step 7 look sure, and it was applied: told
+    apart among all, the wrong click is asked about. Seed 39: a click at step 2 and five of its
+    neighbours leave the same lights as a set-aside start, so no click tells them apart; listed
+    by story, the neighbours of step 2 (together likelier) come first."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from test_mistakes import play
+
+    game = play(seed, "click")
+    assert game.finished and not game.false_win
+    assert game.asked, game.lines
