@@ -87,7 +87,8 @@ class ProgramOracle:
         self._lines: queue.Queue[bytes | None] = queue.Queue()
         self._stderr: deque[str] = deque(maxlen=40)
         threading.Thread(target=self._pump, args=(self._proc.stdout, self._lines), daemon=True).start()
-        threading.Thread(target=self._drain, daemon=True).start()
+        self._drainer = threading.Thread(target=self._drain, daemon=True)
+        self._drainer.start()
         self.last = _("at the start")
 
     def _pump(self, stream: IO[bytes], out: queue.Queue[bytes | None]) -> None:
@@ -137,6 +138,9 @@ class ProgramOracle:
             code = self._proc.wait(timeout=1.0)
         except subprocess.TimeoutExpired:
             return _(" (it closed its output)")
+        # the program has exited: let the reader of its stderr reach the end, so its last words
+        # (the error it died of) are not lost to the race between the two threads
+        self._drainer.join(timeout=1.0)
         said = telling_line(list(self._stderr))
         tail = f": {said}" if said else ""
         return _(" (exit code {code})").format(code=code) + tail
