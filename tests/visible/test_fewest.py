@@ -5,25 +5,15 @@ from __future__ import annotations
 import random
 
 import pytest
-from conftest import DATA
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from oeis import table
 
 from countlo.board import Shape, press_masks
 from countlo.visible.algebra import coset_walsh
 from countlo.visible.algebra.coset_walsh import lightest, reduce_basis, region_bound
 from countlo.visible.engines.polynomial_chase import clears, nullity, quiet_patterns, solve
 from countlo.visible.fewest import fewest, tiles
-
-
-def table(name: str) -> dict[int, int]:
-    out = {}
-    for line in (DATA / name).read_text().splitlines():
-        if line.strip() and not line.startswith("#"):
-            n, a = line.split()
-            out[int(n)] = int(a)
-    return out
-
 
 A159257 = table("A159257_nullity_nxn_n1-1000.txt")
 A075464 = {**table("A075464_min_presses_allones_nxn_upto20.txt"),

@@ -5,9 +5,9 @@ from __future__ import annotations
 import random
 
 import pytest
-from conftest import DATA
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from oeis import table
 
 from countlo.board import Shape, press_masks
 from countlo.visible.algebra import gf2
@@ -26,16 +26,6 @@ from countlo.visible.engines.polynomial_chase import (
     to_poly,
     transform,
 )
-
-
-def table(name: str) -> dict[int, int]:
-    out = {}
-    for line in (DATA / name).read_text().splitlines():
-        if line.strip() and not line.startswith("#"):
-            n, a = line.split()
-            out[int(n)] = int(a)
-    return out
-
 
 A159257 = table("A159257_nullity_nxn_n1-1000.txt")
 A075462 = table("A075462_num_solutions_allones_nxn.txt")
