@@ -107,3 +107,11 @@ def button_count(board: Board) -> int:
 def button_name(board: Board, j: int) -> str:
     """The name of button j: a press map's own, else the name of cell j."""
     return board.button(j) if isinstance(board, PressMap) else board.name(j)
+
+
+def grid_of(board: Board) -> Shape | None:
+    """The grid a board is drawn on: a grid itself, a press map's grid (with holes, Merlin's
+    square), None for a graph or a press map with no grid."""
+    if isinstance(board, Shape):
+        return board
+    return board.shape if isinstance(board, PressMap) else None

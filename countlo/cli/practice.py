@@ -11,7 +11,6 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from countlo.board import Shape
     from countlo.graph import Board
     from countlo.visible.practice import Practice
 
@@ -91,10 +90,10 @@ class UnwinnableError(CountloError):
 
 def _fits(board: Board) -> None:
     """Refuse, in one line, a board too big to draw in a terminal."""
-    from countlo.board import Shape
+    from countlo.graph import grid_of
     from countlo.pressmap import PressMap
 
-    shape = board if isinstance(board, Shape) else board.shape if isinstance(board, PressMap) else None
+    shape = grid_of(board)
     if shape is None:
         if board.cells > MAX_NODES:
             raise BadSizeError(_("practice graphs have at most {n} nodes; this one has {m}").format(
@@ -113,7 +112,8 @@ def _game(args: argparse.Namespace) -> tuple[Practice, str, str, Callable[[], tu
     import random
 
     from countlo.board import Shape
-    from countlo.cli.rules_args import board_and_target, board_given, start_values
+    from countlo.cli.rules_args import board_and_target, board_given, start_values, target_of
+    from countlo.graph import grid_of
     from countlo.visible.generate import generator
     from countlo.visible.practice import Practice, Unwinnable
 
@@ -125,14 +125,11 @@ def _game(args: argparse.Namespace) -> tuple[Practice, str, str, Callable[[], tu
         sized = args.graph is not None or is_preset(args.rule)  # a graph, Merlin's square: their own size
         board = board_and_target(args, None if sized else "1x1", with_target=False, press_maps=True)[0]
         board, start = start_values(board, read_input(args.file), args.file, False)
-        drawn = _grid_of(board)
+        drawn = grid_of(board)
         if size is not None and drawn is not None and Shape.parse(size) != Shape(drawn.rows, drawn.cols):
             raise BoardFormatError(_("{where} holds a {shape} board but --size says {size}").format(
                 where=args.file, shape=f"{drawn.rows}x{drawn.cols}", size=size))
-        if args.to is not None or args.target is not None:
-            target = _target_on(board, args)
-        else:
-            target = None
+        target = target_of(board, args)
         label = args.file
     else:
         board, target = board_and_target(args, size or (None if args.to is not None else "5x5"),
@@ -167,7 +164,7 @@ def _game(args: argparse.Namespace) -> tuple[Practice, str, str, Callable[[], tu
         if dark:
             raise UnwinnableError(_("{file}: this {shape} board can never be turned all dark (countlo solve "
                                     "{file} shows the proof)").format(file=args.file, shape=board)) from None
-        if _grid_of(board) is None:
+        if grid_of(board) is None:
             raise UnwinnableError(_("{file}: this start on the {board} can never reach the target (countlo "
                                     "solve with the same options shows the proof)").format(
                                         file=args.file, board=board)) from None
@@ -175,23 +172,3 @@ def _game(args: argparse.Namespace) -> tuple[Practice, str, str, Callable[[], tu
                                 "(countlo solve with the same options shows the proof)").format(
                                     file=args.file, shape=board)) from None
     return game, label, goal, new_game
-
-
-def _grid_of(board: Board) -> Shape | None:
-    """The grid a board is drawn on (a grid with holes, Merlin's square), None for a graph."""
-    from countlo.board import Shape
-    from countlo.pressmap import PressMap
-
-    if isinstance(board, Shape):
-        return board
-    return board.shape if isinstance(board, PressMap) else None
-
-
-def _target_on(board: Board, args: argparse.Namespace) -> list[int]:
-    """The target of --to FILE or --target lit on the board FILE gave (its size, its holes)."""
-    if args.to is None:
-        return [1] * board.cells
-    from countlo.cli.rules_args import start_values
-    from countlo.formats.text import read_input
-
-    return start_values(board, read_input(args.to), args.to, True)[1]

@@ -110,12 +110,7 @@ def board_and_target(args: argparse.Namespace, size: str | None,
     if press_maps and (buttons is not None or is_preset(args.rule)):  # --buttons FILE, --rule merlin
         board = board_of(argparse.Namespace(graph=graph, buttons=buttons, topology=args.topology or "plane",
                                             rule=args.rule, states=states, size=size))[0]
-        target = None
-        if with_target and args.to is not None:
-            target = start_values(board, read_input(args.to), args.to, True)[1]
-        elif with_target and args.target == "lit":
-            target = [1] * board.cells
-        return board, target
+        return board, target_of(board, args) if with_target else None
     if graph is None and size is None:
         if args.to is None:
             raise BadSizeError(_("a board size is needed (--size RxC)"))
@@ -127,14 +122,19 @@ def board_and_target(args: argparse.Namespace, size: str | None,
     topology = "plane" if args.topology is None else args.topology
     board = board_of(argparse.Namespace(graph=graph, topology=topology, rule=args.rule,
                                         states=states, size=None if graph is not None else size))[0]
-    target = None
-    if not with_target:
-        pass
-    elif args.to is not None:
-        target = start_values(board, read_input(args.to), args.to, True)[1]
-    elif args.target == "lit":
-        target = [1] * board.cells
-    return board, target
+    return board, target_of(board, args) if with_target else None
+
+
+def target_of(board: Board, args: argparse.Namespace) -> list[int] | None:
+    """The target --to FILE (read on `board`: its size, its holes) or --target lit give, None
+    for all dark."""
+    if args.to is not None:
+        from countlo.formats.text import read_input
+
+        return start_values(board, read_input(args.to), args.to, True)[1]
+    if args.target == "lit":
+        return [1] * board.cells
+    return None
 
 
 def rule_of(text: str | None) -> Rule:

@@ -288,10 +288,9 @@ def _classic(shape: Shape, args: argparse.Namespace, text: str | None) -> int:
 
 def _rules(board: Board, args: argparse.Namespace, text: str | None) -> int:
     """Any other rules or a graph: the board as values per cell (countlo.visible.solutions)."""
-    from countlo.cli.rules_args import lit_values, start_values
+    from countlo.cli.rules_args import lit_values, start_values, target_of
     from countlo.cli.solve_report import Report
     from countlo.errors import BadSizeError, CountloError
-    from countlo.formats.text import read_input
     from countlo.graph import Graph
     from countlo.pressmap import PressMap
     from countlo.visible import solutions
@@ -309,11 +308,7 @@ def _rules(board: Board, args: argparse.Namespace, text: str | None) -> int:
         where = "stdin" if args.file in (None, "-") else args.file
         board, start = start_values(board, text, where, args.size is not None)
     _check_limits(board, args)
-    target: list[int] | None = None
-    if args.to is not None:
-        target = start_values(board, read_input(args.to), args.to, True)[1]
-    elif args.target == "lit":
-        target = [1] * board.cells
+    target = target_of(board, args)
     drawn, spread = _drawing(board)
     if args.image is not None:
         from countlo.formats.image import check_fits
@@ -355,14 +350,13 @@ def _rules(board: Board, args: argparse.Namespace, text: str | None) -> int:
 def _drawing(board: Board) -> tuple[Shape | None, Callable[[Sequence[int]], list[int]]]:
     """The grid a picture of `board` draws and how a pattern's values land on its cells (a grid
     with holes: pressmap.HOLE where there is no cell); (None, ...) when there is no grid."""
-    from countlo.board import Shape
+    from countlo.graph import grid_of
     from countlo.pressmap import PressMap
 
-    if isinstance(board, Shape):
-        return board, list
-    if isinstance(board, PressMap) and board.on_grid and board.rules is not None:
-        return board.shape, board.expand
-    return None, list
+    grid = grid_of(board)
+    if isinstance(board, PressMap):  # a grid with holes has its rules to draw; Merlin's square has none
+        return (grid, board.expand) if board.on_grid and board.rules is not None else (None, list)
+    return grid, list
 
 
 def _questions(report: Report, board: Board, start: Pattern | int, target: Pattern | None,

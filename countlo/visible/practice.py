@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from countlo.board import Shape, Vector, bits, values
-from countlo.graph import Board
+from countlo.graph import Board, grid_of
 from countlo.visible import solutions
 from countlo.visible.bitsets import fewest_presses
 
@@ -37,8 +37,7 @@ class Practice:
         if isinstance(board, PressMap) and board.buttons != board.lights:
             raise ValueError("practice clicks the lights themselves: a press map's buttons must be its lights")
         self.board = board
-        self.shape: Shape | None = board if isinstance(board, Shape) else (
-            board.shape if isinstance(board, PressMap) else None)
+        self.shape = grid_of(board)
         self.k = solutions.states(board)
         self.start = list(start)
         self.target = list(target) if target is not None else [0] * board.cells

@@ -331,3 +331,12 @@ def test_the_session_on_holes_graphs_and_k_states():
     two = PracticeSession(Practice(Shape(3, 3), [1, 1, 0, 1, 0, 0, 0, 0, 0]))
     assert "same click" in plain(two.handle("-A1"))
     assert "came from a file" in plain(two.handle("new"))
+
+
+def test_practice_from_a_file_with_target_dark_aims_at_dark(run_cli, tmp_path):
+    """--target dark on a start from FILE is the all-dark goal (it once read as all lit)."""
+    start = tmp_path / "s.txt"
+    start.write_text("#.#\n.#.\n#.#\n", encoding="utf-8")
+    res = run_cli(["practice", str(start), "--target", "dark", "--plain"], input="quit\n")
+    assert res.returncode == 0 and "Turn every light off" in res.stdout
+    assert "5 lights on" in res.stdout
