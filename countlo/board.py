@@ -265,18 +265,15 @@ class Shape(Value):
     # --- rows -------------------------------------------------------------------
     def to_rows(self, board: int) -> list[int]:
         """The board as a list of C-bit row ints, in linear time: small boards by shifts, big
-        ones eight rows at a time through the board's bytes (eight rows are C whole bytes),
-        never through a string of its bits."""
+        ones from the board's bytes, each row from the bytes it spans (never through a string of
+        its bits; one int per row is the floor, bench/bench_bitset.py)."""
         m, c = self.row_mask, self.cols
         if self.cells <= 1 << 14:
             return [(board >> (r * c)) & m for r in range(self.rows)]
-        data = board.to_bytes(c * ((self.rows + 7) // 8), "little")
-        out: list[int] = []
-        for start in range(0, len(data), c):
-            block = int.from_bytes(data[start:start + c], "little")
-            out.extend((block >> (i * c)) & m for i in range(8))
-        del out[self.rows:]
-        return out
+        data = board.to_bytes((self.cells + 15) // 8, "little")
+        read = int.from_bytes
+        return [(read(data[(r * c) >> 3:((r + 1) * c + 7) >> 3], "little") >> ((r * c) & 7)) & m
+                for r in range(self.rows)]
 
     def from_rows(self, rows: Sequence[int]) -> int:
         """The bitset of a list of C-bit row ints (linear time, as to_rows: eight rows, C whole
