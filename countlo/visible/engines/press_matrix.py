@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -31,22 +32,26 @@ def takes(board: Board) -> bool:
     return isinstance(board, PressMap) or (isinstance(board, Graph) and bool(board.arcs))
 
 
-def dense(board: Board) -> NDArray[np.int64]:
-    """A as a (lights, buttons) array of residues mod k."""
-    cols = reference_chase.columns(board)
-    sizes = [len(c) for c in cols]
+def dense(board: Board, dtype: type[np.integer[Any]] = np.int64) -> NDArray[np.integer[Any]]:
+    """A as a (lights, buttons) array of residues mod k (two states pack from bytes: uint8)."""
+    if isinstance(board, PressMap):
+        engine.check_size(board)
+        entries = board.changes  # (light, amount) pairs, amounts 1..k-1, no light twice a button
+    else:
+        entries = tuple(tuple(c.items()) for c in reference_chase.columns(board))
+    sizes = [len(c) for c in entries]
     held = sum(sizes)
-    a = np.zeros((board.cells, len(cols)), dtype=np.int64)
-    lights = np.fromiter(itertools.chain.from_iterable(cols), dtype=np.int64, count=held)
-    adds = np.fromiter(itertools.chain.from_iterable(c.values() for c in cols), dtype=np.int64, count=held)
-    a[lights, np.repeat(np.arange(len(cols)), sizes)] = adds  # one entry per (light, button): no sums lost
+    pairs = np.fromiter(itertools.chain.from_iterable(itertools.chain.from_iterable(entries)),
+                        dtype=np.int64, count=2 * held).reshape(held, 2)
+    a = np.zeros((board.cells, len(entries)), dtype=dtype)
+    a[pairs[:, 0], np.repeat(np.arange(len(entries)), sizes)] = pairs[:, 1]  # one entry per (light, button)
     return a
 
 
 class Gf2:
     """A x = b over GF(2), A's rows bit-packed; the transpose's system made when a proof is needed."""
 
-    def __init__(self, a: NDArray[np.int64]) -> None:
+    def __init__(self, a: NDArray[np.integer[Any]]) -> None:
         self.a = a
         self.system = bitpacked.System(pack(a), a.shape[1])
         self.left: bitpacked.System | None = None
@@ -78,7 +83,7 @@ class Gf2:
 class Zk:
     """A x = b over Z_k by dense LU (any k; the factor 2 bit-packed inside dense_lu)."""
 
-    def __init__(self, a: NDArray[np.int64], k: int) -> None:
+    def __init__(self, a: NDArray[np.integer[Any]], k: int) -> None:
         self.a, self.k = a, k
         self.system = dense_lu.System(a, k)
         self.left: dense_lu.System | None = None
@@ -102,10 +107,10 @@ class Zk:
         return tuple(self.system.orders)
 
 
-def pack(a: NDArray[np.int64]) -> NDArray[np.uint64]:
+def pack(a: NDArray[np.integer[Any]]) -> NDArray[np.uint64]:
     """0/1 rows as uint64 words, bit j of a row = entry j (bitpacked's layout)."""
     rows, cols = a.shape
-    raw = np.packbits((a & 1).astype(np.uint8), axis=1, bitorder="little")
+    raw = np.packbits(a.astype(np.uint8) & np.uint8(1), axis=1, bitorder="little")
     out = np.zeros((rows, bitpacked.words(cols) * 8), dtype=np.uint8)
     out[:, :raw.shape[1]] = raw
     return out.view(np.uint64)
@@ -128,7 +133,7 @@ class _Factored:
             if b == board:
                 return f
         k = engine.states(board)
-        made: Gf2 | Zk = Gf2(dense(board)) if k == 2 else Zk(dense(board), k)
+        made: Gf2 | Zk = Gf2(dense(board, np.uint8)) if k == 2 else Zk(dense(board), k)
         self.kept = [*self.kept[1 - self.size:], (board, made)]
         return made
 
