@@ -11,7 +11,7 @@ already hit adds again (tiny tori), so a click is a multiset of cells.
 from __future__ import annotations
 
 from countlo.errors import BadRuleError
-from countlo.i18n import _
+from countlo.i18n import N_, _
 from countlo.tokens import is_integer, shown
 from countlo.value import Value
 
@@ -22,13 +22,13 @@ if TYPE_CHECKING:
 Offset = tuple[int, int]
 
 TOPOLOGIES = ("plane", "cylinder", "torus", "moebius", "klein", "projective")
-TOPOLOGY_HELP = {
-    "plane": "edges clipped (the classic)",
-    "cylinder": "left and right edges joined",
-    "torus": "left-right and top-bottom edges joined",
-    "moebius": "left-right joined with a half twist (rows flip), top and bottom clipped",
-    "klein": "left-right joined with a half twist, top-bottom joined plainly",
-    "projective": "both pairs of edges joined with a half twist",
+TOPOLOGY_HELP = {  # marked for translation: practice says them in the language spoken
+    "plane": N_("edges clipped (the classic)"),
+    "cylinder": N_("left and right edges joined"),
+    "torus": N_("left-right and top-bottom edges joined"),
+    "moebius": N_("left-right joined with a half twist (rows flip), top and bottom clipped"),
+    "klein": N_("left-right joined with a half twist, top-bottom joined plainly"),
+    "projective": N_("both pairs of edges joined with a half twist"),
 }
 MAX_STATES = 255
 MAX_MASK_SIDE = 15  # a drawn rule mask reaches at most 7 cells from its centre
@@ -46,13 +46,13 @@ NAMED: dict[str, tuple[Offset, ...]] = {
     "ring": tuple(o for o in _box(1) if o != (0, 0)),
     "knight": tuple(sorted([(0, 0), *_KNIGHT])),
 }
-RULE_HELP = {
-    "plus": "the cell and its 4 orthogonal neighbours (the classic)",
-    "x": "the cell and its 4 diagonal neighbours",
-    "star": "the cell and all 8 neighbours (plus and x)",
-    "ring": "the 8 neighbours, not the cell itself",
-    "knight": "the cell and the 8 cells a chess knight's move away (XL-25)",
-    "rowcol": "the cell's whole row and whole column (the cell once)",
+RULE_HELP = {  # what a click changes (plus is the classic), marked for translation as TOPOLOGY_HELP
+    "plus": N_("the cell and its 4 orthogonal neighbours"),
+    "x": N_("the cell and its 4 diagonal neighbours"),
+    "star": N_("the cell and all 8 neighbours (plus and x)"),
+    "ring": N_("the 8 neighbours, not the cell itself"),
+    "knight": N_("the cell and the 8 cells a chess knight's move away (XL-25)"),
+    "rowcol": N_("the cell's whole row and whole column (the cell once)"),
 }
 ROWCOL = "rowcol"
 TARGETS = ("dark", "lit")

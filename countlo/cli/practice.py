@@ -21,14 +21,18 @@ EPILOG = N_("""\
 The start is a seeded random board that can be turned all dark (drawn
 uniformly, as `countlo generate` does), or the text grid in FILE. Click a cell
 by name (C4, or '4 3') or with the mouse; 'hint' names one click of a
-fewest-click way to finish from where you are; 'undo' takes a click back.
-Boards up to {MAX_SIDE}x{MAX_SIDE}.
+fewest-click way to finish from where you are; 'undo' takes a click back and
+'redo' clicks it again; 'solution' marks the fewest clicks on the board and
+keeps them right as you click; 'restart' and 'new' begin again. Arrow keys
+move a cursor and Space clicks it. An x in FILE is a hole (no cell there);
+--graph FILE plays a graph, its nodes typed by name, and --rule merlin
+Merlin's Magic Square. Boards up to {MAX_SIDE}x{MAX_SIDE}, graphs up to {MAX_NODES} nodes.
 Other rules take the grid options of `countlo solve` (--topology, --rule,
 --states K, --target lit, --to FILE): a click adds 1 mod K to the cells of the
 rule, the game is won at the target, and with K > 2 presses count with
 multiplicity (a hint names one press; a cell to press twice comes up in two
-hints). Random starts are drawn as `countlo generate` draws them under the same
-options.
+hints; -C4, or Delete at the cursor, clicks backwards). Random starts are drawn
+as `countlo generate` draws them under the same options.
 Exit 0 (won or left), 1 when FILE's board cannot reach the target, 2 bad input.
 """)
 
@@ -36,7 +40,7 @@ Exit 0 (won or left), 1 when FILE's board cannot reach the target, 2 bad input.
 def add_arguments(p: argparse.ArgumentParser) -> None:
     from countlo.cli.speech import keep_lines
 
-    keep_lines(p, _(EPILOG).format(MAX_SIDE=MAX_SIDE))
+    keep_lines(p, _(EPILOG).format(MAX_SIDE=MAX_SIDE, MAX_NODES=MAX_NODES))
     p.add_argument("file", nargs="?", metavar="FILE",
                    help=_("the start as a text grid (as `countlo solve` reads); default: random"))
     p.add_argument("--size", metavar="RxC", help=_("board size for a random start (default 5x5)"))

@@ -15,9 +15,12 @@ from typing import TYPE_CHECKING
 from countlo.board import Shape, Vector, column_letters
 from countlo.errors import CountloError
 from countlo.formats.states import describe_values
+from countlo.graph import Graph
+from countlo.i18n import N_, _, ngettext
 from countlo.pressmap import PressMap
 from countlo.rules import RULE_HELP, TOPOLOGY_HELP, Rules
 from countlo.ui.picture import DARK, LIT, Fragments
+from countlo.ui.rulewords import TOPOLOGIES, graph_text, press_map_text, rules_text
 from countlo.visible.practice import Practice
 
 if TYPE_CHECKING:
@@ -33,7 +36,7 @@ WORDS = {"hint": "hint", "h": "hint", "?": "hint", "undo": "undo", "u": "undo", 
          "help": "help", "board": "board", "b": "board", "quit": "quit", "q": "quit",
          "exit": "quit"}
 
-HELP = """\
+HELP = N_("""\
 {goal}
 {rule}
   C4, 4 3   click a cell by name or by row and column, or with the mouse;
@@ -45,7 +48,7 @@ HELP = """\
   restart   back to the start; new: a new board (random starts)
   board     show the board again
   quit      leave (Ctrl-C and Ctrl-D too)
-"""
+""")
 
 
 OVERLAY = {1: ("(", ")"), 2: ("{", "}"), 3: ("<", ">")}  # the solution's marks: once, twice, more
@@ -55,8 +58,8 @@ class PracticeError(CountloError):
     """A line that is not a cell on this board or a practice command."""
 
 
-def plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+def moves(n: int) -> str:
+    return ngettext("{n} move", "{n} moves", n).format(n=n)
 
 
 class PracticeSession:
@@ -116,32 +119,33 @@ class PracticeSession:
             for i, name in enumerate(self.names):
                 if name == text or name.lower() == text.lower():
                     return i
-            raise PracticeError(f"{text!r} is not a node of this graph or a command (hint, undo, help, quit)")
+            raise PracticeError(_("{text} is not a node of this graph or a command (hint, undo, help, "
+                                  "quit)").format(text=repr(text)))
         try:
             cell = shape.parse_cell(text)
         except CountloError as e:
             if text[:1].isalpha() and not any(ch.isdigit() for ch in text):
-                raise PracticeError(f"{text!r} is not a cell like C4 or a command "
-                                    "(hint, undo, help, quit)") from None
+                raise PracticeError(_("{text} is not a cell like C4 or a command (hint, undo, help, "
+                                      "quit)").format(text=repr(text))) from None
             raise PracticeError(str(e)) from None
         light = self.layout[cell // shape.cols][cell % shape.cols]
         if light is None:
-            raise PracticeError(f"{shape.name(cell)} is a hole: there is no cell to click")
+            raise PracticeError(_("{cell} is a hole: there is no cell to click").format(cell=shape.name(cell)))
         return light
 
     def check(self, text: str) -> str | None:
         try:
-            verb, _ = self.parse(text)
+            verb, _light = self.parse(text)
         except CountloError as e:
             return str(e)
         if verb == "undo" and not self.game.clicks:
-            return "nothing to undo yet"
+            return _("nothing to undo yet")
         if verb == "redo" and not self.game.undone:
-            return "nothing to redo"
+            return _("nothing to redo")
         if verb == "back" and self.game.k == 2:
-            return "with two states a click backwards is the same click: type the cell"
+            return _("with two states a click backwards is the same click: type the cell")
         if verb == "new" and self.new_game is None:
-            return "this board came from a file: restart plays it again"
+            return _("this board came from a file: restart plays it again")
         return None
 
     def handle(self, text: str) -> Fragments:
@@ -190,14 +194,15 @@ class PracticeSession:
         cell = self.game.undo()
         self.hinted = None
         assert cell is not None
-        text = f"      undo {self.names[cell]}  {self.left()}\n"
+        text = "      " + _("undo {cell}  {left}").format(cell=self.names[cell], left=self.left()) + "\n"
         return [("class:note", text)]
 
     def _do_redo(self) -> Fragments:
         cell = self.game.redo()
         self.hinted = None
         assert cell is not None
-        out: Fragments = [("class:note", f"      redo {self.names[cell]}  {self.left()}\n")]
+        out: Fragments = [("class:note", "      " + _("redo {cell}  {left}").format(
+            cell=self.names[cell], left=self.left()) + "\n")]
         if self.game.won:
             self.over = True
             out += self._won()
@@ -206,7 +211,7 @@ class PracticeSession:
     def _do_restart(self) -> Fragments:
         self.game.restart()
         self.hinted = None
-        return [("class:note", f"Back to the start: {self.left()}.\n")]
+        return [("class:note", _("Back to the start: {left}.").format(left=self.left()) + "\n")]
 
     def _do_new(self) -> Fragments:
         assert self.new_game is not None
@@ -219,12 +224,14 @@ class PracticeSession:
     def _do_solution(self) -> Fragments:
         self.overlay = not self.overlay
         if not self.overlay:
-            return [("class:note", "Solution hidden.\n")]
+            return [("class:note", _("Solution hidden.") + "\n")]
         n = self.game.to_go()
         cells = describe_values(self.names, self.game.solution())
-        twice = " ({ } twice, < > more)" if self.game.k > 2 else ""
-        return [("class:note", f"Solution shown: the {plural(n, 'click')} marked ( ){twice} win from here: "
-                               f"{cells}. It follows your clicks.\n")]
+        twice = _(" ({ } twice, < > more)") if self.game.k > 2 else ""
+        return [("class:note", ngettext(
+            "Solution shown: the {n} click marked ( ){twice} wins from here: {cells}. It follows your clicks.",
+            "Solution shown: the {n} clicks marked ( ){twice} win from here: {cells}. It follows your clicks.",
+            n).format(n=n, twice=twice, cells=cells) + "\n")]
 
     def _do_hint(self) -> Fragments:
         cell = self.game.hint()
@@ -232,38 +239,41 @@ class PracticeSession:
         self.hinted, self.hints = cell, self.hints + 1
         n = self.game.to_go()
         found = self.game.fewest(self.game.lights)
-        best = "the fewest" if found is None or found[1] else "countlo's best"
-        return [("class:advice", "Hint: click "), ("class:cellname", self.names[cell]),
-                ("class:note", f" ({best} from here: {plural(n, 'click')})\n")]
+        note = ngettext(" (the fewest from here: {n} click)", " (the fewest from here: {n} clicks)", n) \
+            if found is None or found[1] else \
+            ngettext(" (countlo's best from here: {n} click)", " (countlo's best from here: {n} clicks)", n)
+        return [("class:advice", _("Hint: click ")), ("class:cellname", self.names[cell]),
+                ("class:note", note.format(n=n) + "\n")]
 
     def _do_help(self) -> Fragments:
-        return [("", HELP.format(keys=self.keys, goal=self.goal_text(), rule=self.rule_text()))]
+        return [("", _(HELP).format(keys=self.keys, goal=self.goal_text(), rule=self.rule_text()))]
 
     def goal_text(self) -> str:
         if self.goal == "dark":
-            return "Turn every light off."
+            return _("Turn every light off.")
         if self.goal == "lit":
-            return "Turn every light on (state 1)."
-        return f"Make the board match the target ({self.goal}, shown at the start)."
+            return _("Turn every light on (state 1).")
+        return _("Make the board match the target ({file}, shown at the start).").format(file=self.goal)
 
     def rule_text(self) -> str:
         """What a click does, in words."""
         rules = self._rules()
         if rules is None:
             if getattr(self.game.board, "rule", "") == "sigma":
-                return "Clicking a node changes its neighbours (the rule sigma), not the node itself."
-            return "Clicking a node changes it and its neighbours (the rule sigma+)."
+                return _("Clicking a node changes its neighbours (the rule sigma), not the node itself.")
+            return _("Clicking a node changes it and its neighbours (the rule sigma+).")
         if rules.classic and not self._holes():
-            return "Clicking a cell toggles it and its neighbours above, below, left and right."
+            return _("Clicking a cell toggles it and its neighbours above, below, left and right.")
         name = rules.rule.name
-        cells = RULE_HELP[name].replace(" (the classic)", "") if name in RULE_HELP else \
-            "the cells of the drawn rule"
-        change = "toggles" if rules.states == 2 else f"adds 1 (mod {rules.states}) to"
-        edges = "" if rules.topology == "plane" else \
-            f"\nEdges: {rules.topology}, {TOPOLOGY_HELP[rules.topology]}."
-        holes = "\nThe cells marked x are holes: no light there, and no click changes them." \
-            if self._holes() else ""
-        return f"Clicking a cell {change} {cells}.{edges}{holes}"
+        cells = _(RULE_HELP[name]) if name in RULE_HELP else _("the cells of the drawn rule")
+        text = _("Clicking a cell toggles {cells}.").format(cells=cells) if rules.states == 2 else \
+            _("Clicking a cell adds 1 (mod {k}) to {cells}.").format(k=rules.states, cells=cells)
+        if rules.topology != "plane":
+            text += "\n" + _("Edges: {topology}, {how}.").format(topology=_(TOPOLOGIES[rules.topology]),
+                                                                how=_(TOPOLOGY_HELP[rules.topology]))
+        if self._holes():
+            text += "\n" + _("The cells marked x are holes: no light there, and no click changes them.")
+        return text
 
     def _rules(self) -> Rules | None:
         """The grid's rules (a grid with holes keeps them), None on a graph."""
@@ -279,11 +289,12 @@ class PracticeSession:
         """'5x5 board', '5x5 board (torus, plus rule)', '4x4 board with 2 holes', 'graph of ...'."""
         b, rules = self.game.board, self._rules()
         if rules is None:
-            return str(getattr(b, "describe", lambda: str(b))())
-        shape = self.game.shape
+            return press_map_text(b) if isinstance(b, PressMap) else graph_text(b) if isinstance(b, Graph) else str(b)
         holes = sum(i is None for row in self.layout for i in row)
-        where = f"{shape} board" + (f" with {plural(holes, 'hole')}" if holes else "")
-        return where if rules.classic else f"{where} ({rules.describe()})"
+        where = ngettext("{size} board with {n} hole", "{size} board with {n} holes", holes) if holes else \
+            _("{size} board")
+        where = where.format(size=self.game.shape, n=holes)
+        return where if rules.classic else _("{board} ({rules})").format(board=where, rules=rules_text(rules))
 
     def _do_board(self) -> Fragments:
         return []  # the prompt draws the board anyway
@@ -295,21 +306,22 @@ class PracticeSession:
     # --- what is shown ------------------------------------------------------------------
     def greeting(self) -> Fragments:
         g = self.game
-        best = "" if g.optimum_exact else " or fewer"
+        best = str(g.optimum) if g.optimum_exact else _("{n} or fewer").format(n=g.optimum)
         label = f", {self.label}" if self.label else ""
         rules = self._rules()
-        goal = {"dark": "Turn every light off", "lit": "Turn every light on"}.get(
-            self.goal, "Reach the target")
-        text = (f"{goal} in as few clicks as you can: {g.optimum}{best} will do"
-                f"{' (counted with multiplicity)' if g.k > 2 else ''}.\n")
+        goal = {"dark": _("Turn every light off"), "lit": _("Turn every light on")}.get(
+            self.goal, _("Reach the target"))
+        text = _("{goal} in as few clicks as you can: {best} will do.") if g.k == 2 else \
+            _("{goal} in as few clicks as you can: {best} will do (counted with multiplicity).")
         out: Fragments = [("class:advice", f"countlo practice: {self.describe()}{label}\n"),
-                          ("", text)]
+                          ("", text.format(goal=goal, best=best) + "\n")]
         if rules is None or not rules.classic or self._holes():
             out.append(("class:note", self.rule_text() + "\n"))
         if self.goal not in ("dark", "lit"):
-            out += [("", "The target:\n"), *(f for f, _name in self._grid(g.target, None))]
-        first = "a node's name" if rules is None else "a cell (C4)"
-        return out + [("", f"Type {first} or click it; hint, solution, undo, help, quit.\n")]
+            out += [("", _("The target:") + "\n"), *(f for f, _name in self._grid(g.target, None))]
+        typed = _("Type a node's name or click it; hint, solution, undo, help, quit.") if rules is None else \
+            _("Type a cell (C4) or click it; hint, solution, undo, help, quit.")
+        return out + [("", typed + "\n")]
 
     def board(self) -> StyleAndTextTuples:
         """The lights, columns lettered and rows numbered; each cell carries a mouse handler
@@ -377,15 +389,16 @@ class PracticeSession:
 
     def left(self) -> str:
         """'3 lights on', or under another goal '3 cells off target'."""
+        n = self.game.lit
         if self.goal == "dark":
-            return f"{plural(self.game.lit, 'light')} on"
-        return f"{plural(self.game.lit, 'cell')} off target"
+            return ngettext("{n} light on", "{n} lights on", n).format(n=n)
+        return ngettext("{n} cell off target", "{n} cells off target", n).format(n=n)
 
     def status(self) -> str:
         g = self.game
-        best = "" if g.optimum_exact else "<="
-        return (f"{plural(g.moves, 'move')} · fewest from the start {best}{g.optimum} · "
-                f"{self.left()}")
+        best = ("" if g.optimum_exact else "<=") + str(g.optimum)
+        return _("{moves} · fewest from the start {best} · {left}").format(
+            moves=moves(g.moves), best=best, left=self.left())
 
     def prompt(self, status: bool = False) -> Fragments:
         out = self.picture()
@@ -396,9 +409,10 @@ class PracticeSession:
     def toolbar(self) -> Fragments:
         """One short line (fits 40 columns on boards up to 99 lit): moves against the fewest."""
         g = self.game
-        best = "" if g.optimum_exact else "<="
-        left = f"{g.lit} lit" if self.goal == "dark" else f"{g.lit} off target"
-        return [("", f" {plural(g.moves, 'move')} (fewest {best}{g.optimum}) · {left} · "),
+        best = ("" if g.optimum_exact else "<=") + str(g.optimum)
+        left = (_("{n} lit") if self.goal == "dark" else _("{n} off target")).format(n=g.lit)
+        return [("", " " + _("{moves} (fewest {best}) · {left} · ").format(moves=moves(g.moves), best=best,
+                                                                            left=left)),
                 ("class:bottom-toolbar.key", "hint"), ("", " · "),
                 ("class:bottom-toolbar.key", self.keys), ("", " undo")]
 
@@ -408,19 +422,19 @@ class PracticeSession:
     def _won(self) -> Fragments:
         g = self.game
         if g.moves == g.optimum:
-            verdict = "the fewest possible"
+            verdict = _("the fewest possible")
         elif g.optimum_exact:
-            verdict = f"the fewest possible was {g.optimum}"
+            verdict = _("the fewest possible was {n}").format(n=g.optimum)
         else:
-            verdict = f"countlo's best is {g.optimum}"
-        hints = f", {plural(self.hints, 'hint')}" if self.hints else ""
-        done = {"dark": "All dark", "lit": "All lit"}.get(self.goal, "Target reached")
-        text = f"{done}: solved in {plural(g.moves, 'move')} ({verdict}{hints}).\n"
-        return [*self.picture(), ("class:ok", text)]
+            verdict = _("countlo's best is {n}").format(n=g.optimum)
+        if self.hints:
+            verdict += ngettext(", {n} hint", ", {n} hints", self.hints).format(n=self.hints)
+        done = {"dark": _("All dark"), "lit": _("All lit")}.get(self.goal, _("Target reached"))
+        text = _("{done}: solved in {moves} ({verdict}).").format(done=done, moves=moves(g.moves), verdict=verdict)
+        return [*self.picture(), ("class:ok", text + "\n")]
 
     def leave(self) -> Fragments:
         if self.game.won:
             return []
-        text = (f"Left after {plural(self.game.moves, 'move')} with "
-                f"{self.left()}.\n")
-        return [("class:note", text)]
+        text = _("Left after {moves} with {left}.").format(moves=moves(self.game.moves), left=self.left())
+        return [("class:note", text + "\n")]

@@ -60,7 +60,8 @@ NAMES = {"plane", "cylinder", "torus", "moebius", "klein", "projective", "plus",
          "easy", "medium", "hard", "generate", "practice", "hint", "max", "round",  # the bands' formulas
          "userscript", "https",  # the command that writes the page's script; the scheme of an example origin
          "shell", "bash", "zsh", "fish", "man", "eval", "fpath", "local", "share", "completions", "config",
-         "zshrc", "completion"}  # countlo shell: the shells, and the paths and commands that install the scripts
+         "zshrc", "completion",  # countlo shell: the shells, and the paths and commands that install the scripts
+         "redo", "solution", "restart", "new", "merlin", "Merlin", "Delete"}  # practice's commands, a key, the preset
 # the keys of `countlo generate --json`, named as they are in the JSON
 JSON_KEYS = {"generate": {"rows", "cols", "seed", "index", "lights", "fewest", "presses", "topology", "rule",
                           "states"}}
@@ -86,7 +87,7 @@ def test_chinese_help_leaves_no_english_sentence(run_cli, command):
     ("generate", "Boards are drawn uniformly from the solvable ones", "盘面从有解的盘面中均匀抽取"),
     ("practice", "board size for a random start (default 5x5)", "随机初始盘面的大小（默认 5x5）"),
     ("practice", "seed of the random start (default: chosen and", "随机初始盘面的种子（默认随机选取并显示）"),
-    ("practice", "Boards up to 18x18.", "盘面最大 18x18。"),
+    ("practice", "Boards up to 18x18, graphs up to 18 nodes.", "盘面最大 18x18，图最多 18 个节点。"),
 ])
 def test_generate_and_practice_option_help_is_translated(run_cli, monkeypatch, command, english, chinese):
     # their option help (and the rule options they share with solve) stayed English under --lang zh
@@ -138,3 +139,21 @@ def test_a_chinese_session_over_plain_lines(run_cli, tmp_path):
     assert r.returncode == 0, r.stderr
     assert "完成：" in r.stdout and "隐藏的盘面是：" in r.stdout
     assert not CJK.search(path.read_text(encoding="utf-8"))  # the transcript is the same in any language
+
+
+def test_a_chinese_practice_game_over_plain_lines(run_cli, tmp_path):
+    """practice speaks Chinese too: greeting, rule, edges, a hole's refusal, the overlay, the
+    hint, the win; none of its English sentences is left (cell names and commands stay)."""
+    import re
+
+    start = tmp_path / "start.txt"
+    start.write_text(".#.\n###\n.#x\n")  # B2 clicked on the torus; C3 is a hole
+    r = run_cli(["--lang", "zh", "practice", str(start), "--topology", "torus", "--plain"],
+                input="solution\nC3\nhint\nB2\n")
+    out = r.stdout
+    assert r.returncode == 0, r.stderr
+    for said in ("3x3 盘面，有 1 个洞（环面，plus 规则）", "把所有灯都关掉，点击越少越好：1 次就够", "边界：环面", "标着 x 的格子是洞",
+                 "解法已显示", "C3 是洞：那里没有可点击的格子", "提示：点击 B2", "全灭：用 1 步解开（已是最少"):
+        assert said in out, said
+    english = re.compile(r"Turn every|Clicking a|Hint: click|Solution shown|is a hole|All dark|solved in")
+    assert not english.search(out), out
