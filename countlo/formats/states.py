@@ -166,10 +166,15 @@ def parse_graph(text: str, source: str = "graph") -> Graph:
     edges: dict[tuple[int, int], int] = {}
     arcs: dict[tuple[int, int], int] = {}  # directed: pressing a changes b (docs/MATH.md §27)
     for lineno, raw in enumerate(text.splitlines(), 1):
-        line = raw.split("#", 1)[0].strip()
-        if not line:
+        # a big file is hundreds of thousands of 'a b' lines: each is split once, and a name is
+        # checked when first seen (a name already indexed was checked then)
+        if "#" in raw:
+            raw = raw.split("#", 1)[0]
+        parts = raw.split()
+        if not parts:
             continue
-        if line.lower().startswith("nodes:"):
+        if parts[0][:6].lower() == "nodes:":
+            line = raw.strip()
             if fixed or names:
                 raise BadRuleError(f"{source}:{lineno}: " + _("'nodes:' must come once, before any edge"))
             for name in line[6:].replace(",", " ").split():
@@ -181,24 +186,27 @@ def parse_graph(text: str, source: str = "graph") -> Graph:
                 names.append(name)
             fixed = True
             continue
-        directed = "->" in line
-        parts = line.replace("->", " ").split() if directed else line.split()
-        if directed and (len(parts) != 2 or line.count("->") != 1):
-            raise BadRuleError(f"{source}:{lineno}: " + _("expected one arc 'a -> b' (pressing a changes b), got "
-                                                           "{text}").format(text=shown(line)))
+        directed = "->" in raw
+        if directed:
+            line = raw.strip()
+            parts = line.replace("->", " ").split()
+            if len(parts) != 2 or line.count("->") != 1:
+                raise BadRuleError(f"{source}:{lineno}: " + _("expected one arc 'a -> b' (pressing a changes b), "
+                                                               "got {text}").format(text=shown(line)))
         if len(parts) > 2:
             raise BadRuleError(f"{source}:{lineno}: " + _("expected one edge 'a b' or one node name, got {n} "
                                                            "names").format(n=len(parts)))
         ids = []
         for name in parts:
-            _check_name(name, source, lineno)
-            if name not in index:
+            i = index.get(name)
+            if i is None:
+                _check_name(name, source, lineno)
                 if fixed:
                     raise BadRuleError(f"{source}:{lineno}: " + _("unknown node {name!r} (not on the 'nodes:' "
                                                                    "line)").format(name=name))
-                index[name] = len(names)
+                i = index[name] = len(names)
                 names.append(name)
-            ids.append(index[name])
+            ids.append(i)
         if directed:
             if ids[0] == ids[1]:
                 raise BadRuleError(f"{source}:{lineno}: " + _("self-loop on {name!r} (use rule sigma+ for a "
@@ -211,12 +219,13 @@ def parse_graph(text: str, source: str = "graph") -> Graph:
             arcs[arc] = lineno
             continue
         if len(ids) == 2:
-            if ids[0] == ids[1]:
+            a, b = ids
+            if a == b:
                 raise BadRuleError(f"{source}:{lineno}: " + _("self-loop on {name!r} (use rule sigma+ for a "
                                                                "click that changes the node itself)").format(
                     name=parts[0]))
-            key = (min(ids), max(ids))
-            if key in edges or key in arcs or key[::-1] in arcs:
+            key = (a, b) if a < b else (b, a)
+            if key in edges or (arcs and (key in arcs or key[::-1] in arcs)):
                 raise BadRuleError(f"{source}:{lineno}: " + _("edge {a} {b} repeats line {line}").format(
                     a=parts[0], b=parts[1], line=edges.get(key) or arcs.get(key) or arcs[key[::-1]]))
             edges[key] = lineno
