@@ -147,6 +147,28 @@ def _check_name(name: str, at: str, what: str | None = None) -> None:
         raise BadRuleError(at + _("bad {what} name {name}").format(what=what or _("light"), name=shown(name)))
 
 
+BULK = 512  # from this many characters a row of digits is read by numpy (small maps load no numpy)
+
+
+def _entries(body: str, states: int) -> tuple[int, tuple[tuple[int, int], ...], int | None]:
+    """(entries, the non-zero ones as (light, value), the first value not below `states` or None)
+    of one matrix row: digits with spaces optional up to 10 states, spaced numbers above."""
+    if states > 10:  # spaced numbers (a long one is too large: states are at most 255)
+        entries = [int(p) if len(p) <= 3 else states for p in body.split()]
+    elif len(body) < BULK:
+        entries = [int(ch) for ch in body if not ch.isspace()]
+    else:  # a long row (a 2,000-light map has 2,000 a line): its digits as bytes, by numpy
+        import numpy as np
+
+        digits = np.frombuffer("".join(body.split()).encode("ascii"), dtype=np.uint8) - np.uint8(48)
+        hits = np.flatnonzero(digits)
+        over = np.flatnonzero(digits >= states)
+        return (len(digits), tuple(zip(hits.tolist(), digits[hits].tolist())),
+                int(digits[over[0]]) if len(over) else None)
+    bad = next((v for v in entries if v >= states), None)
+    return len(entries), tuple((i, v) for i, v in enumerate(entries) if v), bad
+
+
 def _matrix(text: str, states: int, source: str, grid: Shape | None) -> PressMap:
     rows: list[tuple[tuple[int, int], ...]] = []
     width = first = 0
@@ -159,24 +181,19 @@ def _matrix(text: str, states: int, source: str, grid: Shape | None) -> PressMap
         if not _ROW.match(body):
             raise BadRuleError(at + _("expected a row of the matrix (entries 0..{last}), got {text}").format(
                 last=states - 1, text=shown(body)))
-        if states <= 10:  # digits, spaces optional
-            entries = [int(ch) for ch in body if not ch.isspace()]
-        else:  # spaced numbers (a long one is too large: states are at most 255)
-            entries = [int(p) if len(p) <= 3 else states for p in body.split()]
-        if rows and len(entries) != width:
+        n, row, bad = _entries(body, states)
+        if rows and n != width:
             raise BadRuleError(at + _("{n} entries, but line {first} has {width} (rows must all be the same "
-                                      "length)").format(n=len(entries), first=first, width=width))
+                                      "length)").format(n=n, first=first, width=width))
         if not rows:
-            width, first = len(entries), lineno
+            width, first = n, lineno
             if width > MAX_SIDE:
                 raise BadSizeError(at + _("more than {most} lights").format(most=MAX_SIDE))
-        bad = [v for v in entries if v >= states]
-        if bad:
+        if bad is not None:
             raise BadRuleError(at + _("entry {value} is not below the number of states, {k}").format(
-                value=bad[0], k=states))
+                value=bad, k=states))
         if len(rows) >= MAX_SIDE:
             raise BadSizeError(at + _("more than {most} buttons").format(most=MAX_SIDE))
-        row = tuple((i, v) for i, v in enumerate(entries) if v)
         held += len(row)
         if held > MAX_ENTRIES:
             raise BadSizeError(at + _("more than {most} button-light pairs").format(most=f"{MAX_ENTRIES:,}"))

@@ -195,3 +195,32 @@ def test_chinese_words_the_proof(run_cli):
     res = run_cli(["--lang", "zh", "solve", "--buttons", EXAMPLES, "--lit", "north"])
     assert res.returncode == 1
     assert "[north south]" in res.stdout and "证明" in res.stdout
+
+
+@pytest.mark.parametrize("states", [2, 3, 10])
+def test_long_matrix_rows_read_as_short_ones(states):
+    """Rows of BULK characters and more are read through numpy: the same map as the per-character
+    reading of the same rows cut short enough, with spaces or without, Unicode spaces too; a value
+    not below the states named with its line."""
+    import random
+
+    from countlo.errors import BadRuleError
+    from countlo.formats import pressmaps
+
+    rng = random.Random(states)
+    width = pressmaps.BULK + 37
+    rows = [[rng.choice([0] * 3 + list(range(1, states))) for _ in range(width)] for _ in range(5)]
+    spaced = "\n".join(" ".join(map(str, r)) for r in rows) + "\n"
+    packed = "\n".join("".join(map(str, r)) for r in rows).replace("0", "0\u00a0", 7) + "\n"
+    want = tuple(tuple((i, v) for i, v in enumerate(r) if v) for r in rows)
+    for text in (spaced, packed):
+        pm = pressmaps.parse_press_map(text, states, "m.txt")
+        assert pm.changes == want and pm.cells == width and pm.presses == 5
+    short = [r[:40] for r in rows]
+    assert pressmaps.parse_press_map("\n".join(" ".join(map(str, r)) for r in short), states, "m.txt").changes == \
+        tuple(tuple((i, v) for i, v in enumerate(r) if v) for r in short)
+    if states < 10:
+        bad = spaced.splitlines()
+        bad[3] = bad[3][:-1] + str(states)
+        with pytest.raises(BadRuleError, match=f"m.txt:4: entry {states} is not below the number of states, {states}"):
+            pressmaps.parse_press_map("\n".join(bad), states, "m.txt")
