@@ -83,14 +83,16 @@ def _table(text: str, states: int, source: str, grid: Shape | None) -> PressMap:
         first[name] = lineno
         got: dict[int, int] = {}
         for item in rest.replace(",", " ").split():
-            light, star, times = item.partition("*")
-            m = 1
-            if star:
+            light, m = item, 1
+            if "*" in item:
+                light, _star, times = item.partition("*")
                 m = int(times) if is_whole(times) else -1
                 if not 1 <= m < states:
                     raise BadRuleError(at + _("{item}: the multiplier must be 1..{last} with {k} states").format(
                         item=shown(item), last=states - 1, k=states))
-            i = _light(light, at, grid, index, lights, fixed)
+            i = index.get(light, -1) if grid is None else -1  # a light seen before: its index at once
+            if i < 0:
+                i = _light(light, at, grid, index, lights, fixed)
             if i in got:
                 raise BadRuleError(at + _("light {light} is listed twice for button {button}; write {light}*2 for "
                                           "a press that changes it twice").format(light=shown(light),
@@ -100,7 +102,7 @@ def _table(text: str, states: int, source: str, grid: Shape | None) -> PressMap:
         if held > MAX_ENTRIES:
             raise BadSizeError(at + _("more than {most} button-light pairs").format(most=f"{MAX_ENTRIES:,}"))
         buttons.append(name)
-        changes.append(tuple(sorted(got.items())))
+        changes.append(tuple((i, got[i]) for i in sorted(got)))  # ints sort faster than pairs
     if not buttons:
         raise BadRuleError(_("{source}: no buttons (expected 'BUTTON: LIGHT LIGHT ...' lines or a 0/1 matrix)").format(
             source=source))
