@@ -132,3 +132,16 @@ def test_more_nodes_than_a_picture_can_show_are_refused_before_solving(run_cli, 
         assert res.stderr.strip() == (f"countlo solve: --image draws at most {MAX_DRAWN} nodes, beyond which "
                                       f"names and lines cannot be read; this board has {MAX_DRAWN + 1}")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["path.txt"]
+
+
+def test_the_press_map_pages_pictures_are_what_the_commands_draw(run_cli, tmp_path):
+    page = (ROOT / "docs" / "pressmaps.md").read_text(encoding="utf-8")  # the pictures sit beside it
+    for args, name, code in (
+            (["--buttons", "examples/stardew-lights.txt", "--lit", "north"], "stardew-lights.png", 1),
+            (["--graph", "examples/directed-graph.txt", "--lit", "d"], "directed-graph.svg", 0)):
+        assert f"$ countlo solve {' '.join(args)} --image docs/{name}" in page and f"]({name})" in page
+        fresh = tmp_path / name
+        res = run_cli(["solve", *[str(ROOT / a) if a.startswith("examples/") else a for a in args],
+                       "--image", str(fresh)])
+        assert res.returncode == code and res.stdout.rstrip().endswith(f"picture: {fresh}")
+        assert fresh.read_bytes() == (ROOT / "docs" / name).read_bytes()
