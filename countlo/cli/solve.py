@@ -308,10 +308,14 @@ def _rules(board: Board, args: argparse.Namespace, text: str | None) -> int:
         board, start = start_values(board, text, where, args.size is not None)
     _check_limits(board, args)
     target = target_of(board, args)
-    drawn, spread, words = _drawing(board) if args.image is not None else (None, list, None)
-    if drawn is not None:
+    drawn: Shape | Network | None = None
+    spread: Callable[[Sequence[int]], list[int]] = list
+    words: str | None = None
+    if args.image is not None:
+        from countlo.formats.figures import drawing
         from countlo.formats.image import check_fits
 
+        drawn, spread, words = drawing(board)
         panels = QUIET_PANELS if args.quiet else 2 + (target is not None)
         check_fits(drawn, panels, args.image)  # refuse a picture that cannot be written before solving
     report = Report(board, start, target, args)
@@ -343,27 +347,6 @@ def _rules(board: Board, args: argparse.Namespace, text: str | None) -> int:
                                             None if target is None else spread(target), exact, words)
         _draw(picture, args.image, args.json)
     return 0
-
-
-def _drawing(board: Board) -> tuple[Shape | Network, Callable[[Sequence[int]], list[int]], str | None]:
-    """What a picture of `board` is drawn on, how a pattern's values land on it (a grid with
-    holes: pressmap.HOLE where there is no cell) and the words that replace the grid's rules in
-    the title (Merlin's square has no grid rules); a graph, or a press map that is not a grid, is
-    laid out as nodes and lines (refused above network.MAX_DRAWN nodes)."""
-    from countlo.board import Shape
-    from countlo.formats.network import network_of
-    from countlo.pressmap import PressMap
-    from countlo.rules import Rules
-
-    if isinstance(board, Shape):
-        return board, list, None
-    if isinstance(board, PressMap) and board.on_grid and board.grid is not None:
-        if board.rules is not None:  # a grid with holes
-            return Shape(*board.grid, board.rules), board.expand, None
-        states = f", {board.states} states" if board.states > 2 else ""
-        what = "Merlin's Magic Square" if board.preset == "merlin" else "own press rule"
-        return Shape(*board.grid, Rules(states=board.states)), list, what + states
-    return network_of(board), list, None
 
 
 def _questions(report: Report, board: Board, start: Pattern | int, target: Pattern | None,

@@ -6,12 +6,14 @@ the same panels on a graph or a press map that is not a grid (a `network.Network
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from countlo.board import Shape
 from countlo.formats.image import Panel, Picture, shade
-from countlo.formats.network import Network
-from countlo.rules import TOPOLOGY_HELP
+from countlo.formats.network import Network, network_of
+from countlo.graph import Board
+from countlo.pressmap import PressMap
+from countlo.rules import TOPOLOGY_HELP, Rules
 
 QUIET_PANELS = 16  # `solve --quiet --image` draws at most this many basis patterns
 
@@ -97,6 +99,23 @@ def replayed(shape: Shape, start: int, lights: int, finish: int | None, witness:
 
 
 # --- any grid rules: topologies, click rules, k states ---------------------------------------
+
+
+def drawing(board: Board) -> tuple[Shape | Network, Callable[[Sequence[int]], list[int]], str | None]:
+    """What a picture of `board` is drawn on, how a pattern's values land on it (a grid with
+    holes: pressmap.HOLE where there is no cell) and the words that replace the grid's rules in
+    the title (Merlin's square has no grid rules); a graph, or a press map that is not a grid, is
+    laid out as nodes and lines (refused above network.MAX_DRAWN nodes)."""
+    if isinstance(board, Shape):
+        return board, list, None
+    if isinstance(board, PressMap) and board.on_grid and board.grid is not None:
+        if board.rules is not None:  # a grid with holes
+            return Shape(*board.grid, board.rules), board.expand, None
+        states = f", {board.states} states" if board.states > 2 else ""
+        what = "Merlin's Magic Square" if board.preset == "merlin" else "own press rule"
+        return Shape(*board.grid, Rules(states=board.states)), list, what + states
+    return network_of(board), list, None
+
 
 
 Drawn = Shape | Network  # what the panels of any rules are drawn on: a grid, or nodes and lines
