@@ -21,7 +21,8 @@ from countlo.pressmap import PressMap
 
 MAX_DRAWN = 200  # nodes (a press map: lights and buttons together) above which a picture is unreadable
 BAND_WIDTH = 10  # lights or buttons on one line of a press map's band
-BAND_GAP = 3.0  # slot rows from the buttons' last line to the lights' first, where the lines run
+BAND_GAP = 3.0  # slot rows from the buttons' last line to the lights' first, where the lines run,
+# and a third of a row more per light or button across (wider bands: longer, flatter lines)
 SEED = 1  # the spring layout's seed: the same graph, the same picture
 ITERATIONS = 200  # spring layout steps: enough for the layout of a few hundred nodes to settle
 APART_ROUNDS = 30  # rounds of pushing too-close nodes apart after the spring layout
@@ -143,7 +144,7 @@ def _bands(m: PressMap) -> Network:
     nl, nb = m.cells, m.presses
     cols = min(BAND_WIDTH, max(nl, nb))
     b_lines, l_lines = -(-nb // cols), -(-nl // cols)
-    first = b_lines - 1 + BAND_GAP  # the slot row of the lights' first line
+    first = b_lines - 1 + BAND_GAP + (cols - 1) / 3  # the slot row of the lights' first line
     span = max(1.0, first + l_lines - 1)
 
     def place(i: int, count: int, top: float) -> tuple[float, float]:
