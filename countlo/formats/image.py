@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import BinaryIO, cast
@@ -23,6 +24,7 @@ from countlo.formats import font
 from countlo.formats.network import Network
 from countlo.formats.output import check, replacing, write_text
 from countlo.formats.png import write_png
+from countlo.printable import printable
 
 # Palette (index: RGB). Lit lights are amber on dark slate, as in the game; presses red and
 # quiet patterns violet on pale grey, so the kinds of panel cannot be mistaken for each other.
@@ -418,7 +420,14 @@ def hex_colour(name: str) -> str:
 
 
 def esc(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
+    """Text for an SVG attribute or element: XML's specials as entities, and control characters
+    (which XML cannot hold, even as references; a graph's node names may have them) shown escaped
+    as the terminal shows them (countlo.printable)."""
+    shown = _NOT_XML.sub(lambda m: f"\\u{ord(m.group()):04x}", printable(text))
+    return shown.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
+
+
+_NOT_XML = re.compile("[\ud800-\udfff\ufffe\uffff]")  # no XML 1.0 character (printable shows the controls)
 
 
 def svg(picture: Picture, lay: Layout) -> str:

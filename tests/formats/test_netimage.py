@@ -216,3 +216,13 @@ def test_big_boards_are_refused_and_the_limit_drawn():
     with pytest.raises(Exception, match="at most 200 lights and buttons"):
         network_of(wide)
     check_drawable(Graph(path.nodes[:MAX_DRAWN], path.edges[:MAX_DRAWN - 1]))
+
+
+def test_names_xml_cannot_hold_are_shown_escaped_in_the_svg(tmp_path):
+    """A node name may hold control characters (a graph file's names are any text without spaces,
+    commas, '=' or '#'); the SVG still parses and shows them as the terminal does."""
+    g = Graph(("a\x1b[2J", "b\ufffe", "c&<\">"), ((0, 1), (1, 2)))
+    net = network_of(g)
+    lay, png, root = drawn(tmp_path, figures.solved_states(net, [1, 0, 0], [1, 1, 0]))
+    assert [t.text for t in of_class(root, "name")][:3] == ["a\\x1b[2J", "b\\ufffe", 'c&<">']
+    assert centre_colours(png, lay, 0) == ["lit", "dark", "dark"]
