@@ -157,10 +157,16 @@ def case(rng: random.Random, d: Path) -> tuple[list[str], str | None]:
     elif surface == 6:  # --image
         (d / "a.txt").write_text(grid(rng))
         target = out_path(rng.choice([".png", ".svg", ".gif"]))
-        if rng.random() < 0.5:
+        roll = rng.random()
+        if roll < 0.35:
             argv = ["solve", str(d / "a.txt"), "--image", target]
             if rng.random() < 0.5:
                 argv += ["--out", out_path()]
+        elif roll < 0.7:  # a graph drawn with its node names (escape sequences in them too)
+            (d / "g.txt").write_text(graph(rng))
+            argv = ["solve", "--graph", str(d / "g.txt"), "--image", target]
+            argv += rng.choice([["--all-on"], ["--all-on", "--states", rng.choice(["3", "2", "5"])],
+                                ["--all-on", "--quiet"], ["--lit", "a"]])
         else:
             argv = ["replay", str(ROOT / "transcripts" / "6x6-adaptive-seed1.txt"), "--image", target]
     elif surface in (7, 8):  # simulate

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from countlo.board import Shape
     from countlo.cli.solve_report import Pattern, Report
     from countlo.formats.image import Picture
+    from countlo.formats.network import Network
     from countlo.graph import Board
 
 ALL_LIMIT = 4096  # --all lists at most this many solutions unless --limit is given
@@ -164,8 +165,6 @@ def run(args: argparse.Namespace) -> int:
 
     board, kind = board_of(args)
     classic = kind == "grid" and _classic_rules(args)
-    if args.image is not None and kind == "graph":
-        raise CountloError(_("--image draws grids; a graph or a press map has no picture yet"))
     if args.most:
         if sources or args.to is not None or args.target == "lit":
             raise CountloError(_("--most is about every start of one board: give only --size RxC, "
@@ -290,7 +289,7 @@ def _rules(board: Board, args: argparse.Namespace, text: str | None) -> int:
     """Any other rules or a graph: the board as values per cell (countlo.visible.solutions)."""
     from countlo.cli.rules_args import lit_values, start_values, target_of
     from countlo.cli.solve_report import Report
-    from countlo.errors import BadSizeError, CountloError
+    from countlo.errors import BadSizeError
     from countlo.graph import Graph
     from countlo.pressmap import PressMap
     from countlo.visible import solutions
@@ -309,12 +308,14 @@ def _rules(board: Board, args: argparse.Namespace, text: str | None) -> int:
         board, start = start_values(board, text, where, args.size is not None)
     _check_limits(board, args)
     target = target_of(board, args)
-    drawn, spread = _drawing(board)
+    drawn: Shape | Network | None = None
+    spread: Callable[[Sequence[int]], list[int]] = list
+    words: str | None = None
     if args.image is not None:
+        from countlo.formats.figures import drawing
         from countlo.formats.image import check_fits
 
-        if drawn is None:
-            raise CountloError(_("--image draws grids; a graph or a press map has no picture yet"))
+        drawn, spread, words = drawing(board)
         panels = QUIET_PANELS if args.quiet else 2 + (target is not None)
         check_fits(drawn, panels, args.image)  # refuse a picture that cannot be written before solving
     report = Report(board, start, target, args)
@@ -327,7 +328,8 @@ def _rules(board: Board, args: argparse.Namespace, text: str | None) -> int:
 
             assert drawn is not None
             _draw(figures.unsolvable_states(drawn, spread(start), spread(sol.witness),
-                                            None if target is None else spread(target)), args.image, args.json)
+                                            None if target is None else spread(target), words),
+                  args.image, args.json)
         return 1
     size = str(sol.solutions) if sol.solutions < 10 ** 12 else _("more than 10^12")
     exact, extra = _questions(report, board, start, target, size, sol.solutions)
@@ -339,24 +341,12 @@ def _rules(board: Board, args: argparse.Namespace, text: str | None) -> int:
         assert drawn is not None
         if args.quiet:
             gens = solutions.quiet(board, QUIET_PANELS)
-            picture = figures.quiet_states(drawn, [spread(q) for q, _o in gens], len(sol.orders))
+            picture = figures.quiet_states(drawn, [spread(q) for q, _o in gens], len(sol.orders), words)
         else:
             picture = figures.solved_states(drawn, spread(start), spread(list(presses)),
-                                            None if target is None else spread(target), exact)
+                                            None if target is None else spread(target), exact, words)
         _draw(picture, args.image, args.json)
     return 0
-
-
-def _drawing(board: Board) -> tuple[Shape | None, Callable[[Sequence[int]], list[int]]]:
-    """The grid a picture of `board` draws and how a pattern's values land on its cells (a grid
-    with holes: pressmap.HOLE where there is no cell); (None, ...) when there is no grid."""
-    from countlo.graph import grid_of
-    from countlo.pressmap import PressMap
-
-    grid = grid_of(board)
-    if isinstance(board, PressMap):  # a grid with holes has its rules to draw; Merlin's square has none
-        return (grid, board.expand) if board.on_grid and board.rules is not None else (None, list)
-    return grid, list
 
 
 def _questions(report: Report, board: Board, start: Pattern | int, target: Pattern | None,
@@ -420,9 +410,10 @@ def _answer(report: Report, orders: Sequence[int], presses: Pattern, exact: bool
 
 
 def _draw(picture: Picture, path: str, quiet: bool) -> None:
-    from countlo.formats.image import save
+    from countlo.formats import image, netimage
+    from countlo.formats.network import Network
 
-    save(picture, path)
+    (netimage.save if isinstance(picture.shape, Network) else image.save)(picture, path)
     if not quiet:  # JSON output stays one object
         print(_("picture: {path}").format(path=path))
 

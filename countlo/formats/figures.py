@@ -1,15 +1,19 @@
 """The pictures the commands draw: what `solve`, `solve --quiet` and `replay` show, as `Picture`s
-for `image.save`, under the classic rules and under any grid rules (joined edges, k states).
-Titles and notes say in words what the colours show.
+for `image.save`, under the classic rules and under any grid rules (joined edges, k states), and
+the same panels on a graph or a press map that is not a grid (a `network.Network`, drawn by
+`netimage`). Titles and notes say in words what the colours show.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from countlo.board import Shape
 from countlo.formats.image import Panel, Picture, shade
-from countlo.rules import TOPOLOGY_HELP
+from countlo.formats.network import Network, network_of
+from countlo.graph import Board
+from countlo.pressmap import PressMap
+from countlo.rules import TOPOLOGY_HELP, Rules
 
 QUIET_PANELS = 16  # `solve --quiet --image` draws at most this many basis patterns
 
@@ -97,15 +101,70 @@ def replayed(shape: Shape, start: int, lights: int, finish: int | None, witness:
 # --- any grid rules: topologies, click rules, k states ---------------------------------------
 
 
-def _rules_words(shape: Shape) -> str:
+def drawing(board: Board) -> tuple[Shape | Network, Callable[[Sequence[int]], list[int]], str | None]:
+    """What a picture of `board` is drawn on, how a pattern's values land on it (a grid with
+    holes: pressmap.HOLE where there is no cell) and the words that replace the grid's rules in
+    the title (Merlin's square has no grid rules); a graph, or a press map that is not a grid, is
+    laid out as nodes and lines (refused above network.MAX_DRAWN nodes)."""
+    if isinstance(board, Shape):
+        return board, list, None
+    if isinstance(board, PressMap) and board.on_grid and board.grid is not None:
+        if board.rules is not None:  # a grid with holes
+            return Shape(*board.grid, board.rules), board.expand, None
+        states = f", {board.states} states" if board.states > 2 else ""
+        what = "Merlin's Magic Square" if board.preset == "merlin" else "own press rule"
+        return Shape(*board.grid, Rules(states=board.states)), list, what + states
+    return network_of(board), list, None
+
+
+
+Drawn = Shape | Network  # what the panels of any rules are drawn on: a grid, or nodes and lines
+
+
+def _rules_words(shape: Drawn) -> str:
     """'torus, plus rule, 3 states' (what the titles add when the rules are not the classic ones)."""
+    if isinstance(shape, Network):
+        return shape.words
     r = shape.rules
     states = f", {r.states} states" if r.states > 2 else ""
     return f"{r.topology}, {r.rule.spec()} rule{states}"
 
 
-def _joins_note(shape: Shape) -> list[str]:
+def _start_title(shape: Drawn, words: str | None) -> str:
+    said = _rules_words(shape) if words is None else words
+    return f"start {shape} ({said})" if said else f"start {shape}"
+
+
+def _states(shape: Drawn) -> int:
+    return shape.states if isinstance(shape, Network) else shape.rules.states
+
+
+def _nouns(shape: Drawn) -> tuple[str, str]:
+    """(what is pressed, what is lit) in the notes: cells on a grid, nodes on a graph, buttons
+    and lights on a press map."""
+    if isinstance(shape, Network):
+        return ("button", "light") if shape.buttons else ("node", "node")
+    return "cell", "cell"
+
+
+def _network_note(shape: Drawn) -> list[str]:
+    """How a graph or a press map is drawn."""
+    if not isinstance(shape, Network):
+        return []
+    if shape.buttons:
+        amounts = " (the number on a line: by how much)" if shape.states > 2 else ""
+        return [f"Circles are the lights, small squares the buttons; a line joins a button to each "
+                f"light it changes{amounts}."]
+    if any(directed for *_ab, directed in shape.links):
+        return ["A line is an edge (a click changes both ends); an arrow a -> b is an arc (a click "
+                "on a changes b)."]
+    return []
+
+
+def _joins_note(shape: Drawn) -> list[str]:
     """What the coloured outer edges mean on a joined topology."""
+    if isinstance(shape, Network):
+        return _network_note(shape)
     top = shape.rules.topology
     if top == "plane":
         return []
@@ -128,64 +187,76 @@ def _state_legend(k: int, off: str, on: str, what: str) -> tuple[tuple[str, str]
     return tuple((shade(off, on, v, k), f"{what} {v}") for v in shown)
 
 
-def solved_states(shape: Shape, start: Sequence[int], presses: Sequence[int],
-                  target: Sequence[int] | None = None, exact: bool | None = None) -> Picture:
-    """solved() for any grid rules: states and presses per cell in reading order, a shade per
-    state (presses counted with multiplicity: a cell pressed twice is deeper red)."""
-    k = shape.rules.states
+def solved_states(shape: Drawn, start: Sequence[int], presses: Sequence[int],
+                  target: Sequence[int] | None = None, exact: bool | None = None,
+                  words: str | None = None) -> Picture:
+    """solved() for any grid rules, a graph or a press map: states and presses per cell (light,
+    button) in reading order, a shade per state (presses counted with multiplicity: a cell
+    pressed twice is deeper red). `words` replace the rules' in the start's title."""
+    k = _states(shape)
     n = sum(v for v in presses if v > 0)  # a hole is -1
-    panels = [Panel(f"start {shape} ({_rules_words(shape)})", (), values=start, states=k)]
+    panels = [Panel(_start_title(shape, words), (), values=start, states=k)]
     if target is not None:
         panels.append(Panel("target", (), values=target, states=k))
     kind = "presses" if exact is None else "fewest presses" if exact else "presses (best found)"
-    panels.append(Panel(f"{kind} ({n})", (), "press", "blank", values=presses, states=k))
+    panels.append(Panel(f"{kind} ({n})", (), "press", "blank", values=presses, states=k, buttons=True))
     goal = "turn the start into the target" if target is not None else "turn every light off"
     times = "once" if k == 2 else "as many times as its shade says (legend)"
-    notes = [f"Pressing each red cell {times}, in any order, will {goal}.", *_holes_note(start),
+    notes = [f"Pressing each red {_nouns(shape)[0]} {times}, in any order, will {goal}.", *_holes_note(start),
              *_joins_note(shape)]
     legend = (_state_legend(k, "dark", "lit", "state") + _state_legend(k, "blank", "press", "pressed")
               if k > 2 else LIGHTS + (("press", "press"),))
     return Picture(shape, panels, legend, notes)
 
 
-def unsolvable_states(shape: Shape, start: Sequence[int], weights: Sequence[int],
-                      target: Sequence[int] | None = None) -> Picture:
-    """unsolvable() for any grid rules: the weights whose weighted sum no click changes."""
-    k = shape.rules.states
-    t = target or [0] * shape.cells
+def unsolvable_states(shape: Drawn, start: Sequence[int], weights: Sequence[int],
+                      target: Sequence[int] | None = None, words: str | None = None) -> Picture:
+    """unsolvable() for any grid rules, a graph or a press map: the weights whose weighted sum no
+    click changes (for two states, the lights whose parity no press changes)."""
+    k = _states(shape)
+    press, light = _nouns(shape)
+    t = target or [0] * len(start)
     now = sum(w * v for w, v in zip(weights, start) if w > 0 and v > 0) % k  # a hole is -1
     goal = sum(w * v for w, v in zip(weights, t) if w > 0 and v > 0) % k
-    panels = [Panel(f"start {shape} ({_rules_words(shape)})", (), values=start, states=k)]
+    panels = [Panel(_start_title(shape, words), (), values=start, states=k)]
     if target is not None:
         panels.append(Panel("target", (), values=target, states=k))
     panels.append(Panel("weights", (), "quiet", "blank", values=weights, states=k))
+    click = "click" if press != "button" else "button"
     if k == 2:
-        notes = [(f"Unsolvable. Every click changes an even number of the violet cells, so the number "
-                  f"of lit violet cells keeps its parity: {now % 2} (mod 2) now, {goal} for the "
+        notes = [(f"Unsolvable. Every {click} changes an even number of the violet {light}s, so the number "
+                  f"of lit violet {light}s keeps its parity: {now % 2} (mod 2) now, {goal} for the "
                   "target.")]
     else:
-        notes = [(f"Unsolvable. Weigh each cell by its shade of violet (legend); every click adds a "
+        notes = [(f"Unsolvable. Weigh each {light} by its shade of violet (legend); every {click} adds a "
                   f"multiple of {k} to the weighted sum of the states, so that sum mod {k} never "
                   f"changes: it is {now} now and {goal} for the target.")]
     legend = (_state_legend(k, "dark", "lit", "state") + _state_legend(k, "blank", "quiet", "weight")
-              if k > 2 else LIGHTS + (("quiet", "weight 1"),))
+              if k > 2 else LIGHTS + (("quiet", "proof: how many are lit keeps its parity"),))
     return Picture(shape, panels, legend, notes + _holes_note(start) + _joins_note(shape))
 
 
-def quiet_states(shape: Shape, gens: Sequence[Sequence[int]], total: int) -> Picture:
-    """quiet() for any grid rules: generators of the press patterns that change nothing (the
-    first QUIET_PANELS of `total`), each cell shaded by how often it is pressed."""
-    k = shape.rules.states
+def quiet_states(shape: Drawn, gens: Sequence[Sequence[int]], total: int,
+                 words: str | None = None) -> Picture:
+    """quiet() for any grid rules, a graph or a press map: generators of the press patterns that
+    change nothing (the first QUIET_PANELS of `total`), each cell (button) shaded by how often it
+    is pressed."""
+    k = _states(shape)
+    said = _rules_words(shape) if words is None else words
+    rules = f" ({said})" if said else ""
     shown = list(gens[:QUIET_PANELS])
     if not shown:
+        buttons = shape.presses if isinstance(shape, Network) else shape.cells
         return Picture(shape, [Panel(f"{shape}: no quiet pattern", (), "quiet", "blank",
-                                     values=[0] * shape.cells, states=k)],
+                                     values=[0] * buttons, states=k, buttons=True)],
                        (), ["No presses but none leave the lights as they are, so every start has "
                             "exactly one solution.", *_joins_note(shape)])
-    panels = [Panel(f"quiet {i}", (), "quiet", "blank", values=q, states=k) for i, q in enumerate(shown, 1)]
+    panels = [Panel(f"quiet {i}", (), "quiet", "blank", values=q, states=k, buttons=True)
+              for i, q in enumerate(shown, 1)]
     more = f" (the first {len(shown)} drawn)" if len(shown) < total else ""
-    notes = [(f"{shape} board ({_rules_words(shape)}), {total} generators{more}: pressing the violet "
-              "cells of one pattern (as often as the shade says) changes no light; the solutions of a "
-              "start differ by sums of these patterns."), *_joins_note(shape)]
+    board = f"{shape} board" if isinstance(shape, Shape) else str(shape)
+    notes = [(f"{board}{rules}, {total} generators{more}: pressing the violet "
+              f"{_nouns(shape)[0]}s of one pattern (as often as the shade says) changes no light; the "
+              "solutions of a start differ by sums of these patterns."), *_joins_note(shape)]
     legend = (_state_legend(k, "blank", "quiet", "pressed") if k > 2 else (("quiet", "pressed by the pattern"),))
     return Picture(shape, panels, legend, notes)

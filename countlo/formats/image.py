@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import BinaryIO, cast
@@ -20,8 +21,10 @@ from typing import BinaryIO, cast
 from countlo.board import Shape, column_letters
 from countlo.errors import CountloError
 from countlo.formats import font
+from countlo.formats.network import Network
 from countlo.formats.output import check, replacing, write_text
 from countlo.formats.png import write_png
+from countlo.printable import printable
 
 # Palette (index: RGB). Lit lights are amber on dark slate, as in the game; presses red and
 # quiet patterns violet on pale grey, so the kinds of panel cannot be mistaken for each other.
@@ -86,6 +89,7 @@ class Panel:
     off: str = "dark"
     values: Sequence[int] | None = None
     states: int = 2
+    buttons: bool = False  # the values are per button (presses, quiet patterns), not per light
 
 
 def shade(off: str, on: str, v: int, k: int) -> str:
@@ -103,9 +107,10 @@ def shade(off: str, on: str, v: int, k: int) -> str:
 @dataclass(frozen=True)
 class Picture:
     """Panels of one shape, side by side (wrapping into a grid beyond four), a legend of
-    (colour, label) swatches and lines of notes."""
+    (colour, label) swatches and lines of notes. A `Network` shape (a graph or a press map that
+    is not a grid) is laid out and written by `netimage`."""
 
-    shape: Shape
+    shape: Shape | Network
     panels: Sequence[Panel]
     legend: Sequence[tuple[str, str]] = ()
     notes: Sequence[str] = ()
@@ -166,6 +171,7 @@ def pitch_for(shape: Shape) -> int:
 def layout(picture: Picture) -> Layout:
     """The layout of `picture` (raises ImageError above MAX_PIXELS, stating the limit)."""
     shape = picture.shape
+    assert isinstance(shape, Shape), "a network is laid out by netimage.layout"
     p = pitch_for(shape)
     grid = p >= 6
     board_w = shape.cols * p + grid
@@ -185,9 +191,9 @@ def layout(picture: Picture) -> Layout:
     slot_w = max([gutter + board_w] + [font.text_width(t.title, s) for t in picture.panels])
     slot_rows = -(-n // per_row)
     content_w = per_row * slot_w + (per_row - 1) * gap
-    legend_w = _legend_width(picture.legend, s)
+    legend_w = legend_width(picture.legend, s)
     chars = max(40, content_w // (font.WIDTH * s))
-    notes = tuple(line for note in picture.notes for line in _wrap(note, chars))
+    notes = tuple(line for note in picture.notes for line in wrap(note, chars))
     notes_w = max([0] + [font.text_width(t, s) for t in notes])
     width = 2 * margin + max(content_w, legend_w, notes_w)
     footer_y = margin + slot_rows * (title_h + letters_h + board_h) + slot_rows * gap
@@ -201,10 +207,12 @@ def layout(picture: Picture) -> Layout:
                   board_w, board_h, width, height, footer_y, notes, JOINS[shape.rules.topology])
 
 
-def check_fits(shape: Shape, panels: int, path: str) -> None:
+def check_fits(shape: Shape | Network, panels: int, path: str) -> None:
     """Raise ImageError now if a picture of `panels` panels of `shape` cannot be written to
     `path` (suffix, MAX_PIXELS, SVG_MAX_CELLS), so a command refuses before it solves."""
     kind = check_path(path)
+    if isinstance(shape, Network):
+        return  # at most MAX_DRAWN nodes (network.check_drawable): always within the limits
     layout(Picture(shape, [Panel("", ())] * panels))
     if kind == "svg" and shape.cells > SVG_MAX_CELLS:
         raise ImageError(f"--image {path}: SVG pictures draw one element a cell and stop at "
@@ -212,12 +220,12 @@ def check_fits(shape: Shape, panels: int, path: str) -> None:
                          f"{shape.cells:,}: write a .png")
 
 
-def _legend_width(legend: Sequence[tuple[str, str]], s: int) -> int:
+def legend_width(legend: Sequence[tuple[str, str]], s: int) -> int:
     side = font.text_height(s)
     return sum(side + 2 * s + font.text_width(label, s) + 5 * s for _, label in legend)
 
 
-def _wrap(text: str, chars: int) -> list[str]:
+def wrap(text: str, chars: int) -> list[str]:
     lines, line = [], ""
     for word in text.split():
         if line and len(line) + 1 + len(word) > chars:
@@ -241,7 +249,9 @@ def check_path(path: str) -> str:
 
 
 def save(picture: Picture, path: str) -> Layout:
-    """Write `picture` to `path` as PNG or SVG by its suffix; returns the layout used."""
+    """Write `picture` (a grid's: a network's is `netimage.save`) to `path` as PNG or SVG by its
+    suffix; returns the layout used."""
+    assert isinstance(picture.shape, Shape), "a graph or press map is drawn by netimage.save"
     check_fits(picture.shape, len(picture.panels), path)
     kind = check_path(path)
     lay = layout(picture)
@@ -253,15 +263,15 @@ def save(picture: Picture, path: str) -> Layout:
     return lay
 
 
-def _index(name: str) -> int:
+def index(name: str) -> int:
     return PALETTE[name][0]
 
 
-def _canvas(width: int, height: int) -> list[bytearray]:
+def canvas(width: int, height: int) -> list[bytearray]:
     return [bytearray(width) for _ in range(height)]  # index 0 is the background
 
 
-def _fill(canvas: list[bytearray], x: int, y: int, w: int, h: int, colour: int) -> None:
+def fill(canvas: list[bytearray], x: int, y: int, w: int, h: int, colour: int) -> None:
     for yy in range(y, y + h):
         canvas[yy][x:x + w] = bytes([colour]) * w
 
@@ -269,7 +279,7 @@ def _fill(canvas: list[bytearray], x: int, y: int, w: int, h: int, colour: int) 
 def _png_rows(picture: Picture, lay: Layout) -> Iterator[bytes]:
     """The picture's pixel rows, top to bottom: per row of panels, a canvas for the titles and
     column letters, then the board rows built from the row ints, then the legend and notes."""
-    shape, ink = picture.shape, _index("ink")
+    shape, ink = lay.shape, index("ink")
     W, s = lay.width, lay.scale
     panels = list(picture.panels)
     y = 0
@@ -278,8 +288,8 @@ def _png_rows(picture: Picture, lay: Layout) -> Iterator[bytes]:
         _, y0 = lay.slot_origin(top)
         for _ in range(y, y0):  # margin or gap above this row of panels
             yield bytes(W)
-        head = _canvas(W, lay.title_h + lay.letters_h)
-        gutter = _canvas(lay.gutter, lay.board_h) if lay.labels else None
+        head = canvas(W, lay.title_h + lay.letters_h)
+        gutter = canvas(lay.gutter, lay.board_h) if lay.labels else None
         for i, panel in group:
             x, _ = lay.slot_origin(i)
             font.draw_text(head, x, 0, panel.title, ink, s)
@@ -301,8 +311,8 @@ def _png_rows(picture: Picture, lay: Layout) -> Iterator[bytes]:
         y = y0 + lay.slot_h
     for _ in range(y, lay.footer_y):
         yield bytes(W)
-    foot = _canvas(W, lay.height - lay.footer_y)
-    _draw_footer(foot, picture, lay)
+    foot = canvas(W, lay.height - lay.footer_y)
+    draw_footer(foot, picture, lay.scale, lay.margin, lay.notes)
     yield from (bytes(row) for row in foot)
 
 
@@ -311,22 +321,22 @@ def _segments(panel: Panel, r: int, lay: Layout) -> bytes:
     lines of joined edges in their bar colour)."""
     cols = lay.shape.cols
     if panel.values is not None:
-        cells = [_index(shade(panel.off, panel.on, v, panel.states))
+        cells = [index(shade(panel.off, panel.on, v, panel.states))
                  for v in panel.values[r * cols:(r + 1) * cols]]
         if lay.pitch == 1:
             return bytes(cells)
         if lay.grid:
-            g = _index("grid")
+            g = index("grid")
             out = b"".join(bytes([g]) + bytes([c]) * (lay.pitch - 1) for c in cells) + bytes([g])
         else:
             out = b"".join(bytes([c]) * lay.pitch for c in cells)
         return _joined(out, lay)
     bits = format(panel.rows[r], f"0{cols}b")[::-1].encode("ascii")  # b'1' for a set cell, column order
-    on, off = _index(panel.on), _index(panel.off)
+    on, off = index(panel.on), index(panel.off)
     if lay.pitch == 1:
         return bits.translate(bytes.maketrans(b"01", bytes([off, on])))
     if lay.grid:
-        g = _index("grid")
+        g = index("grid")
         cell = {48: bytes([g]) + bytes([off]) * (lay.pitch - 1),
                 49: bytes([g]) + bytes([on]) * (lay.pitch - 1)}
         return _joined(b"".join(cell[b] for b in bits) + bytes([g]), lay)
@@ -339,19 +349,19 @@ def _joined(row: bytes, lay: Layout) -> bytes:
     side = lay.joins[0]
     if side is None or not lay.grid:
         return row
-    c = bytes([_index(side)])
+    c = bytes([index(side)])
     return c + row[1:-1] + c
 
 
 def _board_rows(group: list[tuple[int, Panel]], lay: Layout,
                 gutter: list[bytearray] | None) -> Iterator[bytes]:
-    g = _index("grid")
+    g = index("grid")
     base = bytearray(lay.width)
     line = edge = bytes(base)
     if lay.grid:  # the horizontal grid lines: one run of grid colour under each board
         ruled, edged = bytearray(base), bytearray(base)
-        top = _index(lay.joins[1]) if lay.joins[1] is not None else g  # a joined top and bottom edge
-        side = _index(lay.joins[0]) if lay.joins[0] is not None else g  # ... left and right edge
+        top = index(lay.joins[1]) if lay.joins[1] is not None else g  # a joined top and bottom edge
+        side = index(lay.joins[0]) if lay.joins[0] is not None else g  # ... left and right edge
         for i, _ in group:
             bx, _ = lay.board_origin(i)
             ruled[bx:bx + lay.board_w] = bytes([side]) + bytes([g]) * (lay.board_w - 2) + bytes([side])
@@ -383,52 +393,54 @@ def _board_rows(group: list[tuple[int, Panel]], lay: Layout,
         yield bytes(out)
 
 
-def _draw_footer(canvas: list[bytearray], picture: Picture, lay: Layout) -> None:
-    s, ink = lay.scale, _index("ink")
-    x, y = lay.margin, s
+def draw_footer(canvas: list[bytearray], picture: Picture, scale: int, margin: int,
+                notes: Sequence[str]) -> None:
+    """The legend's swatches and the wrapped notes, from the top of `canvas`."""
+    s, ink = scale, index("ink")
+    x, y = margin, s
     side = font.text_height(s)
     for colour, label in picture.legend:
-        _fill(canvas, x, y, side, side, _index("grid"))
-        _fill(canvas, x + 1, y + 1, side - 2, side - 2, _index(colour))
+        fill(canvas, x, y, side, side, index("grid"))
+        fill(canvas, x + 1, y + 1, side - 2, side - 2, index(colour))
         font.draw_text(canvas, x + side + 2 * s, y, label, ink, s)
         x += side + 2 * s + font.text_width(label, s) + 5 * s
     if picture.legend:
         y += side + 4 * s
-    for note in lay.notes:
-        font.draw_text(canvas, lay.margin, y, note, ink, s)
+    for note in notes:
+        font.draw_text(canvas, margin, y, note, ink, s)
         y += LINE * s
 
 
 # --- SVG ----------------------------------------------------------------------------------------
 
 
-def _hex(name: str) -> str:
+def hex_colour(name: str) -> str:
     r, g, b = PALETTE[name][1]  # every shade is in the palette too
     return f"#{r:02x}{g:02x}{b:02x}"
 
 
-def _esc(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
+def esc(text: str) -> str:
+    """Text for an SVG attribute or element: XML's specials as entities, and control characters
+    (which XML cannot hold, even as references; a graph's node names may have them) shown escaped
+    as the terminal shows them (countlo.printable)."""
+    shown = _NOT_XML.sub(lambda m: f"\\u{ord(m.group()):04x}", printable(text))
+    return shown.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
+
+
+_NOT_XML = re.compile("[\ud800-\udfff\ufffe\uffff]")  # no XML 1.0 character (printable shows the controls)
 
 
 def svg(picture: Picture, lay: Layout) -> str:
     """The picture as an SVG document on the same layout as the PNG: one rect a cell (class
     'cell', data-row / data-col 0-based, fill the cell's colour) inside one group a panel."""
-    shape, s = picture.shape, lay.scale
+    shape, s = lay.shape, lay.scale
     size = font.text_height(s) * 8 // 7
-
-    def text(x: int, y: int, body: str, px: int, anchor: str = "start") -> str:
-        return (f'<text x="{x}" y="{y + px * 6 // 8}" font-size="{px}" text-anchor="{anchor}">'
-                f"{_esc(body)}</text>")
-
-    out = [(f'<svg xmlns="http://www.w3.org/2000/svg" width="{lay.width}" height="{lay.height}" '
-            f'viewBox="0 0 {lay.width} {lay.height}" font-family="DejaVu Sans Mono, monospace" '
-            f'fill="{_hex("ink")}">'),
-           f'<rect width="{lay.width}" height="{lay.height}" fill="{_hex("background")}"/>']
+    text = svg_text
+    out = svg_head(lay.width, lay.height)
     for i, panel in enumerate(picture.panels):
         x, y = lay.slot_origin(i)
         bx, by = lay.board_origin(i)
-        out.append(f'<g class="panel" data-title="{_esc(panel.title)}">')
+        out.append(f'<g class="panel" data-title="{esc(panel.title)}">')
         out.append(text(x, y, panel.title, size))
         if lay.labels:
             lp = font.text_height(lay.labels) * 8 // 7
@@ -439,15 +451,15 @@ def svg(picture: Picture, lay: Layout) -> str:
                 out.append(text(bx - 3 * lay.labels, by + r * lay.pitch + lay.pitch // 4,
                                 str(r + 1), lp, "end"))
         out.append(f'<rect x="{bx}" y="{by}" width="{lay.board_w}" height="{lay.board_h}" '
-                   f'fill="{_hex("grid")}"/>')
-        on, off = _hex(panel.on), _hex(panel.off)
+                   f'fill="{hex_colour("grid")}"/>')
+        on, off = hex_colour(panel.on), hex_colour(panel.off)
         for r in range(shape.rows):
             bits = panel.rows[r] if panel.values is None else 0
             for c in range(shape.cols):
                 cx, cy, side = lay.cell_box(i, r, c)
                 if panel.values is not None:
                     v = panel.values[r * shape.cols + c]
-                    fill = _hex(shade(panel.off, panel.on, v, panel.states))
+                    fill = hex_colour(shade(panel.off, panel.on, v, panel.states))
                     state = f' data-state="{v}"'
                 else:
                     fill, state = (on if bits >> c & 1 else off), ""
@@ -460,19 +472,42 @@ def svg(picture: Picture, lay: Layout) -> str:
                 (bx, by, lay.board_w, 1), (bx, by + lay.board_h - 1, lay.board_w, 1))
             for x0, y0, w, h in bars:
                 out.append(f'<rect class="join" x="{x0}" y="{y0}" width="{w}" height="{h}" '
-                           f'fill="{_hex(colour)}"/>')
+                           f'fill="{hex_colour(colour)}"/>')
         out.append("</g>")
-    x, y = lay.margin, lay.footer_y + s
+    out += svg_footer(picture, lay.margin, lay.footer_y, s, lay.notes)
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def svg_head(width: int, height: int) -> list[str]:
+    """The opening of an SVG picture: the element and its white background."""
+    return [(f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+             f'viewBox="0 0 {width} {height}" font-family="DejaVu Sans Mono, monospace" '
+             f'fill="{hex_colour("ink")}">'),
+            f'<rect width="{width}" height="{height}" fill="{hex_colour("background")}"/>']
+
+
+def svg_text(x: int, y: int, body: str, px: int, anchor: str = "start", cls: str = "") -> str:
+    """A line of text whose top is at y (as the PNG font's), `px` pixels high."""
+    kind = f' class="{cls}"' if cls else ""
+    return (f'<text{kind} x="{x}" y="{y + px * 6 // 8}" font-size="{px}" text-anchor="{anchor}">'
+            f"{esc(body)}</text>")
+
+
+def svg_footer(picture: Picture, margin: int, footer_y: int, s: int, notes: Sequence[str]) -> list[str]:
+    """The legend's swatches and the notes, as on the PNG."""
+    out = []
+    size = font.text_height(s) * 8 // 7
+    x, y = margin, footer_y + s
     side = font.text_height(s)
     for colour, label in picture.legend:
         out.append(f'<rect class="swatch" x="{x}" y="{y}" width="{side}" height="{side}" '
-                   f'fill="{_hex(colour)}" stroke="{_hex("grid")}"/>')
-        out.append(text(x + side + 2 * s, y, label, size))
+                   f'fill="{hex_colour(colour)}" stroke="{hex_colour("grid")}"/>')
+        out.append(svg_text(x + side + 2 * s, y, label, size))
         x += side + 2 * s + font.text_width(label, s) + 5 * s
     if picture.legend:
         y += side + 4 * s
-    for note in lay.notes:
-        out.append(text(lay.margin, y, note, size))
+    for note in notes:
+        out.append(svg_text(margin, y, note, size))
         y += LINE * s
-    out.append("</svg>")
-    return "\n".join(out) + "\n"
+    return out

@@ -63,22 +63,30 @@ class Solution:
         return f"{where}: solvable, {self.presses.count} {word}{fewest}: {cells}"
 
     def _repr_svg_(self) -> str | None:
-        """A notebook draws a grid's start and presses (or proof) as `solve --image` does; a
-        graph has no picture (None: the text instead)."""
+        """A notebook draws the start and presses (or proof) as `solve --image` does, on any
+        board (None, the text instead, for a graph or press map of more nodes than a picture
+        shows)."""
         b = self.start.board
-        if not isinstance(b, Shape):
-            return None
-        from countlo.formats import figures
-        from countlo.formats.image import layout, svg
+        from countlo.errors import CountloError
+        from countlo.formats import figures, image, netimage
+        from countlo.formats.network import Network
 
-        target = None if self.target is None else self.target.values
-        if not b.rules.classic:
+        if not isinstance(b, Shape) or not b.rules.classic:
+            try:
+                drawn, spread, words = figures.drawing(b)
+            except CountloError:
+                return None
+            target = None if self.target is None else spread(self.target.values)
             if self.presses is None:
                 assert self.proof is not None
-                picture = figures.unsolvable_states(b, self.start.values, self.proof.values, target)
+                picture = figures.unsolvable_states(drawn, spread(self.start.values), spread(self.proof.values),
+                                                    target, words)
             else:
-                picture = figures.solved_states(b, self.start.values, self.presses.values, target, self.exact)
-            return svg(picture, layout(picture))
+                picture = figures.solved_states(drawn, spread(self.start.values), spread(self.presses.values),
+                                                target, self.exact, words)
+            if isinstance(drawn, Network):
+                return netimage.svg(picture, netimage.layout(picture))
+            return image.svg(picture, image.layout(picture))
         start = b.to_rows(self.start.bits)
         rows = None if self.target is None else b.to_rows(self.target.bits)
         if self.presses is None:
@@ -86,7 +94,7 @@ class Solution:
             picture = figures.unsolvable(b, start, b.to_rows(self.proof.bits), rows)
         else:
             picture = figures.solved(b, start, b.to_rows(self.presses.bits), rows, self.exact)
-        return svg(picture, layout(picture))
+        return image.svg(picture, image.layout(picture))
 
 
 def _title(b: Board) -> str:

@@ -13,7 +13,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 HEAVY = {"numpy", "z3", "prompt_toolkit", "dataclasses", "inspect", "typing", "json", "shutil",
-         "random", "datetime", "enum"}
+         "random", "datetime", "enum", "networkx"}
 PROBE = (
     "import sys, io; before = set(sys.modules); from countlo.cli import main;"
     "sys.stdout = io.StringIO(); code = main({argv!r});"
@@ -32,6 +32,18 @@ def test_a_small_solve_imports_no_heavy_module():
     code, modules = loaded(["solve", "--all-on", "--size", "6x6"])
     assert code == 0
     assert modules & HEAVY == set()
+
+
+def test_networkx_is_loaded_only_to_draw_a_graph():
+    """The graph layout library is imported by `solve --image` on a graph, not by `import countlo`
+    nor by a graph solved without a picture."""
+    petersen = str(ROOT / "examples" / "petersen.txt")
+    code, modules = loaded(["solve", "--graph", petersen, "--all-on"])
+    assert code == 0 and "networkx" not in modules
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
+    out = subprocess.run([sys.executable, "-c", "import sys, countlo; print('networkx' in sys.modules)"],
+                         env=env, cwd=ROOT, text=True, capture_output=True, check=True).stdout
+    assert out.strip() == "False"
 
 
 def test_top_level_help_imports_no_heavy_module():

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import random
 import xml.etree.ElementTree as ET
-from pathlib import Path
 
 import pytest
 from pngread import read_png
@@ -224,8 +223,6 @@ def test_replay_image_unclearable_and_ambiguous(run_cli, tmp_path):
     (["solve", "--all-on", "--size", "3", "--image", "{d}/x.gif"], "must end in .png or .svg"),
     (["solve", "--all-on", "--size", "300", "--image", "{d}/x.svg"], "write a .png"),
     (["solve", "--all-on", "--size", "20000", "--image", "{d}/x.png"], "the limit is 134,217,728"),
-    (["solve", "--graph", str(Path(__file__).resolve().parents[2] / "examples" / "petersen.txt"),
-      "--all-on", "--image", "{d}/x.png"], "a graph or a press map has no picture yet"),
     (["replay", "transcripts/rows-6x6.txt", "--image", "{d}/x.jpg"], "must end in .png or .svg"),
     (["solve", "--all-on", "--size", "3", "--image", "{d}/no/such/dir/x.png"], "cannot write"),
 ])

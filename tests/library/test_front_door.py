@@ -110,7 +110,11 @@ def test_pictures_and_text_for_a_notebook():
     drawn = ET.fromstring(countlo.solve([[1, 2]], states=3, topology="torus")._repr_svg_())
     cells = [e for e in drawn.iter() if e.get("class") == "cell"]
     assert [e.get("data-state") for e in cells[:2]] == ["1", "2"]  # the start panel, a shade per state
-    assert countlo.solve(["a"], graph="a b")._repr_svg_() is None  # a graph: the text instead
+    graph = ET.fromstring(countlo.solve(["a"], graph="a b")._repr_svg_())  # a graph: named circles
+    nodes = [e for e in graph.iter() if e.get("class") == "node"]
+    assert [(e.get("data-name"), e.get("data-state")) for e in nodes[:2]] == [("a", "1"), ("b", "0")]
+    big = "\n".join(f"v{i} v{i + 1}" for i in range(200))  # 201 nodes: more than a picture shows
+    assert countlo.solve(["v0"], graph=big)._repr_svg_() is None
     assert countlo.lights([[1, 2]], states=3)._repr_html_().count("<td>") == 2
 
 
