@@ -10,6 +10,7 @@ from countlo.errors import BadRuleError
 from countlo.i18n import _
 from countlo.pressmap import PressMap
 from countlo.rules import MAX_STATES
+from countlo.tokens import counted
 
 GRAPH_RULES = ("sigma", "sigma+")
 MAX_NODES = 20_000  # what the solvers take: a dense GF(2) system of n^2 bits is 50 MB (docs/MATH.md §18.5)
@@ -77,15 +78,15 @@ class Graph:
         return adj
 
     def describe(self) -> str:
-        parts = [f"graph of {len(self.nodes)} nodes and {len(self.edges)} edges", self.rule]
+        parts = [f"graph of {counted(len(self.nodes), 'node')} and {counted(len(self.edges), 'edge')}", self.rule]
         if self.arcs:
-            parts[0] += f" and {len(self.arcs)} arcs"
+            parts[0] += f" and {counted(len(self.arcs), 'arc')}"
         if self.states != 2:
             parts.append(f"{self.states} states")
         return ", ".join(parts)
 
     def __str__(self) -> str:
-        return f"graph of {len(self.nodes)} nodes"
+        return f"graph of {counted(len(self.nodes), 'node')}"
 
 
 def _adjacency(g: Graph) -> tuple[tuple[int, ...], ...]:

@@ -13,6 +13,7 @@ from countlo.board import Shape
 from countlo.errors import BadRuleError, BadSizeError
 from countlo.i18n import _
 from countlo.rules import MAX_STATES, Rules
+from countlo.tokens import counted
 
 HOLE = -1  # a grid cell that is not there, in a press map's grid of values (`expand`)
 
@@ -135,8 +136,8 @@ class PressMap:
     def __str__(self) -> str:
         if self.places is not None and self.grid is not None:
             n = len(self.holes)
-            return f"{self.grid[0]}x{self.grid[1]} grid with {n} hole{'s' if n != 1 else ''}"
-        return self.preset or f"press map of {self.presses} buttons and {self.cells} lights"
+            return f"{self.grid[0]}x{self.grid[1]} grid with {counted(n, 'hole')}"
+        return self.preset or f"press map of {counted(self.presses, 'button')} and {counted(self.cells, 'light')}"
 
 
 def merlin(rows: int = 3, cols: int = 3, states: int = 2) -> PressMap:

@@ -51,3 +51,9 @@ def shown(text: str, limit: int = SHOWN) -> str:
     if len(text) <= limit:
         return repr(text)
     return f"{text[:limit]!r}... ({len(text)} characters)"
+
+
+def counted(n: int, noun: str) -> str:
+    """'1 node', '2 nodes': the English of a board's repr and its pictures (whose font has no
+    other script); what a person reads in their language is worded by countlo.ui.rulewords."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
