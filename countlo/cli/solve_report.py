@@ -234,6 +234,15 @@ class Report:
                 say(_("Proof: weigh each light as listed under 'weights'; every button adds a multiple of {k} "
                         "to the weighted sum of the states, so that sum mod {k} never changes: it is {now} now "
                         "and {target} for the target.").format(k=self.k, now=before, target=after))
+            elif not isinstance(self.board, Shape) and self.k == 2:  # a graph: no grid to mark
+                say(_("Proof: every click changes an even number of the nodes [{nodes}], so how many of them "
+                        "are lit keeps its parity: {now} now, {target} for the target.").format(
+                            nodes=self.light_listing(witness), now=_("odd") if before else _("even"),
+                            target=_("odd") if after else _("even")))
+            elif not isinstance(self.board, Shape):
+                say(_("Proof: weigh each node as listed under 'weights'; every click adds a multiple of {k} "
+                        "to the weighted sum of the states, so that sum mod {k} never changes: it is {now} now "
+                        "and {target} for the target.").format(k=self.k, now=before, target=after))
             elif self.k == 2:
                 say(_("Proof: every click changes an even number of the cells marked W, so the number of "
                         "lit W cells keeps its parity: it is {now} now and {target} for the target.").format(
@@ -243,7 +252,7 @@ class Report:
                         "{k} to the weighted sum of the states, so that sum mod {k} never changes: it is "
                         "{now} now and {target} for the target.").format(k=self.k, now=before, target=after))
             self.grids([(_("start"), self.start, "#"), (_("weights W"), witness, "W")])
-            if not self.big and not (self.pressmap and self.k == 2):  # named above
+            if not self.big and not (not isinstance(self.board, Shape) and self.k == 2):  # named above
                 say(_("weights: {cells}").format(cells=self.light_listing(witness)))
         if self.args.quiet:
             self.print_quiet()

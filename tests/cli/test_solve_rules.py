@@ -426,3 +426,22 @@ def test_most_on_trivial_boards(run_cli, tmp_path, args, words):
     res = run_cli(["solve", *[str(graph) if a == "GRAPH" else a for a in args], "--most"])
     assert res.returncode == 0, res.stderr
     assert words in res.stdout
+
+
+def test_a_graph_proof_names_its_nodes(run_cli, tmp_path):
+    """A graph has no grid to mark: the proof names the nodes (two states) or points at the
+    weights listed under it (more), instead of cells marked or shown under W."""
+    cycle = tmp_path / "c5.txt"
+    cycle.write_text("a b\nb c\nc d\nd e\ne a\n")
+    res = run_cli(["solve", "--graph", str(cycle), "--states", "3", "--lit", "a"])
+    lines = res.stdout.splitlines()
+    assert res.returncode == 1 and "W" not in res.stdout
+    assert lines[1].startswith("Proof: weigh each node as listed under 'weights'; every click adds a multiple of 3")
+    assert lines[2] == "weights: a b c d e"  # every node weighs 1: a click adds 3 to the sum
+    square = tmp_path / "square.txt"
+    square.write_text("nodes: a b c d\na b\nb c\nc d\nd a\n")
+    res = run_cli(["solve", "--graph", str(square), "--lit", "a", "--rule", "sigma"])
+    lines = res.stdout.splitlines()
+    assert res.returncode == 1 and len(lines) == 2
+    assert lines[1].startswith("Proof: every click changes an even number of the nodes [")
+    assert lines[1].endswith("], so how many of them are lit keeps its parity: odd now, even for the target.")
