@@ -435,6 +435,11 @@ def _most(board: Board, args: argparse.Namespace) -> int:
     from countlo.visible.hardest import hardest
 
     limit = MOST_TIME if args.time_limit is None else args.time_limit
+    if args.image is not None:  # refuse a picture that cannot be written before the search
+        from countlo.formats.figures import drawing
+        from countlo.formats.image import check_fits
+
+        check_fits(drawing(board)[0], 2, args.image)
     h = hardest(board, time_limit=limit)
     k = solutions.states(board)
     start: Pattern | None = None
@@ -468,16 +473,33 @@ def _most(board: Board, args: argparse.Namespace) -> int:
                 "({method}); this start needs {low}:").format(
                     title=report.title(), low=h.lower, high=h.upper, mult=mult, method=method))
     if start is None or presses is None:
+        if args.image is not None:
+            say(_("no picture: there is no start to draw"))
         return 0
     if report.big:
         say(_("(board larger than {n}x{n}: pass --full to print it, or --out FILE to save the "
                 "start)").format(n=GRID_LIMIT))
-        return 0
-    report.grids([(_("start"), start, "#"), (_("fewest presses"), presses, "X")])
-    if isinstance(board, Graph | PressMap):
-        say(_("start: {cells}").format(cells=report.light_listing(start)))
-    say(_("presses: {cells}").format(cells=report.listing(presses)))
+    else:
+        report.grids([(_("start"), start, "#"), (_("fewest presses"), presses, "X")])
+        if isinstance(board, Graph | PressMap):
+            say(_("start: {cells}").format(cells=report.light_listing(start)))
+        say(_("presses: {cells}").format(cells=report.listing(presses)))
+    if args.image is not None:
+        _draw_most(board, start, presses, h.exact, args)
     return 0
+
+
+def _draw_most(board: Board, start: Pattern, presses: Pattern, exact: bool, args: argparse.Namespace) -> None:
+    """--most --image: the start that needs the most presses and its fewest presses."""
+    from countlo.board import Shape
+    from countlo.formats import figures
+
+    if isinstance(board, Shape) and board.rules.classic:  # bitset rows, as _classic draws them
+        picture = figures.solved(board, start, list(presses), None, exact)
+    else:
+        drawn, spread, words = figures.drawing(board)
+        picture = figures.solved_states(drawn, spread(start), spread(presses), None, exact, words)
+    _draw(picture, args.image, args.json)
 
 
 def _check_limits(board: Board, args: argparse.Namespace) -> None:

@@ -145,3 +145,22 @@ def test_the_press_map_pages_pictures_are_what_the_commands_draw(run_cli, tmp_pa
                        "--image", str(fresh)])
         assert res.returncode == code and res.stdout.rstrip().endswith(f"picture: {fresh}")
         assert fresh.read_bytes() == (ROOT / "docs" / name).read_bytes()
+
+
+def test_most_draws_its_hardest_start_as_min_draws_it(run_cli, tmp_path):
+    """--most --image draws the start that needs the most presses and its fewest presses: the
+    same picture, byte for byte, as --min --image draws for that start (saved by --most --out),
+    on a grid, Merlin's square, a 5-state graph and a 3-state press map."""
+    graph = tmp_path / "c5.txt"
+    graph.write_text("a b\nb c\nc d\nd e\ne a\n")
+    boards = [["--size", "3x3"], ["--size", "3x3", "--rule", "merlin"],
+              ["--graph", str(graph), "--states", "5"], ["--buttons", str(EXAMPLES / "dials.txt"), "--states", "3"]]
+    for board in boards:
+        most, fewest, start = tmp_path / "most.png", tmp_path / "fewest.png", tmp_path / "start.txt"
+        drawn = run_cli(["solve", *board, "--most", "--image", str(most), "--out", str(start)])
+        assert drawn.returncode == 0 and drawn.stdout.endswith(f"picture: {most}\n"), drawn.stderr
+        again = run_cli(["solve", str(start), *[a for a in board if a not in ("--size", "3x3")], "--min",
+                         "--image", str(fewest)])
+        assert again.returncode == 0, again.stderr
+        assert "(exact minimum)" in again.stdout or "exact" in again.stdout
+        assert most.read_bytes() == fewest.read_bytes(), board
