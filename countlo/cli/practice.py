@@ -26,7 +26,8 @@ fewest-click way to finish from where you are; 'undo' takes a click back and
 keeps them right as you click; 'restart' and 'new' begin again. Arrow keys
 move a cursor and Space clicks it. An x in FILE is a hole (no cell there);
 --graph FILE plays a graph, its nodes typed by name, and --rule merlin
-Merlin's Magic Square. Boards up to {MAX_SIDE}x{MAX_SIDE}, graphs up to {MAX_NODES} nodes.
+Merlin's Magic Square.
+Boards up to {MAX_SIDE}x{MAX_SIDE}, graphs up to {MAX_NODES} nodes.
 Other rules take the grid options of `countlo solve` (--topology, --rule,
 --states K, --target lit, --to FILE): a click adds 1 mod K to the cells of the
 rule, the game is won at the target, and with K > 2 presses count with

@@ -94,7 +94,7 @@ def test_help_epilogs_fit_80_columns_without_ragged_rewrapping(capsys, monkeypat
     epilog = import_module(f"countlo.cli.{command}").EPILOG
     assert all(len(line) <= 79 for line in epilog.split("\n")), epilog
     body = out[out.index(epilog.split("\n")[0][:30]):]
-    assert "\n".join(line for line in body.split("\n")[:5]) in epilog.format(MAX_SIDE=18)
+    assert "\n".join(line for line in body.split("\n")[:5]) in epilog.format(MAX_SIDE=18, MAX_NODES=18)
 
 
 @pytest.mark.parametrize("size, rules, said", [
