@@ -25,9 +25,11 @@ fewest-click way to finish from where you are; 'undo' takes a click back and
 'redo' clicks it again; 'solution' marks the fewest clicks on the board and
 keeps them right as you click; 'restart' and 'new' begin again. Arrow keys
 move a cursor and Space clicks it. An x in FILE is a hole (no cell there);
---graph FILE plays a graph, its nodes typed by name, and --rule merlin
+--graph FILE plays a graph, its nodes typed by name; --buttons FILE a press
+map, its buttons typed by name and drawn below its lights; --rule merlin
 Merlin's Magic Square.
-Boards up to {MAX_SIDE}x{MAX_SIDE}, graphs up to {MAX_NODES} nodes.
+Boards up to {MAX_SIDE}x{MAX_SIDE}; graphs and press maps up to {MAX_NODES}
+rows (nodes, or lights and buttons).
 Other rules take the grid options of `countlo solve` (--topology, --rule,
 --states K, --target lit, --to FILE): a click adds 1 mod K to the cells of the
 rule, the game is won at the target, and with K > 2 presses count with
@@ -55,7 +57,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "the terminal's background, for readable colours (default: what COLORFGBG says, else dark)"))
     from countlo.cli.rules_args import add_board_arguments
 
-    add_board_arguments(p, graph=True)
+    add_board_arguments(p, graph=True, buttons=True)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -99,6 +101,11 @@ def _fits(board: Board) -> None:
     from countlo.pressmap import PressMap
 
     shape = grid_of(board)
+    if isinstance(board, PressMap) and board.buttons != board.lights:  # a row per light and per button
+        if board.cells + board.presses > MAX_NODES:
+            raise BadSizeError(_("practice press maps have at most {n} lights and buttons together; this one "
+                                 "has {m}").format(n=MAX_NODES, m=board.cells + board.presses))
+        return
     if shape is None:
         if board.cells > MAX_NODES:
             raise BadSizeError(_("practice graphs have at most {n} nodes; this one has {m}").format(
@@ -106,8 +113,6 @@ def _fits(board: Board) -> None:
         return
     if shape.rows > MAX_SIDE or shape.cols > MAX_SIDE:
         raise BadSizeError(_("practice boards are at most {n}x{n}; {shape} is larger").format(n=MAX_SIDE, shape=shape))
-    if isinstance(board, PressMap) and board.buttons != board.lights:
-        raise BadSizeError(_("practice clicks the lights themselves; this press map's buttons are other things"))
 
 
 def _game(args: argparse.Namespace) -> tuple[Practice, str, str, Callable[[], tuple[Practice, str]] | None]:
@@ -127,7 +132,8 @@ def _game(args: argparse.Namespace) -> tuple[Practice, str, str, Callable[[], tu
         from countlo.cli.rules_args import is_preset
         from countlo.formats.text import read_input
 
-        sized = args.graph is not None or is_preset(args.rule)  # a graph, Merlin's square: their own size
+        # a graph, a press map, Merlin's square: their own size
+        sized = args.graph is not None or args.buttons is not None or is_preset(args.rule)
         board = board_and_target(args, None if sized else "1x1", with_target=False, press_maps=True)[0]
         board, start = start_values(board, read_input(args.file), args.file, False)
         drawn = grid_of(board)
@@ -137,8 +143,10 @@ def _game(args: argparse.Namespace) -> tuple[Practice, str, str, Callable[[], tu
         target = target_of(board, args)
         label = args.file
     else:
-        board, target = board_and_target(args, size or (None if args.to is not None else "5x5"),
-                                         press_maps=True)
+        from countlo.cli.rules_args import is_preset
+
+        own = args.to is not None or args.buttons is not None or is_preset(args.rule)  # sized by itself
+        board, target = board_and_target(args, size or (None if own else "5x5"), press_maps=True)
     _fits(board)
     goal = args.to if args.to is not None else args.target or "dark"
     dark = not board_given(args)  # the classic game's words

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from countlo.board import Shape, Vector, column_letters
 from countlo.errors import CountloError
 from countlo.formats.states import describe_values
-from countlo.graph import Graph
+from countlo.graph import Graph, button_count, button_name
 from countlo.i18n import N_, _, ngettext
 from countlo.pressmap import PressMap
 from countlo.rules import RULE_HELP, TOPOLOGY_HELP, Rules
@@ -52,6 +52,7 @@ HELP = N_("""\
 
 
 OVERLAY = {1: ("(", ")"), 2: ("{", "}"), 3: ("<", ">")}  # the solution's marks: once, twice, more
+BUTTON = "=="  # a press map's button (its lights are drawn above it as the lights of a graph)
 
 
 class PracticeError(CountloError):
@@ -81,7 +82,11 @@ class PracticeSession:
         self.overlay = False  # the fewest clicks from here shown on the board
         self.over = game.won
         b = game.board
-        self.names = [b.name(i) for i in range(b.cells)]
+        self.names = [b.name(i) for i in range(b.cells)]  # the lights
+        self.buttons = [button_name(b, j) for j in range(button_count(b))]  # what a click names
+        # a press map whose buttons are other things than its lights: the buttons get rows of their own
+        # below the lights, and the cursor, the hint and the solution's marks are on them
+        self.apart = isinstance(b, PressMap) and b.buttons != b.lights
         # where each light is drawn: a grid (None for a hole), or one row per node of a graph
         shape = game.shape
         if shape is not None:
@@ -94,7 +99,7 @@ class PracticeSession:
         else:
             self.layout = [[i] for i in range(b.cells)]
             self.row_labels, self.col_labels = list(self.names), []
-        self.cursor = next(i for row in self.layout for i in row if i is not None)
+        self.cursor = 0 if self.apart else next(i for row in self.layout for i in row if i is not None)
 
     # --- reading a line -----------------------------------------------------------------
     def parse(self, text: str) -> tuple[str, int | None]:
@@ -105,7 +110,7 @@ class PracticeSession:
             return "board", None
         if len(words) == 1 and words[0] in WORDS:
             short = len(words[0]) == 1  # h, u, r, b ...: a node of that name comes first
-            if not (short and self.game.shape is None and text.strip() in self.names):
+            if not (short and (self.game.shape is None or self.apart) and text.strip() in self.buttons):
                 return WORDS[words[0]], None
         body, verb = text.strip(), "click"
         if body.startswith("-"):
@@ -113,12 +118,16 @@ class PracticeSession:
         return verb, self.light(body)
 
     def light(self, text: str) -> int:
-        """The light a typed cell names: A1 or 'row col' on a grid (not a hole), a node's name."""
+        """The button a typed name clicks: A1 or 'row col' on a grid (not a hole), a node's or a
+        press map's button's name."""
         shape = self.game.shape
-        if shape is None:
-            for i, name in enumerate(self.names):
+        if shape is None or self.apart:
+            for i, name in enumerate(self.buttons):
                 if name == text or name.lower() == text.lower():
                     return i
+            if self.apart:
+                raise PracticeError(_("{text} is not a button of this press map or a command (hint, undo, help, "
+                                      "quit)").format(text=repr(text)))
             raise PracticeError(_("{text} is not a node of this graph or a command (hint, undo, help, "
                                   "quit)").format(text=repr(text)))
         try:
@@ -163,7 +172,11 @@ class PracticeSession:
 
     # --- the cursor (arrow keys and Space in the clickable front end) ------------------
     def move_cursor(self, dr: int, dc: int) -> None:
-        """Move the cursor one cell (skipping holes), staying on the board."""
+        """Move the cursor one cell (skipping holes), staying on the board (on a press map's
+        buttons: to the next or the previous one)."""
+        if self.apart:
+            self.cursor = max(0, min(len(self.buttons) - 1, self.cursor + dr + dc))
+            return
         spots = [(r, c) for r, row in enumerate(self.layout) for c, i in enumerate(row) if i == self.cursor]
         r, c = spots[0]
         while True:
@@ -176,13 +189,13 @@ class PracticeSession:
                 return
 
     def cursor_name(self) -> str:
-        return self.names[self.cursor]
+        return self.buttons[self.cursor]
 
     # --- actions ------------------------------------------------------------------------
     def _do_click(self, cell: int, backwards: bool = False) -> Fragments:
         self.game.click(cell, backwards)
         self.hinted, self.cursor = None, cell
-        name = ("-" if backwards else "") + self.names[cell]
+        name = ("-" if backwards else "") + self.buttons[cell]
         out: Fragments = [("", f"{self.game.moves:>4}. "), ("class:cellname", name),
                           ("class:note", f"  {self.left()}\n")]
         if self.game.won:
@@ -194,7 +207,7 @@ class PracticeSession:
         cell = self.game.undo()
         self.hinted = None
         assert cell is not None
-        text = "      " + _("undo {cell}  {left}").format(cell=self.names[cell], left=self.left()) + "\n"
+        text = "      " + _("undo {cell}  {left}").format(cell=self.buttons[cell], left=self.left()) + "\n"
         return [("class:note", text)]
 
     def _do_redo(self) -> Fragments:
@@ -202,7 +215,7 @@ class PracticeSession:
         self.hinted = None
         assert cell is not None
         out: Fragments = [("class:note", "      " + _("redo {cell}  {left}").format(
-            cell=self.names[cell], left=self.left()) + "\n")]
+            cell=self.buttons[cell], left=self.left()) + "\n")]
         if self.game.won:
             self.over = True
             out += self._won()
@@ -226,7 +239,7 @@ class PracticeSession:
         if not self.overlay:
             return [("class:note", _("Solution hidden.") + "\n")]
         n = self.game.to_go()
-        cells = describe_values(self.names, self.game.solution())
+        cells = describe_values(self.buttons, self.game.solution())
         twice = _(" ({ } twice, < > more)") if self.game.k > 2 else ""
         return [("class:note", ngettext(
             "Solution shown: the {n} click marked ( ){twice} wins from here: {cells}. It follows your clicks.",
@@ -242,7 +255,7 @@ class PracticeSession:
         note = ngettext(" (the fewest from here: {n} click)", " (the fewest from here: {n} clicks)", n) \
             if found is None or found[1] else \
             ngettext(" (countlo's best from here: {n} click)", " (countlo's best from here: {n} clicks)", n)
-        return [("class:advice", _("Hint: click ")), ("class:cellname", self.names[cell]),
+        return [("class:advice", _("Hint: click ")), ("class:cellname", self.buttons[cell]),
                 ("class:note", note.format(n=n) + "\n")]
 
     def _do_help(self) -> Fragments:
@@ -258,6 +271,16 @@ class PracticeSession:
     def rule_text(self) -> str:
         """What a click does, in words."""
         rules = self._rules()
+        b = self.game.board
+        if isinstance(b, PressMap) and rules is None:
+            if b.preset == "merlin":
+                return _("Clicking a corner toggles its 2x2 block, an edge cell the three cells along its edge, "
+                         "the centre its plus (Merlin's Magic Square).")
+            said = [_("Each button changes its own lights:")]
+            for j, name in enumerate(self.buttons):
+                said.append(f"  {name}: " + describe_values(self.names, [dict(b.changes[j]).get(i, 0)
+                                                                         for i in range(b.cells)]))
+            return "\n".join(said)
         if rules is None:
             if getattr(self.game.board, "rule", "") == "sigma":
                 return _("Clicking a node changes its neighbours (the rule sigma), not the node itself.")
@@ -319,8 +342,12 @@ class PracticeSession:
             out.append(("class:note", self.rule_text() + "\n"))
         if self.goal not in ("dark", "lit"):
             out += [("", _("The target:") + "\n"), *(f for f, _name in self._grid(g.target, None))]
-        typed = _("Type a node's name or click it; hint, solution, undo, help, quit.") if rules is None else \
-            _("Type a cell (C4) or click it; hint, solution, undo, help, quit.")
+        if self.apart:
+            typed = _("Type a button's name or click it; hint, solution, undo, help, quit.")
+        elif self.game.shape is None:
+            typed = _("Type a node's name or click it; hint, solution, undo, help, quit.")
+        else:
+            typed = _("Type a cell (C4) or click it; hint, solution, undo, help, quit.")
         return out + [("", typed + "\n")]
 
     def board(self) -> StyleAndTextTuples:
@@ -336,14 +363,37 @@ class PracticeSession:
     def _lights(self) -> Vector:
         return [self.game.state(k) for k in range(self.game.board.cells)]
 
+    def _pad(self) -> int:
+        """The width of the row labels (a press map's button names too)."""
+        return max(len(label) for label in [*self.row_labels, *(self.buttons if self.apart else ())])
+
     def board_width(self) -> int:
         """Columns the board takes (for the narrow-terminal note)."""
-        pad = max(len(label) for label in self.row_labels)
-        return pad + 1 + 4 * max(len(row) for row in self.layout)
+        return self._pad() + 1 + 4 * max(len(row) for row in self.layout)
 
     def _grid(self, values: Vector, hinted: int | None, cursor: bool = False) -> Drawn:
-        pad = max(len(label) for label in self.row_labels)
+        pad = self._pad()
         plan = self.game.solution() if self.overlay and not self.game.won else None
+        out = self._lights_drawn(values, pad, None if self.apart else hinted, None if self.apart else plan,
+                                 cursor and not self.apart)
+        if self.apart:  # the buttons, a row each, below the lights
+            out.append((("class:label", _("buttons:") + "\n"), None))
+            for j, name in enumerate(self.buttons):
+                left, right = " ", " "
+                if plan is not None and plan[j]:
+                    left, right = OVERLAY[min(plan[j], 3)]
+                if j == hinted:
+                    left, right = "[", "]"
+                mark = "class:mark" if j == hinted or (plan is not None and plan[j]) else ""
+                style = "class:cell.dark" + (" class:cursor" if cursor and j == self.cursor else "")
+                out += [(("class:label", f"{name:>{pad}} "), None), ((mark, left), name),
+                        ((style, BUTTON), name), ((mark, right), name), (("", "\n"), None)]
+        return out
+
+    def _lights_drawn(self, values: Vector, pad: int, hinted: int | None, plan: Vector | None,
+                      cursor: bool) -> Drawn:
+        """The lights on their grid, or a row each; each carries its name to be clicked unless
+        the buttons are other things."""
         out: Drawn = []
         if self.col_labels:
             out.append((("", " " * (pad + 1)), None))
@@ -367,7 +417,7 @@ class PracticeSession:
                 mark = "class:mark" if k == hinted or (plan is not None and plan[k]) else ""
                 if cursor and k == self.cursor:
                     style += " class:cursor"
-                name = self.names[k]
+                name = None if self.apart else self.names[k]
                 out += [((mark, left), name), ((style, text), name), ((mark, right), name)]
             out.append((("", "\n"), None))
         return out
@@ -417,7 +467,7 @@ class PracticeSession:
                 ("class:bottom-toolbar.key", self.keys), ("", " undo")]
 
     def words(self) -> list[str]:
-        return sorted(set(WORDS) - {"h", "?", "u", "b", "q", "r", "n", "s"}) + list(self.names)
+        return sorted(set(WORDS) - {"h", "?", "u", "b", "q", "r", "n", "s"}) + list(self.buttons)
 
     def _won(self) -> Fragments:
         g = self.game

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from countlo.board import Shape, Vector, bits, values
-from countlo.graph import Board, grid_of
+from countlo.graph import Board, button_count, grid_of
 from countlo.visible import solutions
 from countlo.visible.bitsets import fewest_presses
 
@@ -27,16 +27,15 @@ class Unwinnable(ValueError):
 
 
 class Practice:
-    """One game on `board` (a grid under its rules, a grid with holes, a graph, a press map whose
-    buttons are its lights) from `start` to `target` (all 0 when None). `shape` is the grid the
-    game is drawn on (None on a graph); on a grid with holes its cells are not the lights."""
+    """One game on `board` (a grid under its rules, a grid with holes, a graph, a press map) from
+    `start` to `target` (all 0 when None). `shape` is the grid the game is drawn on (None on a
+    graph or a press map off a grid); on a grid with holes its cells are not the lights. A click,
+    a hint and the solution are of buttons: the cells themselves but on a press map whose
+    buttons are other things (docs/MATH.md §27)."""
 
     def __init__(self, board: Board, start: Sequence[int], target: Sequence[int] | None = None):
-        from countlo.pressmap import PressMap  # noqa: PLC0415 (only off the classic path)
-
-        if isinstance(board, PressMap) and board.buttons != board.lights:
-            raise ValueError("practice clicks the lights themselves: a press map's buttons must be its lights")
         self.board = board
+        self.buttons = button_count(board)
         self.shape = grid_of(board)
         self.k = solutions.states(board)
         self.start = list(start)
@@ -92,13 +91,13 @@ class Practice:
             self.lights[i] = (self.lights[i] + t * times) % self.k
 
     def click(self, cell: int, backwards: bool = False) -> None:
-        """Click `cell` (reading-order index): adds 1 mod k to every cell its rule reaches, or
-        takes 1 away when `backwards` (with k states, k - 1 clicks forwards). A new click
-        forgets what undo took back."""
-        if not 0 <= cell < self.board.cells:
+        """Click button `cell` (a cell's reading-order index but on a press map): adds 1 mod k to
+        every light it changes (times its amount), or takes 1 away when `backwards` (with k
+        states, k - 1 clicks forwards). A new click forgets what undo took back."""
+        if not 0 <= cell < self.buttons:
             from countlo.errors import BadCellError  # noqa: PLC0415
 
-            raise BadCellError(f"no cell {cell + 1} on this board of {self.board.cells}")
+            raise BadCellError(f"no button {cell + 1} on this board of {self.buttons}")
         step = self.k - 1 if backwards else 1
         self._press(cell, step)
         self.clicks.append(cell)
@@ -132,7 +131,7 @@ class Practice:
         self.undone.clear()
 
     def solution(self) -> Vector:
-        """How often to press each cell to win from the lights now, in the fewest presses (the
+        """How often to press each button to win from the lights now, in the fewest presses (the
         overlay a player can keep on while clicking: it is recomputed for every position)."""
         found = self.fewest(self.lights)
         assert found is not None  # every position reached from a winnable start is winnable
@@ -145,7 +144,7 @@ class Practice:
         return sum(found[0])
 
     def hint(self) -> int | None:
-        """A cell of a fewest-press solution from here (the first in reading order), or None
+        """A button of a fewest-press solution from here (the first in reading order), or None
         when the game is won."""
         found = self.fewest(self.lights)
         assert found is not None

@@ -87,7 +87,7 @@ def test_chinese_help_leaves_no_english_sentence(run_cli, command):
     ("generate", "Boards are drawn uniformly from the solvable ones", "盘面从有解的盘面中均匀抽取"),
     ("practice", "board size for a random start (default 5x5)", "随机初始盘面的大小（默认 5x5）"),
     ("practice", "seed of the random start (default: chosen and", "随机初始盘面的种子（默认随机选取并显示）"),
-    ("practice", "Boards up to 18x18, graphs up to 18 nodes.", "盘面最大 18x18，图最多 18 个节点。"),
+    ("practice", "Boards up to 18x18; graphs and press maps up to 18", "盘面最大 18x18；图和按键表最多 18 行"),
 ])
 def test_generate_and_practice_option_help_is_translated(run_cli, monkeypatch, command, english, chinese):
     # their option help (and the rule options they share with solve) stayed English under --lang zh

@@ -164,3 +164,49 @@ def _closer(session, before: int, goal: int) -> bool:
 
     (r0, c0), (r1, c1), (rg, cg) = where(before), where(session.cursor), where(goal)
     return abs(r1 - rg) + abs(c1 - cg) < abs(r0 - rg) + abs(c0 - cg)
+
+
+def test_a_press_map_is_won_in_a_real_terminal(tmp_path):
+    """A press map whose buttons are not its lights: the buttons are rows of their own below the
+    lights, a typed name clicks one, Down and Up move the cursor from button to button and Space
+    clicks it, and the overlay marks the buttons still to press as the player clicks."""
+    from conftest import ROOT
+
+    from countlo.cli.rules_args import start_values
+    from countlo.formats.pressmaps import parse_press_map
+
+    dials = (ROOT / "examples" / "dials.txt").read_text()
+    (tmp_path / "dials.txt").write_text(dials)
+    (tmp_path / "start.txt").write_text("green=2 blue\n")
+    board, start = start_values(parse_press_map(dials, 3, "dials.txt"), "green=2 blue\n", "start.txt", False)
+    game = Practice(board, start)
+    pty = Pty(["practice", "start.txt", "--buttons", "dials.txt", "--states", "3"], 80, 24, cwd=str(tmp_path))
+    try:
+        pty.wait_for(r"moves? \(fewest")
+        pty.send("solution\r")
+        pty.wait_for(r"Solution shown(.|\n)*moves? \(fewest")
+        cursor, clicks = 0, 0
+        while not game.won:
+            j = game.hint()
+            assert j is not None
+            name = board.buttons[j]
+            if clicks == 0:
+                pty.send(name + "\r")  # typed: the cursor goes to the button clicked
+            else:
+                for _ in range(abs(j - cursor)):
+                    pty.send("\x1b[B" if j > cursor else "\x1b[A")
+                pty.send(" ")
+            cursor = j
+            game.click(j)
+            clicks += 1
+            pty.wait_for(rf"\n\s*{clicks}\. {name}\b")
+            if not game.won:
+                shown = "\n".join(pty.wait_for(rf"{clicks} moves? \(fewest"))
+                for b, times in enumerate(game.solution()):  # the marks follow the clicks
+                    mark = {0: " ", 1: r"\(", 2: "{"}[min(times, 2)]
+                    assert re.search(rf"^{board.buttons[b]}\s?{mark}==", shown, re.M), shown
+        text = " ".join("\n".join(pty.wait_for(r"solved in")).split())
+        assert re.search(rf"solved in {clicks} moves?", text) and clicks == 3
+        assert pty.wait_exit() == 0
+    finally:
+        pty.close()
