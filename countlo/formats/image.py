@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 import os
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import BinaryIO, cast
 
@@ -253,14 +253,19 @@ def save(picture: Picture, path: str) -> Layout:
     suffix; returns the layout used."""
     assert isinstance(picture.shape, Shape), "a graph or press map is drawn by netimage.save"
     check_fits(picture.shape, len(picture.panels), path)
-    kind = check_path(path)
     lay = layout(picture)
-    if kind == "png":
-        with replacing(path, "--image", binary=True) as out:
-            write_png(cast(BinaryIO, out), lay.width, lay.height, COLOURS, _png_rows(picture, lay))
-    else:
-        write_text(path, "--image", svg(picture, lay))
+    write(path, lay.width, lay.height, lambda: _png_rows(picture, lay), lambda: svg(picture, lay))
     return lay
+
+
+def write(path: str, width: int, height: int, rows: Callable[[], Iterable[bytes]], text: Callable[[], str]) -> None:
+    """A drawn picture to `path`, PNG (its rows of palette indices) or SVG (its text) by the
+    suffix; a grid's and a network's both (countlo.formats.netimage)."""
+    if check_path(path) == "png":
+        with replacing(path, "--image", binary=True) as out:
+            write_png(cast(BinaryIO, out), width, height, COLOURS, rows())
+    else:
+        write_text(path, "--image", text())
 
 
 def index(name: str) -> int:

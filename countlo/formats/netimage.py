@@ -17,16 +17,13 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import BinaryIO, cast
 
 from countlo.formats import font
 from countlo.formats.image import (
-    COLOURS,
     LINE,
     Panel,
     Picture,
     canvas,
-    check_path,
     draw_footer,
     esc,
     fill,
@@ -38,10 +35,9 @@ from countlo.formats.image import (
     svg_head,
     svg_text,
     wrap,
+    write,
 )
 from countlo.formats.network import Network
-from countlo.formats.output import replacing, write_text
-from countlo.formats.png import write_png
 
 BIG = 60  # up to this many nodes: radius 10 and names at font scale 2; beyond: 7 and 1
 
@@ -158,13 +154,8 @@ def _left_named(lay: NetLayout) -> frozenset[int]:
 
 def save(picture: Picture, path: str) -> NetLayout:
     """Write `picture` (a Network's) to `path` as PNG or SVG by its suffix."""
-    kind = check_path(path)
     lay = layout(picture)
-    if kind == "png":
-        with replacing(path, "--image", binary=True) as out:
-            write_png(cast(BinaryIO, out), lay.width, lay.height, COLOURS, png_rows(picture, lay))
-    else:
-        write_text(path, "--image", svg(picture, lay))
+    write(path, lay.width, lay.height, lambda: png_rows(picture, lay), lambda: svg(picture, lay))
     return lay
 
 
