@@ -108,11 +108,11 @@ def test_transposed_cells_carry_boards_and_presses_over_the_diagonal(shape):
 
 
 @pytest.mark.parametrize("rows, cols", [(129, 131), (131, 129), (300, 64), (1, 20000), (20000, 1), (257, 255),
-                                        (17, 1001)])
+                                        (17, 1001), (23, 767), (23, 768), (40, 769), (33, 1024)])
 def test_rows_of_big_boards_through_bytes(rows, cols):
-    """Above 16384 cells the rows go through the board's bytes (each row read from the bytes it
-    spans, from_rows eight rows, C whole bytes, at a time): every row count modulo 8 and widths
-    on and off whole bytes, against plain shifts."""
+    """Above 16384 cells the rows go through the board's bytes (eight rows, C whole bytes, at a
+    time; from WIDE_ROW columns to_rows reads each row from the bytes it spans): every row count
+    modulo 8 and widths on and off whole bytes, either side of WIDE_ROW, against plain shifts."""
     s = Shape(rows, cols)
     board = random.Random(rows * cols).getrandbits(s.cells)
     got = s.to_rows(board)
