@@ -22,10 +22,14 @@ from the map and reads the solution or the proof back out, so the columns are no
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import sys
 import time
 from pathlib import Path
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # as the command line does (countlo.cli.threads),
+os.environ.setdefault("OMP_NUM_THREADS", "1")  # set before numpy is imported
 
 import numpy as np
 
