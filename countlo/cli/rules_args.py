@@ -15,7 +15,10 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up
 if TYPE_CHECKING:
     from typing import Any
 
+    from countlo.board import Shape
+    from countlo.countboard import CountBoard
     from countlo.graph import Board
+    from countlo.pressmap import PressMap
     from countlo.rules import Rule, Rules
 
 
@@ -29,11 +32,64 @@ def add_rule_arguments(p: argparse.ArgumentParser) -> None:
                    help=_("light states; the hidden game needs 2 (the count model)"))
     p.add_argument("--target", choices=("dark", "lit"),
                    help=_("the game ends with every light out (dark, default) or on (lit)"))
+    p.add_argument("--graph", metavar="FILE", help=_("play on a graph (one edge 'a b' a line, 'a -> b' one way) "
+                                                     "instead of a grid; nodes are typed by name"))
+    add_buttons_argument(p)
+    p.add_argument("--holes", metavar="CELLS|FILE", help=_(
+        "grid cells that are not there: A1 names (C1,A3) or a grid FILE where x marks a hole"))
+
+
+def hidden_board(args: argparse.Namespace) -> CountBoard:
+    """The board of the hidden game the options ask for: a grid (--size, default 6x6) under its
+    rules, with --holes taken out, Merlin's square (--rule merlin), a --graph or a --buttons press
+    map. One line (exit 2) for more than two states or buttons that are not the lights."""
+    from countlo.board import Shape
+    from countlo.countboard import count_board
+
+    if args.states is not None and args.states != 2:
+        rules_of(args)  # says why, in one line
+    graph, buttons, holes = getattr(args, "graph", None), getattr(args, "buttons", None), getattr(args, "holes", None)
+    target = args.target or "dark"
+    if graph is not None or buttons is not None or is_preset(args.rule):
+        if holes is not None:
+            raise BadRuleError(_("--holes is for grids, not --graph, --buttons or --rule merlin"))
+        board = board_of(argparse.Namespace(graph=graph, buttons=buttons, topology=args.topology or "plane",
+                                            rule=args.rule, states=2, size=args.size))[0]
+        return count_board(board, target, graph or buttons or "")
+    shape = Shape.parse(args.size or "6x6").with_rules(rules_of(args))
+    if holes is None:
+        return shape
+    return count_board(holed_grid(shape, holes), target)
+
+
+def holed_grid(shape: Shape, text: str) -> PressMap:
+    """The grid `shape` without the cells --holes names (A1 names), or the grid of a FILE with x holes."""
+    import os
+
+    from countlo.board import Shape
+    from countlo.errors import BadCellError
+    from countlo.formats.states import parse_grid
+    from countlo.formats.text import read_input
+    from countlo.pressmap import holed
+
+    if os.path.exists(text):
+        holes: list[int] = []
+        rows, cols, _values = parse_grid(read_input(text), 2, text, holes)
+        shape = Shape(rows, cols, shape.rules)
+    else:
+        holes = []
+        for item in text.replace(",", " ").split():
+            at = shape.parse_cell(item)
+            if at in holes:
+                raise BadCellError(_("--holes: {cell} is listed twice").format(cell=shape.name(at)))
+            holes.append(at)
+    return holed(shape, sorted(holes))
 
 
 def given(args: argparse.Namespace) -> bool:
     """True if any rule option was given."""
-    return any(getattr(args, k, None) is not None for k in ("topology", "rule", "states", "target"))
+    return any(getattr(args, k, None) is not None
+               for k in ("topology", "rule", "states", "target", "graph", "buttons", "holes"))
 
 
 def rules_of(args: argparse.Namespace) -> Rules:

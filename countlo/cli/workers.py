@@ -86,10 +86,9 @@ def play_one(args: argparse.Namespace, shape: Any, seed: int) -> tuple[Any, Any]
 
 
 def _shape(args: argparse.Namespace) -> Any:
-    from countlo.board import Shape
-    from countlo.cli.rules_args import rules_of
+    from countlo.cli.rules_args import hidden_board
 
-    return Shape.parse(args.size).with_rules(rules_of(args))
+    return hidden_board(args)
 
 
 _ARGS: argparse.Namespace | None = None

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import cast
 
-from countlo.board import Shape
+from countlo.countboard import CountBoard
 from countlo.errors import BadCountError, CountloError, EngineLimitError
 from countlo.formats.transcript import Writer
 from countlo.hidden.diagnose import Fix
@@ -77,7 +77,7 @@ class Session:
         self.mode: Mode = RealGame() if oracle is None else SimulatedGame(oracle)
         self.label = label  # e.g. "simulated game, seed 1", shown in the greeting
         self.width = 80  # columns to lay the screen out for; a terminal front end sets its own
-        self.shape: Shape = guide.shape
+        self.shape: CountBoard = guide.shape
         self.pending: int | None = None  # a cell the player clicked whose count is still to come
         self.refused: tuple[int, int] | None = None  # the last count refused, for a bare "!"
         self._seen: dict[tuple[str, tuple[int, ...]], object] = {}  # guide answers for this state
