@@ -233,7 +233,12 @@ class PressBoard:
         return text + (", target lit" if self.target == "lit" else "")
 
     def __str__(self) -> str:
-        return str(self.board) if self.kind != "merlin" else "merlin"
+        """A short name that reads before "board" ("a merlin board", "a holed 5x5 board", "a graph
+        board"); `describe` says the rest."""
+        grid = self.grid
+        if self.kind == "holes" and grid is not None:
+            return f"holed {grid.rows}x{grid.cols}"
+        return {"buttons": "press map"}.get(self.kind, self.kind)
 
 
 def grid_only(board: CountBoard, what: str) -> Shape:

@@ -282,7 +282,7 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if server is not None:
             server.shutdown()
-    return 0
+    return 1 if session.unclearable else 0  # a simulated start no click can clear is not a win
 
 
 def listen(args: argparse.Namespace, session: Session) -> tuple[Bridge, Server]:

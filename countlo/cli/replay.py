@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import sys
 
-from countlo.countboard import grid_only
 from countlo.errors import TranscriptError
 from countlo.hidden.result import engine_names
 from countlo.i18n import _, ljust, ngettext, rjust, width
@@ -203,15 +202,34 @@ def as_json(r: Replay, nested: bool = True) -> dict[str, Any]:
     board cannot be cleared) and `probabilities` (of each cell having started lit, when ambiguous)
     are row-major grids or null; `finish` lists 1-based [row, column] clicks and `finish_counts`
     the count after each."""
-    from countlo.formats.jsonshape import bit_grid, board_head, cell_pair
+    from countlo.board import Shape
+    from countlo.countboard import PressBoard
+    from countlo.formats.jsonshape import bit_grid as grid_bits
+    from countlo.formats.jsonshape import board_head
+    from countlo.formats.jsonshape import cell_pair as grid_pair
 
-    shape = grid_only(r.shape, "countlo replay")
-    probabilities = None if r.marginals is None else [
-        [round(p, 4) for p in r.marginals[i * shape.cols:(i + 1) * shape.cols]]
-        for i in range(shape.rows)]
+    shape = r.shape
+    if isinstance(shape, Shape):
+        probabilities: list[Any] | None = None if r.marginals is None else [
+            [round(p, 4) for p in r.marginals[i * shape.cols:(i + 1) * shape.cols]]
+            for i in range(shape.rows)]
+        head, target = board_head(shape), shape.rules.target
+    else:  # a press board: lights in their order, a 0/1 (or a chance) each; clicks by name
+        assert isinstance(shape, PressBoard)
+        probabilities = None if r.marginals is None else [round(p, 4) for p in r.marginals]
+        head, target = board_head(shape.board), shape.target
+
+    def bit_grid(board: CountBoard, bits: int | None) -> Any:
+        if isinstance(board, Shape):
+            return grid_bits(board, bits)
+        return None if bits is None else [bits >> i & 1 for i in range(board.cells)]
+
+    def cell_pair(board: CountBoard, cell: int) -> Any:
+        return grid_pair(board, cell) if isinstance(board, Shape) else board.name(cell)
+
     return {
-        **(board_head(shape) if nested else {}),
-        "target": shape.rules.target,
+        **(head if nested else {}),
+        "target": target,
         "status": r.status,
         "start_count": r.counts[0] if r.counts else None,
         "start": bit_grid(shape, r.start),
@@ -237,6 +255,13 @@ def as_json(r: Replay, nested: bool = True) -> dict[str, Any]:
 def _report(r: Replay, args: argparse.Namespace, problem: Problem | None, fmt: str = "countlo") -> int:
     import json
 
+    from countlo.board import Shape
+
+    if args.image is not None and not isinstance(r.shape, Shape):
+        from countlo.errors import CountloError
+
+        raise CountloError(_("--image draws the replay of a grid, not of a {board} board; leave it out").format(
+            board=r.shape))
     if args.json:
         print(json.dumps(as_json(r)))
     else:
@@ -277,6 +302,8 @@ def _draw(r: Replay, args: argparse.Namespace) -> int:
     else:
         known = _("The hidden start was known after step {step}{note}.").format(
             step=r.determined_after, note=note)
+    from countlo.countboard import grid_only
+
     grid = grid_only(r.shape, "countlo replay --image")
     save(figures.replayed(grid, _given(r.start, "start"), _given(r.lights, "lights"),
                           finish if r.clearable else None, None if r.clearable else r.witness, known,

@@ -133,7 +133,7 @@ class Screen:
             if v.mode.simulated and not record.steps:
                 out += line(("", _("The simulated game starts with {count} lit.").format(
                     count=record.start)))
-            elif g.done:
+            if g.done:
                 solved = _("This game is already solved ({clicks}).").format(
                     clicks=clicks(len(record.steps)))
                 return out + line(("class:ok", solved))

@@ -124,3 +124,31 @@ def test_cells_are_named_as_the_board_names_them():
     with pytest.raises(BadCellError, match="unknown light 'zz'"):
         b["graph"].parse_cell("zz")
     assert b["buttons"].name(0) == "k1" and b["buttons"].light(0) == "p"
+
+
+def test_a_graph_beyond_the_split_engine_is_followed_by_the_window_programme():
+    ring = count_board(parse_graph("\n".join(f"v{i} v{(i + 1) % 40}" for i in range(40)) + "\n", "ring"))
+    oracle = SimulatedOracle(ring, 3)
+    result = play_game(oracle, "adaptive", "exact", 3)
+    assert result.outcome is Outcome.SOLVED and oracle.lights == 0
+    record = result.record
+    assert record is not None
+    before = record.prefix(result.probes - 1)  # the exact count agrees with the linear engine's
+    exact, linear = reconstruct(before, "exact"), reconstruct(before, "linear", limit=1 << 12)
+    assert exact.possible >= 2 and (exact.possible == linear.possible or not linear.possible_exact)
+    for engine in ("exact", "linear"):
+        assert reconstruct(record.prefix(result.probes), engine).board == oracle.board
+
+
+def test_a_graph_whose_window_is_too_wide_is_refused_saying_the_limit():
+    import random
+
+    from countlo.errors import EngineLimitError
+
+    r, edges = random.Random(1), set()
+    while len(edges) < 400:
+        a, b = r.sample(range(60), 2)
+        edges.add((min(a, b), max(a, b)))
+    dense = count_board(parse_graph("".join(f"n{a} n{b}\n" for a, b in sorted(edges)), "dense"))
+    with pytest.raises(EngineLimitError, match="more than 26: its buttons reach too far"):
+        Guide(dense)

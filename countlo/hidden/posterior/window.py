@@ -66,7 +66,7 @@ def check_window(shape: CountBoard) -> None:
         raise EngineLimitError(_(
             "the exact posterior behind the strategies would hold {bits} lights at once on this "
             "board ({board}), more than {most}: its buttons reach too far; a board of at most {cells} "
-            "lights always fits").format(bits=bits, board=shape, most=WINDOW_BITS, cells=SPLIT_CELLS))
+            "lights always fits").format(bits=bits, board=rules_of(shape), most=WINDOW_BITS, cells=SPLIT_CELLS))
     if bits > WINDOW_BITS:
         raise EngineLimitError(_(
             "the exact posterior behind the strategies would hold {bits} cells at once on a "
