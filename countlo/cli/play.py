@@ -253,6 +253,12 @@ def run(args: argparse.Namespace) -> int:
         raise PlayOptionError(_("--origin and --approve go with --listen"))
     if args.listen is not None and args.sim:
         raise PlayOptionError(_("--listen takes the counts from the game page; leave out --sim"))
+    from countlo.cli.rules_args import is_preset
+
+    board = next((o for o, v in (("--graph", args.graph), ("--buttons", args.buttons), ("--holes", args.holes),
+                                 ("--rule merlin", is_preset(args.rule) or None)) if v is not None), None)
+    if args.listen is not None and board is not None:  # before any transcript is created
+        raise PlayOptionError(_("--listen follows the game page's grid, not {board}").format(board=board))
     first = args.transcript
     session, writer = open_session(args)
     bridge = server = None

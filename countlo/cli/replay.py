@@ -49,7 +49,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                                "finish (or the quiet pattern proving they cannot)"))
     from countlo.cli.rules_args import add_rule_arguments
 
-    add_rule_arguments(parser)
+    add_rule_arguments(parser, boards=False)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -22,16 +22,21 @@ if TYPE_CHECKING:
     from countlo.rules import Rule, Rules
 
 
-def add_rule_arguments(p: argparse.ArgumentParser) -> None:
+def add_rule_arguments(p: argparse.ArgumentParser, boards: bool = True) -> None:
+    """The rule options of the hidden game, and with `boards` its other boards (--graph,
+    --buttons, --holes; `replay` reads the board from the transcript's header)."""
     p.add_argument("--topology", metavar="NAME",
                    help=_("plane (default), cylinder, torus, moebius, klein or projective"))
     p.add_argument("--rule", metavar="NAME|FILE",
                    help=_("click rule: plus (default), x, star, ring, knight, rowcol, or a FILE "
-                          "drawing it (# changed, . unchanged, O the centre changed, o the centre unchanged)"))
+                          "drawing it (# changed, . unchanged, O the centre changed, o the centre unchanged)")
+                   + (_("; merlin: Merlin's Magic Square; sigma or sigma+ on a --graph") if boards else ""))
     p.add_argument("--states", type=options.integer, metavar="K",
                    help=_("light states; the hidden game needs 2 (the count model)"))
     p.add_argument("--target", choices=("dark", "lit"),
                    help=_("the game ends with every light out (dark, default) or on (lit)"))
+    if not boards:
+        return
     p.add_argument("--graph", metavar="FILE", help=_("play on a graph (one edge 'a b' a line, 'a -> b' one way) "
                                                      "instead of a grid; nodes are typed by name"))
     add_buttons_argument(p)

@@ -80,3 +80,12 @@ def test_bad_boards_are_refused_in_one_line_with_exit_2(run_cli, args, said):
     res = run_cli(["simulate", "--games", "2", *args])
     assert res.returncode == 2
     assert said in res.stderr and res.stderr.count("\n") == 1 and "Traceback" not in res.stderr
+
+
+def test_board_options_that_do_not_apply_are_refused_before_anything_is_written(run_cli, tmp_path):
+    res = run_cli(["replay", str(tmp_path / "none.txt"), "--graph", str(EXAMPLES / "square-graph.txt")])
+    assert res.returncode == 2 and "unrecognized arguments: --graph" in res.stderr  # the header names the board
+    path = tmp_path / "l.txt"
+    res = run_cli(["play", "--listen", "0", "--rule", "merlin", "--transcript", str(path)], input="")
+    assert res.returncode == 2 and "--listen follows the game page's grid" in res.stderr
+    assert not path.exists()
