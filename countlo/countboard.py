@@ -117,6 +117,11 @@ class PressBoard:
 
     masks: tuple[int, ...] = field(init=False, repr=False, compare=False)  # N(j) per button, as bitsets
 
+    def __reduce__(self) -> tuple[type[PressBoard], tuple[Graph | PressMap, str, str, str]]:
+        """Rebuilt from its fields in another process (simulate's workers): its kept hash is of
+        strings, which each process hashes its own way."""
+        return PressBoard, (self.board, self.target, self.source, self.given)
+
     def __hash__(self) -> int:
         """Kept once computed: the caches of every record hash the board each time."""
         kept: int = self.__dict__["_hash"]

@@ -97,6 +97,7 @@ def run(args: argparse.Namespace) -> int:
     from countlo.play.program import program_argv
 
     shape = hidden_board(args)
+    args.built_board = shape  # for the workers (countlo.cli.workers)
     check_supported(shape)
     check_size(shape)
     if args.oracle_cmd is not None:

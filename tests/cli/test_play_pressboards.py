@@ -89,3 +89,18 @@ def test_board_options_that_do_not_apply_are_refused_before_anything_is_written(
     res = run_cli(["play", "--listen", "0", "--rule", "merlin", "--transcript", str(path)], input="")
     assert res.returncode == 2 and "--listen follows the game page's grid" in res.stderr
     assert not path.exists()
+
+
+def test_workers_play_a_board_read_from_stdin_as_one_process_does(run_cli):
+    table = "lights: p q r s\nk1: p q\nk2: q r\nk3: r s\nk4: p s q\n"
+    one = run_cli(["simulate", "--games", "6", "--json", "--buttons", "-"], input=table)
+    two = run_cli(["simulate", "--games", "6", "--json", "--jobs", "2", "--buttons", "-"], input=table)
+    assert one.returncode == two.returncode == 0, two.stderr
+
+    def games(text: str) -> list[object]:
+        import json
+
+        return [(r["seed"], r["steps"], r["start"]) for r in json.loads(text)["records"]]
+
+    assert games(one.stdout) == games(two.stdout)
+    assert games(one.stdout)[0][1][0][0] in ("k1", "k2", "k3", "k4")  # steps name the buttons
