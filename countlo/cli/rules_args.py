@@ -64,11 +64,12 @@ def hidden_board(args: argparse.Namespace) -> CountBoard:
     shape = Shape.parse(args.size or "6x6").with_rules(rules_of(args))
     if holes is None:
         return shape
-    return count_board(holed_grid(shape, holes), target)
+    return count_board(holed_grid(shape, holes, args.size is not None), target)
 
 
-def holed_grid(shape: Shape, text: str) -> PressMap:
-    """The grid `shape` without the cells --holes names (A1 names), or the grid of a FILE with x holes."""
+def holed_grid(shape: Shape, text: str, sized: bool = False) -> PressMap:
+    """The grid `shape` without the cells --holes names (A1 names), or the grid of a FILE with x
+    holes (which must be the size of `shape` when `sized`: --size was given)."""
     import os
 
     from countlo.board import Shape
@@ -80,6 +81,11 @@ def holed_grid(shape: Shape, text: str) -> PressMap:
     if os.path.exists(text):
         holes: list[int] = []
         rows, cols, _values = parse_grid(read_input(text), 2, text, holes)
+        if sized and (rows, cols) != (shape.rows, shape.cols):
+            from countlo.errors import BoardFormatError
+
+            raise BoardFormatError(_("{where} holds a {rows}x{cols} board, the board is {board}").format(
+                where=text, rows=rows, cols=cols, board=shape))
         shape = Shape(rows, cols, shape.rules)
     else:
         holes = []

@@ -11,6 +11,7 @@ import pytest
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 KINDS = {
+    "holes-file": ["--holes", str(EXAMPLES / "ring-with-holes.txt")],
     "merlin": ["--rule", "merlin"],
     "holes": ["--size", "3x4", "--holes", "A1,C1"],
     "graph": ["--graph", str(EXAMPLES / "square-graph.txt")],
@@ -73,6 +74,8 @@ def test_a_node_is_typed_by_name_and_an_unknown_one_is_said(run_cli):
     (["--graph", str(EXAMPLES / "petersen.txt"), "--states", "3"], "two states"),
     (["--buttons", str(EXAMPLES / "pressmap-matrix.txt")], "as many buttons as lights"),
     (["--size", "3x3", "--holes", "Z9"], "Z9"),
+    (["--size", "3x3", "--holes", "A1,A1"], "A1 is listed twice"),
+    (["--size", "6x6", "--holes", str(EXAMPLES / "ring-with-holes.txt")], "holds a 5x5 board, the board is 6x6"),
     (["--rule", "merlin", "--strategy", "fixed"], "strategy fixed is for grids"),
     (["--rule", "merlin", "--holes", "A1"], "--holes is for grids"),
 ])
