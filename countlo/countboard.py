@@ -86,13 +86,14 @@ class PressBoard:
     """A two-state board given as a press map (Merlin, holes, a graph, a --buttons table) with as
     many buttons as lights, for the hidden game: the `CountBoard` of `board`. Button j is clicked
     by its name (`name(j)`); the lights are drawn by theirs (`light(i)`), and where the buttons
-    are the lights the two are the same. `source` is the
-    file it was read from (shown and written in transcripts; empty for a preset)."""
+    are the lights the two are the same. `source` is the file it was read from (shown and written
+    in transcripts; empty for a preset)."""
 
     board: Graph | PressMap
     target: str = "dark"
     source: str = ""
     given: str = ""  # graph or buttons: how it was given, when read back from a transcript as a PressMap
+    masks: tuple[int, ...] = field(init=False, repr=False, compare=False)  # N(j) per button, as bitsets
 
     def __post_init__(self) -> None:
         if self.board.states != 2:
@@ -114,8 +115,6 @@ class PressBoard:
         object.__setattr__(self, "masks", tuple(masks))
         object.__setattr__(self, "_index", {n: i for i, n in enumerate(self.buttons)})
         object.__setattr__(self, "_hash", hash((self.masks, self.buttons, self.target)))
-
-    masks: tuple[int, ...] = field(init=False, repr=False, compare=False)  # N(j) per button, as bitsets
 
     def __reduce__(self) -> tuple[type[PressBoard], tuple[Graph | PressMap, str, str, str]]:
         """Rebuilt from its fields in another process (simulate's workers): its kept hash is of
