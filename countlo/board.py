@@ -27,6 +27,8 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
 
+    from countlo.countboard import CountBoard
+
 MAX_SIDE = 65535
 
 _LONGEST_NAME = 64  # longer cell names and sizes are refused before any int() conversion
@@ -313,8 +315,8 @@ class Shape(Value):
 
 
 @lru_cache(maxsize=64)
-def press_masks(shape: Shape) -> tuple[int, ...]:
-    """Press mask of every cell (bitset of N(k)), precomputed once per shape."""
+def press_masks(shape: CountBoard) -> tuple[int, ...]:
+    """Press mask of every cell (bitset of N(k)), precomputed once per board (any CountBoard)."""
     if shape.cells > 1 << 20:
         raise BadSizeError(_("{shape} is too large for per-cell press masks; use the row solver").format(
             shape=shape))

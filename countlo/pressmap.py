@@ -65,6 +65,11 @@ class PressMap:
             object.__setattr__(self, "_hash", kept)
         return kept
 
+    def __getstate__(self) -> dict[str, object]:
+        """Pickled without the kept hash (of strings: each process hashes them its own way), for
+        simulate's worker processes."""
+        return {k: v for k, v in self.__dict__.items() if k != "_hash"}
+
     @property
     def cells(self) -> int:
         """The lights (what a start, a target and a proof's weights are values of)."""

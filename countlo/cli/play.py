@@ -18,7 +18,7 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: `play --
 if TYPE_CHECKING:  # datetime nor random (bench/bench_startup.py)
     from datetime import datetime
 
-    from countlo.board import Shape
+    from countlo.countboard import CountBoard
     from countlo.formats.transcript import Writer
     from countlo.hidden.record import Record
     from countlo.play.oracle import SimulatedOracle
@@ -57,7 +57,7 @@ MAX_CELLS = 1000
 floating tables, which overflow past 2^1024 boards (a 3x1000 board has 2^3000)."""
 
 
-def check_size(shape: Shape) -> None:
+def check_size(shape: CountBoard) -> None:
     """Refuse, in one line and before any table is built, a board too large to play."""
     if shape.cells > MAX_CELLS:
         raise PlayOptionError(_("games are played on boards of at most {most} cells; {shape} has {cells}").format(
@@ -109,7 +109,7 @@ def data_dir(environ: dict[str, str] | None = None) -> Path:
     return Path(base) / "countlo"
 
 
-def default_path(shape: Shape, sim: bool, now: datetime | None = None,
+def default_path(shape: CountBoard, sim: bool, now: datetime | None = None,
                  environ: dict[str, str] | None = None) -> Path:
     """A new transcript path named by date and time, e.g. 2026-11-21-174502-6x6.txt."""
     folder = data_dir(environ)
@@ -171,7 +171,7 @@ def open_session(args: argparse.Namespace) -> tuple[Session, Writer | None]:
                                 "--transcript"))
     if args.seed is not None and not args.sim and not args.resume:
         raise PlayOptionError(_("--seed chooses the simulated board; use it with --sim"))
-    from countlo.cli.rules_args import given, rules_of
+    from countlo.cli.rules_args import given, hidden_board, rules_of
 
     if args.resume:
         # everything is checked (size, rules, seed, the simulated board's counts) before the
@@ -181,12 +181,17 @@ def open_session(args: argparse.Namespace) -> tuple[Session, Writer | None]:
         header = transcript.header
         check_supported(header.shape)
         check_size(header.shape)
-        if args.size and Shape.parse(args.size) != Shape(header.shape.rows, header.shape.cols):
+        played = header.shape
+        if not isinstance(played, Shape):  # a press board: its header says it all
+            if args.size or given(args):
+                raise PlayOptionError(_("{file} is played on {board}; leave out the board and rule options to "
+                                        "resume it").format(file=args.resume, board=played))
+        elif args.size and Shape.parse(args.size) != Shape(played.rows, played.cols):
             raise PlayOptionError(_("{file} is a {shape} game, not {size}").format(
-                file=args.resume, shape=header.shape, size=args.size))
-        if given(args) and rules_of(args) != header.shape.rules:
+                file=args.resume, shape=played, size=args.size))
+        elif given(args) and rules_of(args) != played.rules:
             raise PlayOptionError(_("{file} is played under {rules}; leave out the rule options to resume "
-                                    "it").format(file=args.resume, rules=rules_text(header.shape.rules)))
+                                    "it").format(file=args.resume, rules=rules_text(played.rules)))
         simulated = dict(header.extra).get("game", "").startswith("simulated")
         strategy = args.strategy or header.strategy or "adaptive"
         engine = args.engine or header.engine or "exact"
@@ -206,7 +211,7 @@ def open_session(args: argparse.Namespace) -> tuple[Session, Writer | None]:
         label = _("simulated game, seed {seed}").format(seed=oracle.seed) if oracle else ""
         writer = Writer.reopen(args.resume, found)[0]
         return Session(guide, writer, oracle, where=str(args.resume), label=label), writer
-    shape = Shape.parse(args.size or "6x6").with_rules(rules_of(args))
+    shape = hidden_board(args)
     check_supported(shape)
     check_size(shape)
     strategy, engine = args.strategy or "adaptive", args.engine or "exact"
@@ -228,7 +233,7 @@ def open_session(args: argparse.Namespace) -> tuple[Session, Writer | None]:
     return Session(guide, writer, oracle, where=str(path), label=label), writer
 
 
-def next_path(transcript: str | None, shape: Shape, n: int) -> Path:
+def next_path(transcript: str | None, shape: CountBoard, n: int) -> Path:
     """Where game `n` (2, 3, ...) of a --listen session goes: beside the first game's
     --transcript FILE as FILE-n.txt, else a new dated file."""
     if transcript:
@@ -248,6 +253,12 @@ def run(args: argparse.Namespace) -> int:
         raise PlayOptionError(_("--origin and --approve go with --listen"))
     if args.listen is not None and args.sim:
         raise PlayOptionError(_("--listen takes the counts from the game page; leave out --sim"))
+    from countlo.cli.rules_args import is_preset
+
+    board = next((o for o, v in (("--graph", args.graph), ("--buttons", args.buttons), ("--holes", args.holes),
+                                 ("--rule merlin", is_preset(args.rule) or None)) if v is not None), None)
+    if args.listen is not None and board is not None:  # before any transcript is created
+        raise PlayOptionError(_("--listen follows the game page's grid, not {board}").format(board=board))
     first = args.transcript
     session, writer = open_session(args)
     bridge = server = None
@@ -277,19 +288,22 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if server is not None:
             server.shutdown()
-    return 0
+    return 1 if session.unclearable else 0  # a simulated start no click can clear is not a win
 
 
 def listen(args: argparse.Namespace, session: Session) -> tuple[Bridge, Server]:
     """Start the bridge and its server; say where, and the pairing code."""
     import shutil
 
+    from countlo.board import Shape
     from countlo.ui.bridge import Bridge
     from countlo.ui.layout import fit
     from countlo.ui.listen import DEFAULT_PORT as PORT
     from countlo.ui.listen import serve
     from countlo.ui.picture import plain
 
+    if not isinstance(session.shape, Shape):
+        raise PlayOptionError(_("--listen follows the game page's grid, not {board}").format(board=session.shape))
     bridge = Bridge(session.shape, tuple(args.origin), tuple(args.approve))
     server = serve(bridge, PORT if args.listen == -1 else args.listen)
     said = _("Listening for the game page on 127.0.0.1:{port}; pairing code: {code}").format(

@@ -30,8 +30,19 @@ def rounded(x: float | None) -> float | None:
 
 def game_record(shape: Any, seed: int, r: Any, hidden: int | None) -> dict[str, Any]:
     """The JSON record of one game (GameResult `r`; the hidden start, None from a game program)."""
+    from countlo.board import Shape
     from countlo.formats.jsonshape import bit_grid, cell_pair
     from countlo.ui.wording import ending_text
+
+    grid = isinstance(shape, Shape)  # else a press board: lights by name, the start a 0/1 per light
+
+    def where(cell: int) -> Any:
+        return cell_pair(shape, cell) if grid else shape.name(cell)
+
+    def start(bits: int | None) -> Any:
+        if grid or bits is None:
+            return bit_grid(shape, bits)
+        return [bits >> i & 1 for i in range(shape.cells)]
 
     rec = r.record
     out: dict[str, Any] = {
@@ -39,18 +50,18 @@ def game_record(shape: Any, seed: int, r: Any, hidden: int | None) -> dict[str, 
         "clicks": r.clicks, "reason": ending_text(shape, r.ending),
         "start_count": rec.start if rec else None,
         # each step is [[row, column], count]: the cell clicked and the count it showed
-        "steps": [[cell_pair(shape, s.cell), s.count] for s in rec.steps] if rec else [],
+        "steps": [[where(s.cell), s.count] for s in rec.steps] if rec else [],
         # a refused last count is an observation too: kept in steps, and said to be the one no board allows
         "refused_last": r.refused is not None,
         "decision_ms_mean": rounded(1000 * sum(r.decision_times) / len(r.decision_times)) if r.decision_times else None,
         "decision_ms_max": rounded(1000 * max(r.decision_times)) if r.decision_times else None,
     }
     if r.refused is not None:
-        out["steps"].append([cell_pair(shape, r.refused[0]), r.refused[1]])
+        out["steps"].append([where(r.refused[0]), r.refused[1]])
     source = "simulated"
     if hidden is None:  # a game program does not reveal its board: the counts may determine it
         hidden, source = reconstructed(rec)
-    out["start"] = bit_grid(shape, hidden)  # the hidden start, rows of 0/1 as in every --json
+    out["start"] = start(hidden)  # the hidden start, rows of 0/1 as in every --json
     out["start_source"] = source
     return out
 

@@ -19,7 +19,7 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: `replay 
 if TYPE_CHECKING:
     from typing import Any
 
-    from countlo.board import Shape
+    from countlo.countboard import CountBoard
     from countlo.formats.transcript import Tape
     from countlo.hidden.record import Record
     from countlo.play.review import Replay, StepNote
@@ -49,7 +49,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                                "finish (or the quiet pattern proving they cannot)"))
     from countlo.cli.rules_args import add_rule_arguments
 
-    add_rule_arguments(parser)
+    add_rule_arguments(parser, boards=False)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -94,15 +94,15 @@ def run(args: argparse.Namespace) -> int:
         last = max([1] + [ev.line for ev in t.events])
         return _malformed(TranscriptError([(last, _("no 'start COUNT' line: nothing to replay"))],
                                           t.source), args)
-    shape = _under_rules(t.shape, args, t.source)
-    if shape != t.shape:  # counts that fit the file's rules may not fit the options' ones
-        tape = Tape(shape, t.record.start, tuple(TapeStep(s.cell, s.count) for s in t.record.steps),
+    board = _under_rules(t.shape, args, t.source)
+    if board != t.shape:  # counts that fit the file's rules may not fit the options' ones
+        tape = Tape(board, t.record.start, tuple(TapeStep(s.cell, s.count) for s in t.record.steps),
                     t.count_lines[0], tuple(t.line_of_step), tuple(t.count_lines))
         problems = count_problems(tape)
         if problems:
             return _impossible(tape, problems[0], args)
-    check_size(shape, args.engine)
-    record = Record(shape, t.record.start, t.record.steps)
+    check_size(board, args.engine)
+    record = Record(board, t.record.start, t.record.steps)
     return _report(explain.replay(record, t.count_lines, args.engine), args, None, t.format)
 
 
@@ -117,14 +117,18 @@ def _impossible(tape: Tape, problem: Problem, args: argparse.Namespace) -> int:
     return _report(r, args, problem)
 
 
-def _under_rules(shape: Shape, args: argparse.Namespace, source: str) -> Shape:
+def _under_rules(shape: CountBoard, args: argparse.Namespace, source: str) -> CountBoard:
     """The file's board under the rule options: they name the rules of a file that does not (a
     version-1 transcript or a hand format); a file naming other rules is refused."""
+    from countlo.board import Shape
     from countlo.cli.rules_args import given, rules_of
     from countlo.errors import BadRuleError
 
     if not given(args):
         return shape
+    if not isinstance(shape, Shape):  # a press board: the transcript's header says it all
+        raise BadRuleError(_("{source} is played on {board}: leave out the board and rule options").format(
+            source=source, board=shape))
     rules = rules_of(args)
     if rules == shape.rules:
         return shape
@@ -141,8 +145,9 @@ board (a 65535x65535 header would ask for 4.3e9-entry rows); 128x128 takes secon
 Z3_CELLS = 1 << 12
 
 
-def check_size(shape: Shape, engine: str) -> None:
+def check_size(shape: CountBoard, engine: str) -> None:
     """Refuse, in one line and before any table is built, a board the engine cannot replay."""
+    from countlo.board import Shape
     from countlo.errors import BadSizeError
     from countlo.play.review import EXACT_CELLS, EXACT_SIDE, choose_engine
 
@@ -151,7 +156,7 @@ def check_size(shape: Shape, engine: str) -> None:
               "exact": (EXACT_CELLS, _(" and at most {n} cells on its shorter side").format(
                   n=EXACT_SIDE + 2))}
     cells, more = limits[chosen]
-    side = min(shape.rows, shape.cols)
+    side = min(shape.rows, shape.cols) if isinstance(shape, Shape) else 0
     if shape.cells > cells or (chosen == "exact" and side > EXACT_SIDE + 2):
         raise BadSizeError(_("the {engine} engine replays boards of at most {cells} cells{more}; "
                              "{shape} is too large").format(engine=chosen, cells=cells, more=more,
@@ -197,15 +202,34 @@ def as_json(r: Replay, nested: bool = True) -> dict[str, Any]:
     board cannot be cleared) and `probabilities` (of each cell having started lit, when ambiguous)
     are row-major grids or null; `finish` lists 1-based [row, column] clicks and `finish_counts`
     the count after each."""
-    from countlo.formats.jsonshape import bit_grid, board_head, cell_pair
+    from countlo.board import Shape
+    from countlo.countboard import PressBoard
+    from countlo.formats.jsonshape import bit_grid as grid_bits
+    from countlo.formats.jsonshape import board_head
+    from countlo.formats.jsonshape import cell_pair as grid_pair
 
     shape = r.shape
-    probabilities = None if r.marginals is None else [
-        [round(p, 4) for p in r.marginals[i * shape.cols:(i + 1) * shape.cols]]
-        for i in range(shape.rows)]
+    if isinstance(shape, Shape):
+        probabilities: list[Any] | None = None if r.marginals is None else [
+            [round(p, 4) for p in r.marginals[i * shape.cols:(i + 1) * shape.cols]]
+            for i in range(shape.rows)]
+        head, target = board_head(shape), shape.rules.target
+    else:  # a press board: lights in their order, a 0/1 (or a chance) each; clicks by name
+        assert isinstance(shape, PressBoard)
+        probabilities = None if r.marginals is None else [round(p, 4) for p in r.marginals]
+        head, target = board_head(shape.board), shape.target
+
+    def bit_grid(board: CountBoard, bits: int | None) -> Any:
+        if isinstance(board, Shape):
+            return grid_bits(board, bits)
+        return None if bits is None else [bits >> i & 1 for i in range(board.cells)]
+
+    def cell_pair(board: CountBoard, cell: int) -> Any:
+        return grid_pair(board, cell) if isinstance(board, Shape) else board.name(cell)
+
     return {
-        **(board_head(shape) if nested else {}),
-        "target": shape.rules.target,
+        **(head if nested else {}),
+        "target": target,
         "status": r.status,
         "start_count": r.counts[0] if r.counts else None,
         "start": bit_grid(shape, r.start),
@@ -231,6 +255,13 @@ def as_json(r: Replay, nested: bool = True) -> dict[str, Any]:
 def _report(r: Replay, args: argparse.Namespace, problem: Problem | None, fmt: str = "countlo") -> int:
     import json
 
+    from countlo.board import Shape
+
+    if args.image is not None and not isinstance(r.shape, Shape):
+        from countlo.errors import CountloError
+
+        raise CountloError(_("--image draws the replay of a grid, not of a {board} board; leave it out").format(
+            board=r.shape))
     if args.json:
         print(json.dumps(as_json(r)))
     else:
@@ -271,7 +302,10 @@ def _draw(r: Replay, args: argparse.Namespace) -> int:
     else:
         known = _("The hidden start was known after step {step}{note}.").format(
             step=r.determined_after, note=note)
-    save(figures.replayed(r.shape, _given(r.start, "start"), _given(r.lights, "lights"),
+    from countlo.countboard import grid_only
+
+    grid = grid_only(r.shape, "countlo replay --image")
+    save(figures.replayed(grid, _given(r.start, "start"), _given(r.lights, "lights"),
                           finish if r.clearable else None, None if r.clearable else r.witness, known,
                           r.finish_exact), args.image)
     if not args.json:
@@ -298,8 +332,17 @@ def _step_text(r: Replay, step: int) -> str:
         step=step, line=line, cell=r.shape.name(r.cells[step - 1]), count=r.counts[step])
 
 
-def _panels(shape: Shape, *panels: tuple[str, int, str, str]) -> list[str]:
-    """Grids side by side under their titles: (title, bitset, lit char, dark char)."""
+def _panels(shape: CountBoard, *panels: tuple[str, int, str, str]) -> list[str]:
+    """Grids side by side under their titles: (title, bitset, lit char, dark char); on a press
+    board (no plain grid) one line each, the title then the lights set."""
+    from countlo.board import Shape, iter_bits
+    from countlo.countboard import PressBoard
+
+    if not isinstance(shape, Shape):
+        def named(k: int) -> str:
+            return shape.light(k) if isinstance(shape, PressBoard) else shape.name(k)
+
+        return [f"{t}: " + (" ".join(named(k) for k in iter_bits(b)) or "-") for t, b, _on, _off in panels]
     from countlo.formats.textgrid import side_by_side
 
     return side_by_side(shape, [(t, shape.to_rows(b), on, off) for t, b, on, off in panels]
@@ -308,10 +351,16 @@ def _panels(shape: Shape, *panels: tuple[str, int, str, str]) -> list[str]:
 
 def render(r: Replay, source: str, explain: bool = False, problem: Problem | None = None) -> list[str]:
     """The replay report as lines of text."""
+    from countlo.board import Shape
+    from countlo.countboard import rules_of as board_words
+
     shape = r.shape
     n = len(r.cells)
-    rules = "" if shape.rules.classic and shape.rules.target == "dark" else (
-        f" ({rules_text(shape.rules)})")
+    if not isinstance(shape, Shape):
+        rules = "" if board_words(shape) == str(shape) else f" ({board_words(shape)})"
+    else:
+        rules = "" if shape.rules.classic and shape.rules.target == "dark" else (
+            f" ({rules_text(shape.rules)})")
     out = [ngettext("{source}: {shape} board{rules}, starting count {count}, {n} click",
                     "{source}: {shape} board{rules}, starting count {count}, {n} clicks", n).format(
         source=source, shape=shape, rules=rules, count=r.counts[0], n=n)]
@@ -330,6 +379,7 @@ def render(r: Replay, source: str, explain: bool = False, problem: Problem | Non
 
 def _outcome(r: Replay) -> list[str]:
     """What a consistent record says: the board and the finishing plan, or the boards left."""
+    from countlo.board import Shape
     from countlo.formats.textgrid import percent_grid
 
     shape, out = r.shape, []
@@ -342,7 +392,8 @@ def _outcome(r: Replay) -> list[str]:
             out.append(_("Not determined yet: at least {n} boards fit these counts.").format(n=r.possible))
         if r.marginals is not None:
             out.append(_("Chance that each cell started lit, in percent:"))
-            out += percent_grid(shape, r.marginals)
+            out += percent_grid(shape, r.marginals) if isinstance(shape, Shape) else [
+                "  " + "  ".join(f"{shape.name(k)} {round(100 * p)}" for k, p in enumerate(r.marginals))]
         else:
             out.append(_("(--engine exact gives each cell's chance of having started lit; slow on "
                          "wide boards)"))
@@ -418,7 +469,7 @@ def _contradiction(r: Replay, problem: Problem | None) -> list[str]:
 
 def _unclearable(r: Replay, lights: int, witness: int) -> list[str]:
     overlap = bin(lights & witness).count("1")
-    if not r.shape.rules.classic or r.shape.goal:
+    if not r.shape.classic or r.shape.goal:
         goal = bin(r.shape.goal & witness).count("1")
         if r.shape.goal:
             text = _("These lights can never reach the goal. Proof: every click toggles an even number "

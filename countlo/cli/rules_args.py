@@ -15,25 +15,92 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up
 if TYPE_CHECKING:
     from typing import Any
 
+    from countlo.board import Shape
+    from countlo.countboard import CountBoard
     from countlo.graph import Board
+    from countlo.pressmap import PressMap
     from countlo.rules import Rule, Rules
 
 
-def add_rule_arguments(p: argparse.ArgumentParser) -> None:
+def add_rule_arguments(p: argparse.ArgumentParser, boards: bool = True) -> None:
+    """The rule options of the hidden game, and with `boards` its other boards (--graph,
+    --buttons, --holes; `replay` reads the board from the transcript's header)."""
     p.add_argument("--topology", metavar="NAME",
                    help=_("plane (default), cylinder, torus, moebius, klein or projective"))
     p.add_argument("--rule", metavar="NAME|FILE",
                    help=_("click rule: plus (default), x, star, ring, knight, rowcol, or a FILE "
-                          "drawing it (# changed, . unchanged, O the centre changed, o the centre unchanged)"))
+                          "drawing it (# changed, . unchanged, O the centre changed, o the centre unchanged)")
+                   + (_("; merlin: Merlin's Magic Square; sigma or sigma+ on a --graph") if boards else ""))
     p.add_argument("--states", type=options.integer, metavar="K",
                    help=_("light states; the hidden game needs 2 (the count model)"))
     p.add_argument("--target", choices=("dark", "lit"),
                    help=_("the game ends with every light out (dark, default) or on (lit)"))
+    if not boards:
+        return
+    p.add_argument("--graph", metavar="FILE", help=_("play on a graph (one edge 'a b' a line, 'a -> b' one way) "
+                                                     "instead of a grid; nodes are typed by name"))
+    add_buttons_argument(p)
+    p.add_argument("--holes", metavar="CELLS|FILE", help=_(
+        "grid cells that are not there: A1 names (C1,A3) or a grid FILE where x marks a hole"))
+
+
+def hidden_board(args: argparse.Namespace) -> CountBoard:
+    """The board of the hidden game the options ask for: a grid (--size, default 6x6) under its
+    rules, with --holes taken out, Merlin's square (--rule merlin), a --graph or a --buttons press
+    map. One line (exit 2) for more than two states or buttons that are not the lights."""
+    from countlo.board import Shape
+    from countlo.countboard import count_board
+
+    if args.states is not None and args.states != 2:
+        rules_of(args)  # says why, in one line
+    graph, buttons, holes = getattr(args, "graph", None), getattr(args, "buttons", None), getattr(args, "holes", None)
+    target = args.target or "dark"
+    if graph is not None or buttons is not None or is_preset(args.rule):
+        if holes is not None:
+            raise BadRuleError(_("--holes is for grids, not --graph, --buttons or --rule merlin"))
+        board = board_of(argparse.Namespace(graph=graph, buttons=buttons, topology=args.topology or "plane",
+                                            rule=args.rule, states=2, size=args.size))[0]
+        return count_board(board, target, graph or buttons or "")
+    shape = Shape.parse(args.size or "6x6").with_rules(rules_of(args))
+    if holes is None:
+        return shape
+    return count_board(holed_grid(shape, holes, args.size is not None), target)
+
+
+def holed_grid(shape: Shape, text: str, sized: bool = False) -> PressMap:
+    """The grid `shape` without the cells --holes names (A1 names), or the grid of a FILE with x
+    holes (which must be the size of `shape` when `sized`: --size was given)."""
+    import os
+
+    from countlo.board import Shape
+    from countlo.errors import BadCellError
+    from countlo.formats.states import parse_grid
+    from countlo.formats.text import read_input
+    from countlo.pressmap import holed
+
+    if os.path.exists(text):
+        holes: list[int] = []
+        rows, cols, _values = parse_grid(read_input(text), 2, text, holes)
+        if sized and (rows, cols) != (shape.rows, shape.cols):
+            from countlo.errors import BoardFormatError
+
+            raise BoardFormatError(_("{where} holds a {rows}x{cols} board, the board is {board}").format(
+                where=text, rows=rows, cols=cols, board=shape))
+        shape = Shape(rows, cols, shape.rules)
+    else:
+        holes = []
+        for item in text.replace(",", " ").split():
+            at = shape.parse_cell(item)
+            if at in holes:
+                raise BadCellError(_("--holes: {cell} is listed twice").format(cell=shape.name(at)))
+            holes.append(at)
+    return holed(shape, sorted(holes))
 
 
 def given(args: argparse.Namespace) -> bool:
     """True if any rule option was given."""
-    return any(getattr(args, k, None) is not None for k in ("topology", "rule", "states", "target"))
+    return any(getattr(args, k, None) is not None
+               for k in ("topology", "rule", "states", "target", "graph", "buttons", "holes"))
 
 
 def rules_of(args: argparse.Namespace) -> Rules:

@@ -19,8 +19,8 @@ if TYPE_CHECKING:  # typing nor json (bench/bench_startup.py)
     from distributed import Client
     from prompt_toolkit.shortcuts.progress_bar import ProgressBarCounter
 
-    from countlo.board import Shape
     from countlo.cli.workers import Game
+    from countlo.countboard import CountBoard
     from countlo.play.game import Finished, Summary
 
     Scored = tuple[int, Finished, dict[str, Any]]  # (seed, the game, its JSON record)
@@ -52,7 +52,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                        names=", ".join(strategy_names())))
     p.add_argument("--engine", default="exact", metavar="E", type=str.lower, choices=engine_names(),
                    help=_("{names} (default exact)").format(names=", ".join(engine_names())))
-    p.add_argument("--size", default="6x6", metavar="RxC", help=_("board size (default 6x6)"))
+    p.add_argument("--size", metavar="RxC", help=_("board size (default 6x6)"))
     p.add_argument("--seed", type=options.integer, default=0, metavar="K",
                    help=_("first seed; games use K, K+1, ..."))
     p.add_argument("--density", type=_density, default=0.5, metavar="P",
@@ -90,13 +90,14 @@ def run(args: argparse.Namespace) -> int:
     from countlo.board import Shape
     from countlo.cli.play import check_size
     from countlo.cli.records import rounded
-    from countlo.cli.rules_args import rules_of
+    from countlo.cli.rules_args import hidden_board
     from countlo.cli.workers import available_cores
     from countlo.hidden.posterior.frontier import check_supported
     from countlo.play.game import summarize
     from countlo.play.program import program_argv
 
-    shape = Shape.parse(args.size).with_rules(rules_of(args))
+    shape = hidden_board(args)
+    args.built_board = shape  # for the workers (countlo.cli.workers)
     check_supported(shape)
     check_size(shape)
     if args.oracle_cmd is not None:
@@ -110,6 +111,11 @@ def run(args: argparse.Namespace) -> int:
             n=args.jobs, most=most, per=JOBS_PER_CORE))
     jobs = min(args.jobs or available_cores(), args.games)
     client = None
+    if args.scheduler is not None and not isinstance(shape, Shape):
+        from countlo.errors import CountloError
+
+        raise CountloError(_("--scheduler plays grids; play {board} here (leave out --scheduler)").format(
+            board=shape))
     if args.scheduler is not None:
         from countlo.cli.cluster import connect
         from countlo.errors import CountloError
@@ -124,10 +130,14 @@ def run(args: argparse.Namespace) -> int:
     records = [finished[seed][1] for seed in order]
     s = summarize(results)
     if args.json:
+        from countlo.board import Shape
+        from countlo.countboard import PressBoard
         from countlo.formats.jsonshape import board_head
 
-        out = {
-            **board_head(shape), "target": shape.rules.target,  # the shape every --json shares (docs/json.md)
+        assert isinstance(shape, Shape | PressBoard)
+        out = {  # the shape every --json shares (docs/json.md)
+            **board_head(shape if isinstance(shape, Shape) else shape.board),
+            "target": shape.rules.target if isinstance(shape, Shape) else shape.target,
             "partial": interrupted, "games_asked": args.games,
             "strategy": args.strategy, "engine": args.engine,
             "oracle": "simulated" if args.oracle_cmd is None else args.oracle_cmd, "density": args.density,
@@ -152,7 +162,7 @@ def run(args: argparse.Namespace) -> int:
     return 1 if s.failed else 0
 
 
-def _play_all(args: argparse.Namespace, shape: Shape, seeds: Sequence[int], jobs: int,
+def _play_all(args: argparse.Namespace, shape: CountBoard, seeds: Sequence[int], jobs: int,
               client: Client | None = None) -> tuple[dict[int, tuple[Finished, dict[str, Any]]], bool, str | None]:
     """{seed: (GameResult, JSON record)} of every finished game, whether the run was cut short
     (Ctrl-C, or --records could not be written: the games finished by then are kept; with
@@ -201,7 +211,7 @@ def _cannot_record(path: str, e: OSError) -> str:
     return _("cannot write --records {path}: {reason}").format(path=path, reason=reason(e))
 
 
-def _games(args: argparse.Namespace, shape: Shape, seeds: Sequence[int], jobs: int,
+def _games(args: argparse.Namespace, shape: CountBoard, seeds: Sequence[int], jobs: int,
            client: Client | None = None) -> Generator[Scored, None, None]:
     """(seed, GameResult or records.Played, JSON record) per finished game, in this process, in
     `jobs` workers or on the Dask cluster of `client` (then in the order they finish), with a
@@ -210,8 +220,10 @@ def _games(args: argparse.Namespace, shape: Shape, seeds: Sequence[int], jobs: i
 
     source: Generator[Scored, None, None]
     if client is not None:
+        from countlo.board import Shape
         from countlo.cli.cluster import play_on_cluster
 
+        assert isinstance(shape, Shape)  # refused in run() otherwise
         source = play_on_cluster(client, args, shape, seeds)  # records checked as they arrive
     else:
         games: Generator[Game, None, None]
@@ -240,7 +252,7 @@ def _games(args: argparse.Namespace, shape: Shape, seeds: Sequence[int], jobs: i
         source.close()
 
 
-def _with_records(shape: Shape, games: Generator[Game, None, None]) -> Generator[Scored, None, None]:
+def _with_records(shape: CountBoard, games: Generator[Game, None, None]) -> Generator[Scored, None, None]:
     """(seed, GameResult, JSON record) of each (seed, GameResult, hidden start) in `games`."""
     from countlo.cli.records import game_record
 
@@ -251,12 +263,17 @@ def _with_records(shape: Shape, games: Generator[Game, None, None]) -> Generator
         games.close()  # ends the workers, if any
 
 
-def _board(shape: Shape) -> str:
+def _board(shape: CountBoard) -> str:
+    from countlo.board import Shape
+    from countlo.countboard import PressBoard
+
+    if not isinstance(shape, Shape):  # a press board: what it is, and where it came from
+        return shape.describe() if isinstance(shape, PressBoard) else str(shape)
     return str(shape) if shape.rules.classic and shape.rules.target == "dark" else (
         f"{shape} ({rules_text(shape.rules)})")
 
 
-def _table(args: argparse.Namespace, shape: Shape, s: Summary, records: list[dict[str, Any]],
+def _table(args: argparse.Namespace, shape: CountBoard, s: Summary, records: list[dict[str, Any]],
            interrupted: bool = False) -> str:
     def num(x: float | None, digits: int = 1) -> str:
         return "-" if x is None else (f"{x:.{digits}f}" if isinstance(x, float) else str(x))

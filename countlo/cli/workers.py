@@ -86,10 +86,12 @@ def play_one(args: argparse.Namespace, shape: Any, seed: int) -> tuple[Any, Any]
 
 
 def _shape(args: argparse.Namespace) -> Any:
-    from countlo.board import Shape
-    from countlo.cli.rules_args import rules_of
+    from countlo.cli.rules_args import hidden_board
 
-    return Shape.parse(args.size).with_rules(rules_of(args))
+    # the board simulate built, sent along: a --graph or --buttons FILE read from stdin cannot be
+    # read again in a worker
+    built = getattr(args, "built_board", None)
+    return built if built is not None else hidden_board(args)
 
 
 _ARGS: argparse.Namespace | None = None

@@ -20,6 +20,7 @@ import re
 from pathlib import Path
 
 from countlo.board import Shape
+from countlo.countboard import grid_only
 from countlo.errors import CountloError, TranscriptError, TranscriptFileError
 from countlo.formats.text import read_text
 from countlo.formats.transcript import (
@@ -274,7 +275,7 @@ def load(path: str | Path, fmt: str | None = None, shape: Shape | None = None) -
 
 def dumps_rows(record: Record) -> str:
     """The 'rows' text of a record that clicks every cell once in reading order."""
-    shape = record.shape
+    shape = grid_only(record.shape, "the 'rows' format")
     if [s.cell for s in record.steps] != list(range(shape.cells)):
         raise TranscriptFileError(_("the 'rows' format needs every cell clicked once in reading order"))
     counts = [s.count for s in record.steps]
@@ -288,7 +289,7 @@ def dumps_rows(record: Record) -> str:
 
 def dumps_restore(record: Record) -> str:
     """The 'restore' text of a record that clicks each cell, then clicks it back, in reading order."""
-    shape = record.shape
+    shape = grid_only(record.shape, "the 'restore' format")
     if [s.cell for s in record.steps] != [k for k in range(shape.cells) for _ in (0, 1)]:
         raise TranscriptFileError(_("the 'restore' format needs each cell clicked and clicked back, in "
                                     "reading order"))

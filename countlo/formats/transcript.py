@@ -21,10 +21,12 @@ from enum import Enum
 from typing import ClassVar, NamedTuple, TextIO
 
 from countlo.board import Shape
+from countlo.countboard import CountBoard, PressBoard, count_board
 from countlo.errors import BadCountError, CountloError, TranscriptError, TranscriptFileError
 from countlo.formats.text import read_text
 from countlo.hidden.record import Record, Step, check_start, check_step
 from countlo.i18n import N_, _, reason
+from countlo.pressmap import PressMap, holed, merlin
 from countlo.rules import Rule, Rules
 from countlo.tokens import shown
 
@@ -37,6 +39,7 @@ _FIELD = re.compile(r"^#\s*([A-Za-z][A-Za-z0-9_-]*)\s*:\s*(.*?)\s*$")
 _NUMBER = re.compile(r"^[0-9]+$")
 _KNOWN = ("size", "date", "strategy", "seed", "engine")
 _RULES = ("topology", "rule", "target")  # absent: the classic game (version-1 transcripts)
+_BOARD = ("board", "lights", "buttons", "presses")  # a press board (countlo.countboard.PressBoard)
 
 Problems = list[tuple[int, str]]  # (line number, what is wrong there)
 
@@ -118,7 +121,7 @@ Event = StartEvent | StepEvent | UndoEvent | FixEvent | NoteEvent
 class Header:
     """The header: board shape, format version, and the optional keys (unknown ones in `extra`)."""
 
-    shape: Shape
+    shape: CountBoard
     version: int = VERSION
     date: str | None = None
     strategy: str | None = None
@@ -127,7 +130,7 @@ class Header:
     extra: tuple[tuple[str, str], ...] = ()
 
     @classmethod
-    def new(cls, shape: Shape, strategy: str | None = None, seed: int | None = None,
+    def new(cls, shape: CountBoard, strategy: str | None = None, seed: int | None = None,
             engine: str | None = None, **extra: str) -> Header:
         """A header dated now (UTC, to the second)."""
         date = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
@@ -135,20 +138,86 @@ class Header:
 
     def lines(self) -> list[str]:
         """The header in canonical form, one line each."""
-        out = [f"# {MAGIC} {self.version}", f"# size: {self.shape}"]
-        rules = self.shape.rules
-        if rules.topology != "plane":
-            out.append(f"# topology: {rules.topology}")
-        if rules.rule.name != "plus":
-            out.append(f"# rule: {rules.rule.spec()}")
-        if rules.target != "dark":
-            out.append(f"# target: {rules.target}")
+        out = [f"# {MAGIC} {self.version}"]
+        if isinstance(self.shape, PressBoard):
+            out += board_lines(self.shape)
+        elif isinstance(self.shape, Shape):
+            out.append(f"# size: {self.shape}")
+            rules = self.shape.rules
+            if rules.topology != "plane":
+                out.append(f"# topology: {rules.topology}")
+            if rules.rule.name != "plus":
+                out.append(f"# rule: {rules.rule.spec()}")
+            if rules.target != "dark":
+                out.append(f"# target: {rules.target}")
         for key in ("date", "strategy", "seed", "engine"):
             value = getattr(self, key)
             if value is not None:
                 out.append(f"# {key}: {value}")
         out += [f"# {k}: {_one_line(v)}" for k, v in self.extra]
         return out
+
+
+def board_lines(board: PressBoard) -> list[str]:
+    """The header lines that rebuild a press board (docs/transcripts.md): Merlin's square by its
+    name, a grid with holes by its size, rules and holes, a graph or a table by its lights and
+    what each button changes (the file it came from named, not needed)."""
+    out: list[str] = []
+    grid = board.grid
+    if grid is not None:
+        out.append(f"# size: {grid}")
+        if board.kind == "holes":
+            rules = grid.rules
+            if rules.topology != "plane":
+                out.append(f"# topology: {rules.topology}")
+            if rules.rule.name != "plus":
+                out.append(f"# rule: {rules.rule.spec()}")
+            out.append("# board: holes " + " ".join(grid.name(h) for h in board.holes))
+        else:
+            out.append("# board: merlin")
+    else:
+        out.append(f"# board: {board.kind} {board.source}".rstrip())
+        out.append("# lights: " + " ".join(board.light(i) for i in range(board.cells)))
+        if board.buttons != tuple(board.light(i) for i in range(board.cells)):
+            out.append("# buttons: " + " ".join(board.buttons))
+        out.append("# presses: " + ", ".join(
+            f"{board.name(j)}=" + " ".join(board.light(i) for i in board.neighbours(j)) for j in range(board.cells)))
+    if board.target != "dark":
+        out.append(f"# target: {board.target}")
+    return out
+
+
+def _press_board(fields: _Fields, shape: Shape | None, problems: Problems) -> CountBoard | None:
+    """The press board the header's board, lights, buttons and presses lines describe (None with
+    the problem said at its line when they do not make one)."""
+    kind, line = fields.board["board"]
+    word, _sep, source = kind.partition(" ")
+    target = fields.rules.get("target", ("dark", 0))[0]
+    try:
+        if word == "merlin":
+            return count_board(merlin(), target)
+        if word == "holes":
+            if shape is None:
+                return None
+            return count_board(holed(shape, sorted({shape.parse_cell(c) for c in source.split()})), target)
+        if word in ("graph", "buttons"):
+            lights = tuple(fields.board.get("lights", ("", line))[0].split())
+            buttons = tuple(fields.board.get("buttons", (" ".join(lights), line))[0].split())
+            index = {n: i for i, n in enumerate(lights)}
+            changes: dict[str, tuple[tuple[int, int], ...]] = {}
+            for item in fields.board.get("presses", ("", line))[0].split(","):
+                name, _eq, hit = item.partition("=")
+                if name.strip():
+                    changes[name.strip()] = tuple(sorted((index[n], 1) for n in hit.split()))
+            pm = PressMap(lights, buttons, tuple(changes[b] for b in buttons))
+            return count_board(pm, target, source.strip(), word)
+    except (CountloError, KeyError, ValueError) as e:
+        problems.append((line, str(e) if isinstance(e, CountloError) else
+                         _("the board lines do not make a press map: {what}").format(what=shown(str(e)))))
+        return None
+    problems.append((line, _("unknown board {kind}: expected merlin, holes, graph or buttons").format(
+        kind=shown(word))))
+    return None
 
 
 @dataclass(frozen=True)
@@ -164,7 +233,7 @@ class TapeStep:
 class Tape:
     """The events applied (undo and fix done), counts not yet checked; lines say where each came from."""
 
-    shape: Shape
+    shape: CountBoard
     start: int | None
     steps: tuple[TapeStep, ...]
     start_line: int
@@ -197,7 +266,7 @@ class Transcript:
     format: str = field(default="countlo", compare=False)
 
     @property
-    def shape(self) -> Shape:
+    def shape(self) -> CountBoard:
         return self.header.shape
 
     def line_of_count(self, step: int) -> int:
@@ -235,6 +304,7 @@ class _Fields:
     shape: Shape | None = None
     seed: int | None = None
     rules: dict[str, tuple[str, int]] = field(default_factory=dict)  # key: (value, line)
+    board: dict[str, tuple[str, int]] = field(default_factory=dict)  # a press board's lines (_BOARD)
     known: dict[str, str] = field(default_factory=dict)  # date, strategy, engine
     extra: list[tuple[str, str]] = field(default_factory=list)
 
@@ -283,6 +353,8 @@ def _parse_header(lines: list[str], problems: Problems) -> tuple[_Fields, int, l
                         text=shown(value))))
             elif key in _RULES:
                 fields.rules[key] = (value, n)
+            elif key in _BOARD:
+                fields.board[key] = (value, n)
             elif key in _KNOWN:
                 fields.known[key] = value
             else:
@@ -323,7 +395,7 @@ def _late_size(lines: list[str], first: int, problems: Problems) -> Shape | None
     return None
 
 
-def _parse_body(lines: list[str], first: int, shape: Shape | None, problems: Problems) -> list[Event]:
+def _parse_body(lines: list[str], first: int, shape: CountBoard | None, problems: Problems) -> list[Event]:
     """One Event per meaningful body line; syntax problems are appended to `problems`."""
     events: list[Event] = []
     for i in range(first, len(lines)):
@@ -374,7 +446,7 @@ def _parse_body(lines: list[str], first: int, shape: Shape | None, problems: Pro
     return events
 
 
-def apply_events(shape: Shape, events: list[Event] | tuple[Event, ...], problems: Problems) -> Tape:
+def apply_events(shape: CountBoard, events: list[Event] | tuple[Event, ...], problems: Problems) -> Tape:
     """The events with undo and fix applied; order problems (undo of nothing, ...) go to `problems`."""
     start, start_line, started = None, 0, False
     steps: list[list[int | None]] = []  # [cell, count, step line, count line]
@@ -450,15 +522,20 @@ def read(text: str, source: str = "transcript") -> Transcript:
         raise TranscriptError([(1, _("empty: expected '# {magic} {version}', a '# size: RxC' line, "
                                      "then 'start COUNT'").format(magic=MAGIC, version=VERSION))], source)
     fields, first, notes = _parse_header(lines, problems)
-    shape = fields.shape
-    if not fields.sized:
+    shape: CountBoard | None = fields.shape
+    named = fields.board.get("board", ("", 0))[0].split()[:1] in (["graph"], ["buttons"])
+    if named:
+        shape = _press_board(fields, None, problems)
+    elif not fields.sized:
         known = len(problems)
         shape = _late_size(lines, first, problems)
         if shape is None and len(problems) == known:
             problems.append((fields.magic or 1, _("missing the board size: expected a header "
                                                   "line like '# size: 6x6'")))
-    if shape is not None and fields.rules:
+    if isinstance(shape, Shape) and fields.rules:
         shape = _with_rules(shape, fields.rules, problems)
+    if isinstance(shape, Shape) and fields.board:
+        shape = _press_board(fields, shape, problems)
     events = notes + _parse_body(lines, first, shape, problems)
     if shape is None:
         raise TranscriptError(sorted(problems), source)
@@ -490,7 +567,7 @@ def _one_line(text: str) -> str:
     return " ".join(str(text).split())
 
 
-def event_line(event: Event, shape: Shape) -> str:
+def event_line(event: Event, shape: CountBoard) -> str:
     """The canonical line of one event."""
     if isinstance(event, NoteEvent):
         return f"# {_one_line(event.text or '')}".rstrip()

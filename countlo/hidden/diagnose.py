@@ -13,13 +13,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from countlo.board import Shape, popcount, press_masks
+from countlo.board import popcount, press_masks
+from countlo.countboard import CountBoard
 from countlo.errors import BadCellError
 from countlo.hidden.linear import Elimination
 from countlo.hidden.record import Record, Step, possible_after
 from countlo.i18n import _
 
-RawRecord = tuple[Shape, int, Sequence[Step | tuple[int, int]]]
+RawRecord = tuple[CountBoard, int, Sequence[Step | tuple[int, int]]]
 """A record as typed, possibly failing the entry checks: (shape, starting count, (cell, count)s)."""
 
 
@@ -32,8 +33,8 @@ class Fix:
     suggested: int
 
 
-def _raw(record: Record | RawRecord) -> tuple[Shape, list[int], list[int]]:
-    """Shape, clicked cells (cells[i - 1] is step i's) and counts (counts[0] is the start)."""
+def _raw(record: Record | RawRecord) -> tuple[CountBoard, list[int], list[int]]:
+    """CountBoard, clicked cells (cells[i - 1] is step i's) and counts (counts[0] is the start)."""
     if isinstance(record, Record):
         return record.shape, [s.cell for s in record.steps], record.counts
     shape, start, steps = record
@@ -46,14 +47,14 @@ def _raw(record: Record | RawRecord) -> tuple[Shape, list[int], list[int]]:
     return shape, cells, counts
 
 
-def _entry_ok(shape: Shape, cells: list[int], counts: list[int], i: int) -> bool:
+def _entry_ok(shape: CountBoard, cells: list[int], counts: list[int], i: int) -> bool:
     """Does count i pass its entry check (range for the start, size and parity of the change else)?"""
     if i == 0:
         return 0 <= counts[0] <= shape.cells
     return 0 <= counts[i - 1] <= shape.cells and counts[i] in possible_after(shape, cells[i - 1], counts[i - 1])
 
 
-def _coefficients(shape: Shape, cells: list[int]) -> list[tuple[int, int, int]]:
+def _coefficients(shape: CountBoard, cells: list[int]) -> list[tuple[int, int, int]]:
     """(plus, minus, |N(cell)|) of every equation, as in countlo.hidden.record (|N| = n0's cell count for the start)."""
     masks = press_masks(shape)
     out, f = [(shape.full, 0, shape.cells)], 0
@@ -72,7 +73,7 @@ def _rhs(coef: list[tuple[int, int, int]], counts: list[int], i: int) -> int:
     return (size - (counts[i] - counts[i - 1])) // 2 - popcount(minus)
 
 
-def _candidates(shape: Shape, cells: list[int], counts: list[int], i: int) -> list[int]:
+def _candidates(shape: CountBoard, cells: list[int], counts: list[int], i: int) -> list[int]:
     """Values for count i, other than the written one, that pass every entry check they touch."""
     if i == 0 or not 0 <= counts[i - 1] <= shape.cells:
         values: Sequence[int] = range(shape.cells + 1)
@@ -92,7 +93,7 @@ def _candidates(shape: Shape, cells: list[int], counts: list[int], i: int) -> li
 class _Corrections:
     """One tracked elimination of the record's equations, asked about many corrected counts."""
 
-    def __init__(self, shape: Shape, cells: list[int], counts: list[int], bad: set[int]):
+    def __init__(self, shape: CountBoard, cells: list[int], counts: list[int], bad: set[int]):
         self.n, self.counts = shape.cells, counts
         self.coef = _coefficients(shape, cells)
         self.e = Elimination(shape.cells, track=True, width=len(counts))
@@ -131,7 +132,7 @@ def searchable(record: Record | RawRecord) -> bool:
     return len(counts) <= MAX_COUNTS or _scattered(_bad(shape, cells, counts))
 
 
-def _bad(shape: Shape, cells: list[int], counts: list[int]) -> set[int]:
+def _bad(shape: CountBoard, cells: list[int], counts: list[int]) -> set[int]:
     """The entries whose count no click could show after the count before it."""
     return {j for j in range(len(counts)) if not _entry_ok(shape, cells, counts, j)}
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from countlo.board import Shape
+from countlo.countboard import CountBoard, PressBoard
 from countlo.errors import BadCountError
 from countlo.hidden.diagnose import Fix, RawRecord, diagnose
 from countlo.hidden.record import Record, Step
@@ -71,11 +72,21 @@ class Suspect:
     boards: int
 
 
-def near(shape: Shape, cell: int) -> list[int]:
-    """The cells around `cell` on the grid (the eight a hand can slip to), in reading order."""
-    r, c = divmod(cell, shape.cols)
-    return [rr * shape.cols + cc for rr in range(r - 1, r + 2) for cc in range(c - 1, c + 2)
-            if (rr, cc) != (r, c) and 0 <= rr < shape.rows and 0 <= cc < shape.cols]
+def near(shape: CountBoard, cell: int) -> list[int]:
+    """The cells around `cell` on the grid (the eight a hand can slip to), in reading order. On a
+    grid with holes (Merlin's square too) the lights in the eight cells around it; on a graph or
+    a table, which has no places, the other lights its click changes (docs/MATH.md §30)."""
+    if isinstance(shape, Shape):
+        r, c = divmod(cell, shape.cols)
+        return [rr * shape.cols + cc for rr in range(r - 1, r + 2) for cc in range(c - 1, c + 2)
+                if (rr, cc) != (r, c) and 0 <= rr < shape.rows and 0 <= cc < shape.cols]
+    assert isinstance(shape, PressBoard)
+    grid = shape.grid
+    if grid is None:
+        return [j for j in shape.neighbours(cell) if j != cell]
+    places = shape.places
+    light = {p: i for i, p in enumerate(places)}
+    return sorted(light[g] for g in near(grid, places[cell]) if g in light)
 
 
 def corrected(raw: RawRecord, mistake: Mistake) -> Record:

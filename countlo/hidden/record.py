@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from countlo.board import Shape, popcount, press_masks
+from countlo.countboard import CountBoard
 from countlo.errors import BadCellError, BadCountError
 from countlo.i18n import _
 
@@ -45,7 +46,7 @@ class Equation:
         return popcount(board & self.plus) - popcount(board & self.minus) == self.rhs
 
 
-def possible_after(shape: Shape, cell: int, before: int) -> tuple[int, ...]:
+def possible_after(shape: CountBoard, cell: int, before: int) -> tuple[int, ...]:
     """Counts a click on `cell` can show when `before` lights are lit (any hidden board).
 
     With j of the |N| cells in N(cell) lit, the count becomes before + |N| - 2j, and
@@ -57,7 +58,7 @@ def possible_after(shape: Shape, cell: int, before: int) -> tuple[int, ...]:
     return tuple(sorted(before + n - 2 * j for j in range(lo, hi + 1)))
 
 
-def check_start(shape: Shape, count: int) -> None:
+def check_start(shape: CountBoard, count: int) -> None:
     """Raise BadCountError unless `count` can be a starting count on `shape`."""
     if not 0 <= count <= shape.cells:
         raise BadCountError(
@@ -67,7 +68,7 @@ def check_start(shape: Shape, count: int) -> None:
         )
 
 
-def check_step(shape: Shape, cell: int, before: int, after: int, where: str = "") -> None:
+def check_step(shape: CountBoard, cell: int, before: int, after: int, where: str = "") -> None:
     """Raise BadCountError unless a click on `cell` can take the count from `before` to `after`."""
     if not 0 <= cell < shape.cells:
         raise BadCellError(where + _("cell number {n} is off the {shape} board").format(
@@ -90,7 +91,7 @@ class Record:
     Every count is checked on entry (range, and parity and size of the change).
     """
 
-    shape: Shape
+    shape: CountBoard
     start: int
     steps: tuple[Step, ...] = field(default=())
 
@@ -116,7 +117,9 @@ class Record:
 
     def transposed(self) -> Record:
         """The same game read on the transposed board (the hidden engines run their window along
-        the shorter side); its cells are self.shape.transposed_cells()."""
+        the shorter side); its cells are self.shape.transposed_cells(). Grids only."""
+        if not isinstance(self.shape, Shape):
+            raise TypeError(f"only a grid is transposed, not {self.shape}")
         to = self.shape.transposed_cells()
         return Record(self.shape.transposed(), self.start, tuple(Step(to[s.cell], s.count) for s in self.steps))
 
@@ -184,7 +187,7 @@ class Record:
         return True
 
 
-def record_of(shape: Shape, start: int, clicks: list[int]) -> Record:
+def record_of(shape: CountBoard, start: int, clicks: list[int]) -> Record:
     """The record a hidden start `start` produces under the given clicks (for tests and simulation)."""
     masks = press_masks(shape)
     board, steps = start, []

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from countlo.board import Shape, iter_bits, press_masks
+from countlo.board import iter_bits, press_masks
+from countlo.countboard import CountBoard
 
 
 class FinishStep(NamedTuple):
@@ -22,7 +23,7 @@ class FinishStep(NamedTuple):
 Plan = tuple[FinishStep, ...]
 
 
-def finish_plan(shape: Shape, lights: int, presses: int) -> Plan:
+def finish_plan(shape: CountBoard, lights: int, presses: int) -> Plan:
     """The clicks of `presses` in reading order, each with the count after it."""
     masks, out = press_masks(shape), []
     for k in iter_bits(presses):

@@ -18,7 +18,7 @@ import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from countlo.board import Shape
+from countlo.countboard import CountBoard
 from countlo.errors import BadCountError, CountloError
 from countlo.hidden.diagnose import Fix
 from countlo.hidden.explain import Missed, Mistake, OtherCell, StartAside, Suspect, corrected, explain, raw_of
@@ -109,7 +109,7 @@ class _State:
 class Guide:
     """The companion for one game on `shape` (see module docstring)."""
 
-    def __init__(self, shape: Shape, strategy: str = "adaptive", engine: str = "exact", seed: int = 0,
+    def __init__(self, shape: CountBoard, strategy: str = "adaptive", engine: str = "exact", seed: int = 0,
                  max_clicks: int | None = None, counts: bool = True):
         """`counts=False` leaves Advice.possible empty while probing (simulations need no prompt)."""
         engine = engine_of(engine).value
@@ -190,7 +190,7 @@ class Guide:
 
     def possible_counts(self, cell: int) -> tuple[int, ...]:
         """Counts a click on `cell` now would show on some still-consistent board."""
-        self.shape.cell(cell)
+        self.shape.name(cell)  # BadCellError when there is no such cell
         dist = self.knowledge().distribution(cell)
         return tuple(sorted(c for c, w in dist.items() if w))
 
@@ -293,7 +293,7 @@ class Guide:
         count before the click (the click may not have registered: that is asked about).
         """
         record = self._require()
-        self.shape.cell(cell)
+        self.shape.name(cell)  # BadCellError when there is no such cell
         if isinstance(self._stuck, Doubt):
             raise GuideError(_("the count {count} after {cell} does not fit yet: say which mistake it "
                                "was, or undo").format(count=self._stuck.count,
@@ -576,7 +576,7 @@ class Guide:
         return g
 
 
-def none_clearable(shape: Shape, boards: Callable[[], list[int] | None]) -> tuple[int | None, int] | None:
+def none_clearable(shape: CountBoard, boards: Callable[[], list[int] | None]) -> tuple[int | None, int] | None:
     """When none of the boards (listed only if the board has quiet patterns at all) can be cleared:
     a quiet pattern proving it for all of them (None when no one pattern does, see common_witness)
     and the number of quiet patterns; None when some board can be cleared or none is listed."""

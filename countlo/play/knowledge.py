@@ -12,7 +12,8 @@ import random
 from collections.abc import Callable
 from functools import cached_property
 
-from countlo.board import Shape, iter_bits
+from countlo.board import iter_bits
+from countlo.countboard import CountBoard
 from countlo.hidden.posterior.choice import Posterior, posterior_of
 from countlo.hidden.rebuild import reconstruct
 from countlo.hidden.record import Record
@@ -43,7 +44,7 @@ class Knowledge:
         prior: tuple[int, int | None, Tally] | None = None,
     ):
         self.record = record
-        self.shape: Shape = record.shape
+        self.shape: CountBoard = record.shape
         self.engine = str(getattr(engine, "value", engine))
         self.seed = seed
         self._posterior_of = posterior_of
@@ -180,7 +181,7 @@ def entropy(dist: dict[int, int]) -> float:
     return -sum(w / total * math.log2(w / total) for w in dist.values() if w)
 
 
-def press_set(shape: Shape, lights: int) -> int | None:
+def press_set(shape: CountBoard, lights: int) -> int | None:
     """A fewest-click press set taking `lights` to the game's goal (all dark, or all lit under a
     lit target), None if none exists.
 

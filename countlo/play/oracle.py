@@ -11,7 +11,8 @@ import random
 from collections.abc import Sequence
 from typing import Protocol
 
-from countlo.board import Shape, press_masks
+from countlo.board import press_masks
+from countlo.countboard import CountBoard
 from countlo.errors import BadCellError
 from countlo.i18n import _
 
@@ -19,14 +20,14 @@ from countlo.i18n import _
 class Oracle(Protocol):
     """A hidden CountLightsOut board: the starting count, then the count after each click."""
 
-    shape: Shape
+    shape: CountBoard
 
     def start(self) -> int: ...
 
     def click(self, cell: int) -> int: ...
 
 
-def random_board(shape: Shape, rng: random.Random, density: float = 0.5) -> int:
+def random_board(shape: CountBoard, rng: random.Random, density: float = 0.5) -> int:
     """A board with each light on independently with probability `density`."""
     board = 0
     for k in range(shape.cells):
@@ -38,7 +39,7 @@ def random_board(shape: Shape, rng: random.Random, density: float = 0.5) -> int:
 class SimulatedOracle:
     """A seeded random hidden board; `.board` reveals the start, `.lights` the lights now."""
 
-    def __init__(self, shape: Shape, seed: int = 0, density: float = 0.5, board: int | None = None):
+    def __init__(self, shape: CountBoard, seed: int = 0, density: float = 0.5, board: int | None = None):
         if not 0.0 <= density <= 1.0:
             raise ValueError(f"density must be 0..1, not {density}")
         self.shape = shape
@@ -67,7 +68,7 @@ class ScriptMismatch(AssertionError):
 class ScriptedOracle:
     """Plays back `script` [(cell, count), ...]: expects exactly those clicks, in order."""
 
-    def __init__(self, shape: Shape, start: int, script: Sequence[tuple[int, int]]):
+    def __init__(self, shape: CountBoard, start: int, script: Sequence[tuple[int, int]]):
         self.shape = shape
         self._start = start
         self.script = list(script)

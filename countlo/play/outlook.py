@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from countlo.board import Shape
+from countlo.countboard import CountBoard
 from countlo.play.knowledge import Knowledge, press_set
 from countlo.play.pins import pins
 
@@ -42,7 +42,7 @@ class Outlook:
         return max(0, round(self.to_go))
 
 
-def _settled(shape: Shape, presses: list[int]) -> tuple[frozenset[int], frozenset[int]]:
+def _settled(shape: CountBoard, presses: list[int]) -> tuple[frozenset[int], frozenset[int]]:
     """(cells in every press set, cells in none) over a list of press sets."""
     every, some = (1 << shape.cells) - 1, 0
     for x in presses:

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     import numpy as np
 
-from countlo.board import Shape
+from countlo.countboard import CountBoard
 from countlo.visible.batch import algebra
 
 
@@ -30,7 +30,7 @@ from countlo.visible.batch import algebra
 class Pins:
     """The supports of one invertible shape: targets[i] is pinned once supports[i] is clicked."""
 
-    shape: Shape
+    shape: CountBoard
     supports: tuple[frozenset[int], ...]  # per cell t: the cells whose counts pin X_t
     targets: tuple[int, ...]  # cells t not in their own support
 
@@ -58,7 +58,7 @@ class Pins:
 
 
 @lru_cache(maxsize=16)
-def pins(shape: Shape) -> Pins | None:
+def pins(shape: CountBoard) -> Pins | None:
     """The pin supports of `shape`, None when A is singular (the press set is then not linear)."""
     import numpy as np
 
@@ -66,7 +66,7 @@ def pins(shape: Shape) -> Pins | None:
     if not alg.invertible:
         return None
     m = alg.M.astype(np.int64)
-    m2 = (m @ m) & 1
+    m2 = (m @ m.T) & 1  # M M^T: the counts reveal A^T s, and X = M s = M M^T (A^T s) (M^2 where A is symmetric)
     supports = tuple(frozenset(int(j) for j in np.flatnonzero(m2[t])) for t in range(shape.cells))
     targets = tuple(t for t in range(shape.cells) if t not in supports[t] and supports[t])
     return Pins(shape, supports, targets)

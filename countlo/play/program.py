@@ -18,7 +18,7 @@ from collections import deque
 from collections.abc import Sequence
 from typing import IO
 
-from countlo.board import Shape
+from countlo.countboard import CountBoard, grid_only
 from countlo.errors import CountloError, OracleError
 from countlo.i18n import _, reason
 from countlo.tokens import is_whole, shown
@@ -67,7 +67,7 @@ _LONGEST_WAIT = 86400.0
 class ProgramOracle:
     """A running game program; use as a context manager (or call close()) to stop it."""
 
-    def __init__(self, command: str | Sequence[str], shape: Shape, timeout: float = 5.0,
+    def __init__(self, command: str | Sequence[str], shape: CountBoard, timeout: float = 5.0,
                  env: dict[str, str] | None = None):
         if not (isinstance(timeout, (int, float)) and 0 < timeout <= _LONGEST_WAIT):
             raise ValueError(f"timeout must be above 0 and at most {_LONGEST_WAIT:g} s")
@@ -152,7 +152,7 @@ class ProgramOracle:
 
     def click(self, cell: int) -> int:
         """Send "ROW COL" (1-based) and read the new count."""
-        c = self.shape.cell(cell)
+        c = grid_only(self.shape, "a game program (it is sent ROW COL)").cell(cell)
         try:
             extra: bytes | None = self._lines.get_nowait()
         except queue.Empty:

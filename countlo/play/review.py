@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from countlo.board import Shape
+from countlo.countboard import CountBoard
 from countlo.hidden.diagnose import diagnose, searchable
 from countlo.hidden.posterior.choice import Posterior, posterior_of
 from countlo.hidden.posterior.frontier import check_supported
@@ -22,11 +23,13 @@ EXACT_SIDE = 8  # the exact engine answers in well under a second up to this wid
 EXACT_CELLS = 480  # ... and this many cells (8x60: seconds; 8x125 runs for minutes)
 
 
-def choose_engine(shape: Shape, engine: str = "auto") -> str:
+def choose_engine(shape: CountBoard, engine: str = "auto") -> str:
     """`engine`, or for "auto" the exact engine on boards up to 8 wide and the linear one beyond
     (the exact count's row states grow with the width; the linear engine stays fast)."""
     if engine != "auto":
         return engine
+    if not isinstance(shape, Shape):  # a press board: the split engine, or the window over its lights
+        return "exact"
     small = min(shape.rows, shape.cols) <= EXACT_SIDE and shape.cells <= EXACT_CELLS
     return "exact" if small else "linear"
 
@@ -100,7 +103,7 @@ class Replay:
     `count_lines[i]` is where count i was written. When some count is impossible (`impossible`),
     `record` holds only the steps before it (None if the starting count itself is impossible)."""
 
-    shape: Shape
+    shape: CountBoard
     cells: tuple[int, ...]
     counts: tuple[int, ...]
     count_lines: tuple[int, ...]
@@ -155,7 +158,7 @@ def replay(record: Record, count_lines: tuple[int, ...], engine: str = "auto") -
     return out
 
 
-def replay_impossible(shape: Shape, cells: list[int], counts: list[int],
+def replay_impossible(shape: CountBoard, cells: list[int], counts: list[int],
                       count_lines: tuple[int, ...]) -> Replay:
     """Counts where some click shows a count no board can: the first such step, and every single
     count change that makes all the counts fit one board (diagnose on the raw record)."""
@@ -203,7 +206,7 @@ def first_contradiction(record: Record, engine: str = "exact") -> int:
         record.prefix(n), engine).status is Status.CONTRADICTORY)
 
 
-def first_impossible(shape: Shape, cells: list[int], counts: list[int]) -> int:
+def first_impossible(shape: CountBoard, cells: list[int], counts: list[int]) -> int:
     """The first step whose count no click could show after the count before it (0: the start)."""
     if not 0 <= counts[0] <= shape.cells:
         return 0

@@ -18,8 +18,8 @@ import unicodedata
 from dataclasses import dataclass
 from enum import Enum
 
-from countlo.board import Shape
-from countlo.errors import CountloError
+from countlo.countboard import CountBoard, PressBoard
+from countlo.errors import BadCellError, CountloError
 from countlo.hidden.explain import Mistake
 from countlo.i18n import _
 from countlo.tokens import MAX_DIGITS, is_whole, shown
@@ -125,7 +125,27 @@ def _number(text: str, what: str, line: str) -> int:
 _LONGEST = 3 * MAX_DIGITS + 16  # no meaningful entry is longer; refused before any int()
 
 
-def parse_entry(line: str, shape: Shape) -> Entry:
+def _named(words: list[str], shape: CountBoard) -> Click | None:
+    """A click typed by a light's name on a board without a grid (a graph, a buttons table):
+    NAME or NAME COUNT. A name comes before the one-letter commands (u, h, b, q), as in
+    practice; a word command (undo, help, ...) and a count alone keep their meaning, and an
+    unknown name is said with the lights there are."""
+    if not isinstance(shape, PressBoard) or shape.grid is not None or len(words) > 2:
+        return None
+    word = words[0]
+    if (len(word) > 1 and word.lower() in WORDS) or word.lower() in ("fix", "start") or word.isdigit():
+        return None
+    try:
+        cell = shape.parse_cell(word)
+    except BadCellError:
+        if word.lower() in WORDS or word.endswith("!"):
+            return None
+        raise
+    count = _number(words[1], _("the count"), " ".join(words)) if len(words) == 2 else None
+    return Click(cell, count)
+
+
+def parse_entry(line: str, shape: CountBoard) -> Entry:
     """The Entry a typed line means on a board of `shape`; EntryError or BadCellError if none."""
     # a Chinese input method types full-width digits and letters ('１９', 'Ｄ４'): NFKC reads those
     # forms as ASCII (here only, where a person types at the prompt; options and files stay ASCII;
@@ -150,6 +170,9 @@ def parse_entry(line: str, shape: Shape) -> Entry:
         if words[2][:1].isalpha():
             return FixCell(step, shape.parse_cell(words[2]))
         return FixCount(step, _number(words[2], _("the count"), text))
+    named = _named(words, shape)
+    if named is not None:
+        return named
     verb = WORDS.get(first)
     if verb is not None:
         if len(words) > 1:

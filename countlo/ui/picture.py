@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 
 from countlo.board import Shape, column_letters
+from countlo.countboard import CountBoard, PressBoard
 from countlo.i18n import _
 from countlo.i18n import width as columns
 from countlo.ui.layout import pack
@@ -91,9 +92,41 @@ def glyph(p: float) -> tuple[str, str]:
     return f"class:cell.unknown.{shade}", f"{pct:2d}"
 
 
-def picture(shape: Shape, lit: Sequence[float], suggest: int | None = None,
+NAMES_A_ROW = 8  # a board without a grid: its lights in rows of this many, names over values
+
+
+def grid_of(shape: CountBoard) -> tuple[Shape, list[int | None]] | None:
+    """The grid a board is drawn on and the light in each of its cells (None: a hole); None for
+    a graph or a buttons table, drawn as rows of light names."""
+    if isinstance(shape, Shape):
+        return shape, list(range(shape.cells))
+    if isinstance(shape, PressBoard) and shape.grid is not None:
+        at: list[int | None] = [None] * shape.grid.cells
+        for light, cell in enumerate(shape.places):
+            at[cell] = light
+        return shape.grid, at
+    return None
+
+
+def _cell(lit: Sequence[float], k: int, suggest: int | None, marks: Mapping[int, str], room: int = 2) -> Fragments:
+    """One light: its glyph in `room` columns between brackets (suggested), or a space and its mark."""
+    style, text = glyph(lit[k])
+    text = text.rjust(room)
+    if k == suggest:
+        return [("class:mark", "["), (f"{style} class:cell.suggest", text), ("class:mark", "]")]
+    if k in marks:
+        return [("", " "), (style, text), (_MARK_STYLE[marks[k]], marks[k])]
+    return [("", " "), (style, text), ("", " ")]
+
+
+def _light(shape: CountBoard, k: int) -> str:
+    return shape.light(k) if isinstance(shape, PressBoard) else shape.name(k)
+
+
+def picture(shape: CountBoard, lit: Sequence[float], suggest: int | None = None,
             side: Sequence[Fragments] = (), marks: Mapping[int, str] | None = None) -> Fragments:
-    """The board as fragments: column letters, then one line per row with its 1-based number.
+    """The board as fragments: column letters, then one line per row with its 1-based number
+    (a hole blank); a board without a grid as rows of light names, each over its value.
 
     Each cell takes four columns, " 37 ", with brackets "[37]" around the suggested cell and a
     mark (NEEDED or SPARED, from `marks`) in the fourth column of the others, " 37+";
@@ -102,27 +135,33 @@ def picture(shape: Shape, lit: Sequence[float], suggest: int | None = None,
     marks = marks or {}
     if len(lit) != shape.cells:
         raise ValueError(f"{len(lit)} probabilities for a {shape} board")
-    pad = len(str(shape.rows))
-    out: Fragments = [("", " " * (pad + 1))]
-    for c in range(shape.cols):
-        out.append(("class:label", f" {column_letters(c):<2} "))
-    out.append(("", "\n"))
-    for r in range(shape.rows):
-        out.append(("class:label", f"{r + 1:>{pad}} "))
-        for c in range(shape.cols):
-            k = r * shape.cols + c
-            style, text = glyph(lit[k])
-            if k == suggest:
-                out += [("class:mark", "["), (f"{style} class:cell.suggest", text), ("class:mark", "]")]
-            elif k in marks:
-                out += [("", " "), (style, text), (_MARK_STYLE[marks[k]], marks[k])]
-            else:
-                out += [("", " "), (style, text), ("", " ")]
+    drawn = grid_of(shape)
+    lines: list[Fragments] = []
+    if drawn is None:
+        for first in range(0, shape.cells, NAMES_A_ROW):
+            ks = range(first, min(first + NAMES_A_ROW, shape.cells))
+            rooms = [max(2, columns(_light(shape, k))) for k in ks]
+            lines.append([("class:label", f" {_light(shape, k):>{room}} ") for k, room in zip(ks, rooms)])
+            lines.append([f for k, room in zip(ks, rooms) for f in _cell(lit, k, suggest, marks, room)])
+        head: Fragments = []
+    else:
+        grid, at = drawn
+        pad = len(str(grid.rows))
+        head = [("", " " * (pad + 1))] + [("class:label", f" {column_letters(c):<2} ") for c in range(grid.cols)]
+        for r in range(grid.rows):
+            line: Fragments = [("class:label", f"{r + 1:>{pad}} ")]
+            for c in range(grid.cols):
+                k = at[r * grid.cols + c]
+                line += [("", "    ")] if k is None else _cell(lit, k, suggest, marks)
+            lines.append(line)
+    out: Fragments = head + [("", "\n")] if head else []
+    for r, line in enumerate(lines):
+        out += line
         if r < len(side):
             out += [("", "    ")] + list(side[r])
         out.append(("", "\n"))
-    width = pad + 1 + 4 * shape.cols
-    for extra in side[shape.rows:]:  # a short board: the rest of the side lines below it
+    width = picture_width(shape)
+    for extra in side[len(lines):]:  # a short board: the rest of the side lines below it
         out += [("", " " * width + "    ")] + list(extra) + [("", "\n")]
     return out
 
@@ -167,9 +206,16 @@ def legend_width(marks: Collection[str] = ()) -> int:
     return max(columns(plain(line)) for line in legend_lines(marks))
 
 
-def picture_width(shape: Shape) -> int:
-    """Columns the board picture takes: row numbers, then four columns a cell."""
-    return len(str(shape.rows)) + 1 + 4 * shape.cols
+def picture_width(shape: CountBoard) -> int:
+    """Columns the board picture takes: row numbers, then four columns a cell (a board without a
+    grid: its widest row of names)."""
+    drawn = grid_of(shape)
+    if drawn is None:
+        return max(sum(max(2, columns(_light(shape, k))) + 2
+                       for k in range(first, min(first + NAMES_A_ROW, shape.cells)))
+                   for first in range(0, shape.cells, NAMES_A_ROW))
+    grid = drawn[0]
+    return len(str(grid.rows)) + 1 + 4 * grid.cols
 
 
 def plain(fragments: Fragments) -> str:
@@ -177,6 +223,6 @@ def plain(fragments: Fragments) -> str:
     return "".join(text for _, text in fragments)
 
 
-def board_picture(shape: Shape, board: int, suggest: int | None = None) -> Fragments:
+def board_picture(shape: CountBoard, board: int, suggest: int | None = None) -> Fragments:
     """The picture of a fully known board (bitset): every cell lit or dark."""
     return picture(shape, [float(board >> k & 1) for k in range(shape.cells)], suggest)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Protocol
 
-from countlo.board import Shape
+from countlo.countboard import CountBoard
 from countlo.i18n import _, language, ljust, width
 from countlo.play.advice import Advice, Contradiction, Doubt, Finish, Learned, Probe, Stuck
 from countlo.play.guide import Guide, Progress
@@ -90,7 +90,7 @@ class View(Protocol):
     """The session state a Screen reads."""
 
     guide: Guide
-    shape: Shape
+    shape: CountBoard
     mode: Mode
     pending: int | None
     where: str | None
@@ -115,7 +115,7 @@ class Screen:
         self.view = view
 
     @property
-    def shape(self) -> Shape:
+    def shape(self) -> CountBoard:
         return self.view.shape
 
     def greeting(self) -> Fragments:
@@ -133,7 +133,7 @@ class Screen:
             if v.mode.simulated and not record.steps:
                 out += line(("", _("The simulated game starts with {count} lit.").format(
                     count=record.start)))
-            elif g.done:
+            if g.done:
                 solved = _("This game is already solved ({clicks}).").format(
                     clicks=clicks(len(record.steps)))
                 return out + line(("class:ok", solved))

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import cast
 
-from countlo.board import Shape
+from countlo.countboard import CountBoard
 from countlo.errors import BadCountError, CountloError, EngineLimitError
 from countlo.formats.transcript import Writer
 from countlo.hidden.diagnose import Fix
@@ -77,14 +77,16 @@ class Session:
         self.mode: Mode = RealGame() if oracle is None else SimulatedGame(oracle)
         self.label = label  # e.g. "simulated game, seed 1", shown in the greeting
         self.width = 80  # columns to lay the screen out for; a terminal front end sets its own
-        self.shape: Shape = guide.shape
+        self.shape: CountBoard = guide.shape
         self.pending: int | None = None  # a cell the player clicked whose count is still to come
         self.refused: tuple[int, int] | None = None  # the last count refused, for a bare "!"
         self._seen: dict[tuple[str, tuple[int, ...]], object] = {}  # guide answers for this state
         self.over = guide.done  # a resumed game may be over already
+        self.unclearable = False  # a simulated game ended on lights no click can clear (exit 1)
         self.screen = Screen(self)
         if isinstance(self.mode, SimulatedGame) and guide.record is None:
             self._start(self.mode.start())
+            self.over = guide.done  # a start already at the goal (likely on a board of a few lights)
 
     def _ask(self, what: str, *args: int) -> object:
         """guide.what(*args), computed once per state of the game (the guide may take a while)."""
@@ -422,7 +424,7 @@ class Session:
     def _unclearable(self) -> Fragments:
         """A simulated game whose lights no click can clear ends here: its counts are right, so
         there is no typo to undo (beside the real game the player may still find one)."""
-        self.over = True
+        self.over = self.unclearable = True
         if self.writer is not None:
             self.writer.note("the lights cannot be cleared: the simulated game ends here")
         out = line(("class:warn", advice_text(self.shape, self.advice())))

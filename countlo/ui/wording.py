@@ -3,7 +3,8 @@ what a count taught, how a game ended) and this module words them for people."""
 
 from __future__ import annotations
 
-from countlo.board import Shape, iter_bits
+from countlo.board import iter_bits
+from countlo.countboard import CountBoard
 from countlo.hidden.diagnose import Fix
 from countlo.hidden.explain import Missed, Mistake, OtherCell, StartAside
 from countlo.i18n import N_, _, language, ngettext
@@ -109,12 +110,12 @@ def where(step: int) -> str:
     return _("the starting count") if step == 0 else _("step {step}").format(step=step)
 
 
-def cells(shape: Shape, pattern: int) -> str:
+def cells(shape: CountBoard, pattern: int) -> str:
     """The cells of a pattern by name, e.g. 'A1 B2 C3'."""
     return " ".join(shape.name(j) for j in iter_bits(pattern))
 
 
-def fix_text(shape: Shape, fix: Fix, cells: list[int]) -> str:
+def fix_text(shape: CountBoard, fix: Fix, cells: list[int]) -> str:
     """One line for a typo fix, e.g. "step 14 (C3): you typed 17; 15 makes every count
     consistent" (`cells`: the clicked cells in order)."""
     at = where(fix.step) + ("" if fix.step == 0 else f" ({shape.name(cells[fix.step - 1])})")
@@ -143,7 +144,7 @@ def finish_lead(advice: Finish) -> str:
     return _("Board known")
 
 
-def _odd(shape: Shape) -> str:
+def _odd(shape: CountBoard) -> str:
     """The parity that proves it: odd for the dark goal; for a lit goal, the overlap's parity
     differs from the pattern's size (all lit would meet every one of its cells)."""
     if shape.goal:
@@ -151,7 +152,7 @@ def _odd(shape: Shape) -> str:
     return _("an odd number of cells")
 
 
-def unclearable(shape: Shape, advice: Unclearable) -> str:
+def unclearable(shape: CountBoard, advice: Unclearable) -> str:
     """Why no press set clears the lights, with the quiet pattern that proves it."""
     if advice.listed:
         if advice.witness is None:
@@ -179,7 +180,7 @@ def contradiction(advice: Contradiction) -> str:
         listed=listed)
 
 
-def advice_text(shape: Shape, advice: Advice, strategy: str = "") -> str:
+def advice_text(shape: CountBoard, advice: Advice, strategy: str = "") -> str:
     """The advice as one sentence (logs, plain summaries, simulate's reasons)."""
     if isinstance(advice, AwaitStart):
         return _("Type the starting count (0-{cells})").format(cells=advice.cells)
@@ -210,17 +211,17 @@ def advice_text(shape: Shape, advice: Advice, strategy: str = "") -> str:
     return contradiction(advice)
 
 
-def doesnt_fit(shape: Shape, doubt: Doubt) -> str:
+def doesnt_fit(shape: CountBoard, doubt: Doubt) -> str:
     """'13 after D2 does not fit the counts before it'."""
     return _("{count} after {cell} does not fit the counts before it").format(
         count=doubt.count, cell=shape.name(doubt.clicked))
 
 
-def _step_cell(shape: Shape, step: int, cells: list[int]) -> str:
+def _step_cell(shape: CountBoard, step: int, cells: list[int]) -> str:
     return shape.name(cells[step - 1])
 
 
-def mistake_text(shape: Shape, mistake: Mistake, doubt: Doubt, cells: list[int]) -> str:
+def mistake_text(shape: CountBoard, mistake: Mistake, doubt: Doubt, cells: list[int]) -> str:
     """What went wrong if `mistake` did, e.g. 'you clicked D3, not D2' (`cells`: every click
     so far, the doubted one last)."""
     newest = mistake.step == doubt.step
@@ -250,7 +251,7 @@ def mistake_text(shape: Shape, mistake: Mistake, doubt: Doubt, cells: list[int])
         written=mistake.written)
 
 
-def mistake_question(shape: Shape, mistake: Mistake, doubt: Doubt, cells: list[int]) -> str:
+def mistake_question(shape: CountBoard, mistake: Mistake, doubt: Doubt, cells: list[int]) -> str:
     """The mistake asked about, e.g. 'Did you click D3?', 'Was the count 15?'."""
     newest = mistake.step == doubt.step
     if isinstance(mistake, StartAside):
@@ -271,7 +272,7 @@ def mistake_question(shape: Shape, mistake: Mistake, doubt: Doubt, cells: list[i
     return _("Was step {step}'s count {count}?").format(step=mistake.step, count=mistake.suggested)
 
 
-def answer_text(shape: Shape, mistake: Mistake, doubt: Doubt) -> str:
+def answer_text(shape: CountBoard, mistake: Mistake, doubt: Doubt) -> str:
     """What to type to say it was `mistake`: the cell or the count for the click just made,
     else a fix line (fix STEP COUNT, fix STEP CELL, fix STEP -)."""
     newest = mistake.step == doubt.step
@@ -282,7 +283,7 @@ def answer_text(shape: Shape, mistake: Mistake, doubt: Doubt) -> str:
     return str(mistake.suggested) if newest else f"fix {mistake.step} {mistake.suggested}"
 
 
-def doubt_question(shape: Shape, doubt: Doubt, cells: list[int], most: int = 2) -> str:
+def doubt_question(shape: CountBoard, doubt: Doubt, cells: list[int], most: int = 2) -> str:
     """The question in one line: '13 after D2 does not fit. Did you click D3? Or was the count 15?'."""
     asked = [mistake_question(shape, s.mistake, doubt, cells) for s in doubt.suspects[:most]]
     if not asked:
@@ -294,7 +295,7 @@ def doubt_question(shape: Shape, doubt: Doubt, cells: list[int], most: int = 2) 
     return text
 
 
-def corrected_text(shape: Shape, mistake: Mistake, doubt: Doubt, cells: list[int]) -> str:
+def corrected_text(shape: CountBoard, mistake: Mistake, doubt: Doubt, cells: list[int]) -> str:
     """The line after an answer: 'Corrected: you clicked D3, not D2.'."""
     if isinstance(mistake, Missed) and mistake.step == doubt.step:
         return _("Taken back: the click on {cell} did not register; click it again.").format(
@@ -302,7 +303,7 @@ def corrected_text(shape: Shape, mistake: Mistake, doubt: Doubt, cells: list[int
     return _("Corrected: {what}.").format(what=mistake_text(shape, mistake, doubt, cells))
 
 
-def learned_text(shape: Shape, learned: Learned) -> str:
+def learned_text(shape: CountBoard, learned: Learned) -> str:
     """What one count taught, e.g. 'C4 showed 17: 1,024 boards -> 96 boards'."""
     text = _("{cell} showed {count}: {before} -> {after}").format(
         cell=shape.name(learned.cell), count=learned.count,
@@ -315,7 +316,7 @@ def learned_text(shape: Shape, learned: Learned) -> str:
     return text
 
 
-def ending_text(shape: Shape, ending: Ending, strategy: str = "") -> str:
+def ending_text(shape: CountBoard, ending: Ending, strategy: str = "") -> str:
     """Why a whole game ended, in one sentence (simulate's per-game reasons)."""
     if isinstance(ending, Mismatch):
         return _("after clicking {cell} the game showed {shown}, but the counts before it "

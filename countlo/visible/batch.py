@@ -16,7 +16,8 @@ from functools import lru_cache
 import numpy as np
 
 from countlo.board import Shape, iter_bits, press_masks
-from countlo.visible.engines.polynomial_chase import elimination
+from countlo.countboard import CountBoard
+from countlo.visible.engines.polynomial_chase import eliminate, elimination
 
 MAX_COSET_BITS = 10
 
@@ -25,7 +26,7 @@ MAX_COSET_BITS = 10
 class PressAlgebra:
     """A, the solution map M, solvability checks and quiet basis of one shape, as 0/1 matrices."""
 
-    shape: Shape
+    shape: CountBoard
     A: np.ndarray  # cells x cells, int32, symmetric press matrix
     M: np.ndarray  # cells x cells, int32: row j gives x_j = parity(M[j] . s) for solvable s
     checks: np.ndarray  # c x cells, int32: s is solvable iff every parity(check . s) is 0
@@ -53,11 +54,23 @@ def row_ints(matrix: np.ndarray) -> list[int]:
 
 
 @lru_cache(maxsize=16)
-def algebra(shape: Shape) -> PressAlgebra:
-    """The press algebra of `shape` as 0/1 matrices (countlo.visible.engines.polynomial_chase.elimination)."""
+def algebra(shape: CountBoard) -> PressAlgebra:
+    """The press algebra of `shape` as 0/1 matrices (countlo.visible.engines.polynomial_chase.elimination).
+
+    The elimination runs on the rows of A (light i: the buttons that change it), so M = A^-1 and
+    the checks are the left kernel also where A is not symmetric (Merlin's square, a directed
+    graph, a drawn rule that is not symmetric; docs/MATH.md §30). On the classic grid A is
+    symmetric and its press masks are its rows."""
     n = shape.cells
     masks = press_masks(shape)
-    el = elimination(shape)
+    if isinstance(shape, Shape) and shape.rules.classic:
+        el = elimination(shape)
+    else:
+        lines = [0] * n
+        for j, m in enumerate(masks):
+            for i in iter_bits(m):
+                lines[i] |= 1 << j
+        el = eliminate(lines)
     solution, checks, quiet = list(el.solution), list(el.checks), list(el.quiet)
     Q = bit_rows(quiet, n)
     if len(quiet) <= MAX_COSET_BITS:

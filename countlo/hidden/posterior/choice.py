@@ -12,6 +12,7 @@ import random
 from typing import Protocol
 
 from countlo.board import Shape
+from countlo.countboard import CountBoard
 from countlo.hidden.posterior.frontier import FrontierPosterior
 from countlo.hidden.posterior.split import SplitPosterior
 from countlo.hidden.posterior.split import fits as split_fits
@@ -52,17 +53,22 @@ def posterior_of(record: Record, parent: Posterior | None = None) -> Posterior:
     to SPLIT_CELLS cells, whose memory is fixed by the board, then the window programme.
 
     `parent`, the posterior of record.undo() when the caller has it, lets the frontier programme
-    redo only the part of its forward pass the last click changes (docs/MATH.md §29)."""
-    if record.shape.cells >= FRONTIER_CELLS and record.shape.rules.classic:
+    redo only the part of its forward pass the last click changes (docs/MATH.md §29).
+
+    A board that is not a grid (a press map, docs/MATH.md §30) never gets the frontier programme,
+    which runs along rows: the split engine up to SPLIT_CELLS cells, else the window programme
+    over the lights in their order."""
+    shape = record.shape
+    if isinstance(shape, Shape) and shape.cells >= FRONTIER_CELLS and shape.rules.classic:
         return FrontierPosterior(record, parent if isinstance(parent, FrontierPosterior) else None)
     if split_fits(record.shape):
         return SplitPosterior(record)
     return WindowPosterior(record)
 
 
-def check_rules(shape: Shape) -> None:
+def check_rules(shape: CountBoard) -> None:
     """Raise EngineLimitError when the exact posterior (`posterior_of`) cannot follow a game under
     these rules (never for the classic game, nor for boards the split engine takes). docs/MATH.md §18."""
-    if shape.rules.classic or split_fits(shape):  # small boards: the split engine, fixed memory
+    if shape.classic or split_fits(shape):  # small boards: the split engine, fixed memory
         return
     check_window(shape)

@@ -28,7 +28,8 @@ from math import isqrt
 
 import numpy as np
 
-from countlo.board import Shape, popcount
+from countlo.board import popcount
+from countlo.countboard import CountBoard
 from countlo.hidden.record import Equation
 
 MEMORY_BUDGET = 256 << 20  # bytes of stored forward tables before switching to checkpoints
@@ -64,13 +65,13 @@ class Step:
 class Plan:
     """The steps of the programme on one shape (C <= R); `free` cells take no step (see needs)."""
 
-    shape: Shape
+    shape: CountBoard
     steps: tuple[Step, ...]
     free: tuple[int, ...] = ()
 
 
 @lru_cache(maxsize=64)
-def plan_for(shape: Shape, needs: tuple[tuple[int, tuple[int, ...]], ...] | None = None) -> Plan:
+def plan_for(shape: CountBoard, needs: tuple[tuple[int, tuple[int, ...]], ...] | None = None) -> Plan:
     """Windows, checks and drops for every step.
 
     `needs` pairs each centre with the cells its check or query must see together (default:
@@ -278,7 +279,7 @@ def _rowdot(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 @lru_cache(maxsize=256)
-def dense_peak_bytes(shape: Shape, n0: int) -> int:
+def dense_peak_bytes(shape: CountBoard, n0: int) -> int:
     """Peak bytes of the dense tables' widest step, from the table layout: the backward pass holds
     F_{j-1}, H_j, H_{j-1}, the spread H_j and its masked product (five tables of 2^(bits-1) rows
     of the band's width, counted as 2^bits rows for room), the joint and the lit values of a centre
@@ -294,7 +295,7 @@ def dense_peak_bytes(shape: Shape, n0: int) -> int:
 
 
 @lru_cache(maxsize=256)
-def dense_size(shape: Shape, n0: int) -> int:
+def dense_size(shape: CountBoard, n0: int) -> int:
     """Entries of all dense tables F_j of a record on `shape` with starting count n0."""
     n = shape.cells
     widths = (band(n, n0, j)[1] - band(n, n0, j)[0] + 1 for j in range(n))
@@ -447,7 +448,7 @@ class Tables:
         return int(f[state, col])
 
 
-def lit_values(step: Step, centre: int, shape: Shape, flips: int,
+def lit_values(step: Step, centre: int, shape: CountBoard, flips: int,
                keys: np.ndarray | None = None) -> np.ndarray:
     """Lit cells of N(centre) now (b xor flipped) for the window states `keys` (default: all)."""
     nb = shape.press_mask(centre)

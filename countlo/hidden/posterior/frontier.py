@@ -30,6 +30,7 @@ from functools import cached_property
 import numpy as np
 
 from countlo.board import Shape, move_bits
+from countlo.countboard import CountBoard, grid_only
 from countlo.errors import BadSizeError, CountloError
 from countlo.hidden.record import Record
 from countlo.i18n import _
@@ -40,9 +41,9 @@ MAX_CELLS = 1000  # float64 holds every count below 2^1000 with room for the sum
 MAX_NARROW = 16  # shorter side: 2 x 16 open equations, most at 1 bit, fit a key with room (MATH §22)
 
 
-def check_supported(shape: Shape) -> None:
+def check_supported(shape: CountBoard) -> None:
     """Refuse up front, in one line, a board beyond the hidden-game engine (BadSizeError)."""
-    if not shape.rules.classic:  # other rules: the window engine's own limit (check_rules)
+    if not isinstance(shape, Shape) or not shape.rules.classic:  # the window engine's own limit (check_rules)
         return
     if shape.cells > MAX_CELLS or min(shape.rows, shape.cols) > MAX_NARROW:
         raise BadSizeError(_(
@@ -248,7 +249,7 @@ class FrontierPosterior:
         """The tables of `record`. With `parent`, the posterior of a record it extends by one click
         (record.undo()), the forward pass starts where the new click's equation first touches a
         cell (docs/MATH.md §29); the result is the same."""
-        shape = record.shape
+        shape = grid_only(record.shape, "the frontier programme")
         if shape.cells > MAX_CELLS:
             raise TooWide(f"{shape} has more than {MAX_CELLS} cells")
         self.record = record

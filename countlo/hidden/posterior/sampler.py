@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from countlo.board import Shape
+from countlo.countboard import grid_only
 from countlo.hidden.record import Equation, Record
 from countlo.rules import ROWCOL
 
@@ -46,7 +47,7 @@ class RowSampler:
 
     def __init__(self, record: Record, parent: RowSampler | None = None):
         """The tables of `record`; pass the sampler of record.undo() to add only the last step."""
-        shape = record.shape
+        shape = grid_only(record.shape, "the row sampler")
         if not fits(shape):
             raise ValueError(f"{shape} is too wide for the row sampler")
         self.shape = shape
@@ -58,7 +59,7 @@ class RowSampler:
         if self.transposed:
             self._order = np.array(shape.transposed_cells())  # original cell k sits at working cell _order[k]
             record = record.transposed()
-        work = record.shape
+        work = grid_only(record.shape, "the row sampler")
         self.rows, self.cols = work.rows, work.cols
         self.n0 = record.start
         width = 1 << self.cols

@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from countlo.countboard import rules_of
 from countlo.errors import EngineLimitError
 from countlo.hidden.posterior.dense import Plan, band, table_dtype, window_bits
 from countlo.hidden.posterior.split import SPLIT_CELLS
@@ -162,7 +163,7 @@ class SparseTables:
             raise TablesTooLarge(_(
                 "the exact posterior's tables for this record on a {shape} board ({rules}) would "
                 "pass {most} MB: the clicks reach too far; a board of at most {cells} cells "
-                "usually fits").format(shape=shape, rules=shape.rules.describe(), most=TABLE_BYTES >> 20,
+                "usually fits").format(shape=shape, rules=rules_of(shape), most=TABLE_BYTES >> 20,
                                        cells=SPLIT_CELLS))
 
     def _forward_bytes(self, prev: KeyedRows, j: int) -> int:

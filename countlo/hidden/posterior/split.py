@@ -30,7 +30,8 @@ from functools import cached_property, lru_cache
 
 import numpy as np
 
-from countlo.board import Shape, popcount
+from countlo.board import popcount
+from countlo.countboard import CountBoard
 from countlo.hidden.record import Record
 
 SPLIT_CELLS = 36  # largest board for the split engine (two halves of at most 2^18 states)
@@ -43,7 +44,7 @@ def halves(cells: int) -> tuple[int, int]:
 
 
 @lru_cache(maxsize=64)
-def split_bytes(shape: Shape) -> int:
+def split_bytes(shape: CountBoard) -> int:
     """Peak bytes of the split engine on this board, from its layout, per state of either half:
     64 bytes of 8-byte arrays (the state, its group id, a key, a value and the temporaries of one
     key step or one sort), and for a law the tables P and Q of 8-byte counts, one row per group
@@ -53,10 +54,10 @@ def split_bytes(shape: Shape) -> int:
     return (64 + 2 * 8 * width) * ((1 << a) + (1 << b))
 
 
-def fits(shape: Shape) -> bool:
-    """True when the split engine takes this board: other rules (the classic game keeps its window
-    engines), at most SPLIT_CELLS cells and a peak within SPLIT_BYTES."""
-    return (not shape.rules.classic and shape.cells <= SPLIT_CELLS
+def fits(shape: CountBoard) -> bool:
+    """True when the split engine takes this board: other rules or a press map (the classic game
+    keeps its window engines), at most SPLIT_CELLS cells and a peak within SPLIT_BYTES."""
+    return (not shape.classic and shape.cells <= SPLIT_CELLS
             and split_bytes(shape) <= SPLIT_BYTES)
 
 

@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 
 from countlo.board import Shape, move_bits
+from countlo.countboard import CountBoard, grid_only, rules_of
 from countlo.errors import EngineLimitError
 from countlo.hidden.posterior.dense import DENSE_BYTES, Plan, Tables, dense_peak_bytes, dense_size, lit_values, plan_for
 from countlo.hidden.posterior.sparse import Inexact, SparseTables, binom
@@ -43,24 +44,34 @@ DENSE_CELLS = 66  # dense tables need float64/int64 counts (see dense)
 WINDOW_BITS = 26  # other rules: widest window (cells held at once) the programme may need
 
 
-def window_bits_needed(shape: Shape) -> int:
+def transposes(shape: CountBoard) -> bool:
+    """True when the programme works on the transposed grid (wider than tall); never off a grid."""
+    return isinstance(shape, Shape) and shape.cols > shape.rows and shape.rules.transposable
+
+
+def window_bits_needed(shape: CountBoard) -> int:
     """Cells the programme holds at once when every cell's equation is checked (the worst case
-    of a game), on the orientation the posterior works on."""
-    if shape.cols > shape.rows and shape.rules.transposable:
+    of a game), on the orientation the posterior works on (a press map: its lights in order)."""
+    if isinstance(shape, Shape) and transposes(shape):
         shape = shape.transposed()
     return max(st.bits for st in plan_for(shape).steps)
 
 
-def check_window(shape: Shape) -> None:
+def check_window(shape: CountBoard) -> None:
     """Raise EngineLimitError when the window programme would hold more than WINDOW_BITS cells."""
-    if shape.rules.classic:
+    if shape.classic:
         return
     bits = window_bits_needed(shape)
+    if bits > WINDOW_BITS and not isinstance(shape, Shape):
+        raise EngineLimitError(_(
+            "the exact posterior behind the strategies would hold {bits} lights at once on this "
+            "board ({board}), more than {most}: its buttons reach too far; a board of at most {cells} "
+            "lights always fits").format(bits=bits, board=rules_of(shape), most=WINDOW_BITS, cells=SPLIT_CELLS))
     if bits > WINDOW_BITS:
         raise EngineLimitError(_(
             "the exact posterior behind the strategies would hold {bits} cells at once on a "
             "{shape} board ({rules}), more than {most}: the clicks reach too far; a board of at "
-            "most {cells} cells usually fits").format(bits=bits, shape=shape, rules=shape.rules.describe(),
+            "most {cells} cells usually fits").format(bits=bits, shape=shape, rules=rules_of(shape),
                                          most=WINDOW_BITS, cells=SPLIT_CELLS))
 
 
@@ -101,12 +112,12 @@ class WindowPosterior:
         self.record = record
         shape = record.shape
         check_window(shape)
-        self.transposed = shape.cols > shape.rows and shape.rules.transposable
-        if self.transposed:
+        self.transposed = transposes(shape)
+        if isinstance(shape, Shape) and self.transposed:
             # work on the transpose so the window runs along the shorter side
             self._to_work = shape.transposed_cells()
             work = record.transposed()
-            self._from_work = work.shape.transposed_cells()
+            self._from_work = grid_only(work.shape, "transposition").transposed_cells()
         else:
             self._to_work = list(range(shape.cells))
             work = record

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from countlo.board import Shape, press_masks
+from countlo.countboard import CountBoard
 from countlo.hidden.posterior.frontier import FrontierPosterior
 from countlo.hidden.posterior.sampler import RowSampler, fits
 from countlo.hidden.record import Record
@@ -197,11 +198,12 @@ class Adaptive:
     KEEP = 64  # board lists remembered (undo and re-advice hit them)
     KEEP_SAMPLERS = 3  # row samplers remembered (each holds a few MB of tables)
 
-    def __init__(self, shape: Shape, tuning: Tuning = Tuning(), name: str = "adaptive"):
+    def __init__(self, shape: CountBoard, tuning: Tuning = Tuning(), name: str = "adaptive"):
         self.name = name
         self.shape = shape
         self.tuning = tuning
         self.algebra = algebra(shape)
+        self.rows = isinstance(shape, Shape) and fits(shape)  # the row sampler runs on grids only
         self._exact = endgame(self.algebra, tuning)
         self._samplers: LRU[Record, RowSampler] = LRU(self.KEEP_SAMPLERS)
         self._listed: LRU[Record, np.ndarray] = LRU(self.KEEP)
@@ -222,7 +224,7 @@ class Adaptive:
             return View(lights, total, True)
         rng = np.random.default_rng(knowledge.rng.getrandbits(64))
         post = knowledge.posterior
-        if fits(self.shape):
+        if self.rows:
             starts = self._sampler(record).sample(t.samples, rng)
         elif isinstance(post, FrontierPosterior):  # it draws samples fast
             starts = post.sample_matrix(t.samples, rng)
@@ -244,7 +246,7 @@ class Adaptive:
                 moved = parent ^ self.algebra.A[step.cell].astype(np.uint8)
                 lights = moved[moved.sum(axis=1) == step.count]
         if lights is None or lights.shape[0] != total:
-            if fits(self.shape):
+            if self.rows:
                 starts = self._sampler(record).boards(total)
             else:
                 listed = knowledge.posterior.boards(total)
@@ -266,6 +268,6 @@ class Adaptive:
 BASELINE = Tuning(pin_weight=0.0, endgame=0)  # the adaptive strategy before parity pins (issue 14's baseline)
 
 
-def adaptive_v1(shape: Shape) -> Adaptive:
+def adaptive_v1(shape: CountBoard) -> Adaptive:
     """The adaptive strategy without the pin bonus, kept as the baseline it is measured against."""
     return Adaptive(shape, BASELINE, "adaptive-v1")

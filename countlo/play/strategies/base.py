@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from countlo.board import Shape
+from countlo.countboard import CountBoard
 from countlo.hidden.record import Record
 from countlo.play.knowledge import Knowledge
 from countlo.play.strategies.routine import routine
@@ -29,7 +30,7 @@ class Base:
     name = "base"
     asks = False  # True: None means "the player chooses", not "nothing left to try"
 
-    def __init__(self, shape: Shape):
+    def __init__(self, shape: CountBoard):
         self.shape = shape
 
     def next_click(self, record: Record, knowledge: Knowledge) -> int | None:
@@ -74,7 +75,7 @@ class Fixed(Base):
 
     name = "fixed"
 
-    def __init__(self, shape: Shape):
+    def __init__(self, shape: Shape):  # grids only (registry.GRID_ONLY)
         super().__init__(shape)
         self.routine = routine(shape)
 

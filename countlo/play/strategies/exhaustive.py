@@ -3,13 +3,13 @@ the optimum: tests and bench/bench_optimal.py)."""
 
 from __future__ import annotations
 
-from countlo.board import Shape
+from countlo.countboard import CountBoard
 from countlo.play.game import play_game
 from countlo.play.oracle import SimulatedOracle
 from countlo.play.strategies.optimal import MAX_CELLS, OptimalUnavailableError
 
 
-def exact_mean(shape: Shape, strategy: str) -> float:
+def exact_mean(shape: CountBoard, strategy: str) -> float:
     """Mean total clicks of `strategy` over every start of `shape` (whole games, all cleared).
 
     The exact expectation over uniformly random starts, for comparing a strategy with the optimum

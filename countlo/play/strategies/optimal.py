@@ -17,6 +17,7 @@ from collections.abc import Hashable
 from functools import lru_cache
 
 from countlo.board import Shape, press_masks
+from countlo.countboard import CountBoard
 from countlo.errors import CountloError
 from countlo.hidden.record import Record
 from countlo.play.strategies.beliefs import Belief, BeliefProgramme, press_sets
@@ -32,7 +33,7 @@ class OptimalUnavailableError(CountloError, ValueError):
 class Solver(BeliefProgramme):
     """Exact values and optimal clicks of the beliefs of one small invertible shape."""
 
-    def __init__(self, shape: Shape):
+    def __init__(self, shape: CountBoard):
         if shape.cells > MAX_CELLS:
             raise OptimalUnavailableError(
                 f"strategy optimal is solved exactly only on boards of at most {MAX_CELLS} cells "
@@ -50,7 +51,10 @@ class Solver(BeliefProgramme):
         # belief and on its images, so one canonical image is solved (docs/MATH.md §20)
         self._patterns: list[list[int]] = []
         self._cells: list[list[int]] = []
-        for sym in shape.symmetries():
+        if not isinstance(shape, Shape):  # a press board: the identity only
+            self._cells.append(list(range(shape.cells)))
+            self._patterns.append(list(range(1 << shape.cells)))
+        for sym in shape.symmetries() if isinstance(shape, Shape) else ():
             self._cells.append([sym.apply(1 << k).bit_length() - 1 for k in range(shape.cells)])
             self._patterns.append([sym.apply(s) for s in range(1 << shape.cells)])
 
@@ -95,7 +99,7 @@ class Solver(BeliefProgramme):
         return press + 2 * waste
 
 @lru_cache(maxsize=8)
-def solver(shape: Shape) -> Solver:
+def solver(shape: CountBoard) -> Solver:
     """The memoised solver of `shape` (one per process: the cache the strategy shares)."""
     return Solver(shape)
 
@@ -106,7 +110,7 @@ class Optimal:
     name = "optimal"
     asks = False
 
-    def __init__(self, shape: Shape):
+    def __init__(self, shape: CountBoard):
         self.shape = shape
         self.solver = solver(shape)
 

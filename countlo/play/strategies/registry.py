@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from countlo.board import Shape
+from countlo.countboard import CountBoard
 from countlo.errors import CountloError
+from countlo.i18n import _
 from countlo.play.strategies.adaptive import Adaptive, adaptive_v1
 from countlo.play.strategies.base import EntropyOnly, Fixed, Greedy, Manual, Restore, Sequential, Strategy
 from countlo.play.strategies.names import HELP, StrategyName, strategy_names
@@ -16,11 +18,10 @@ class UnknownStrategyError(CountloError, ValueError):
     """A strategy name that is not one of StrategyName."""
 
 
-_FACTORIES: dict[StrategyName, Callable[[Shape], Strategy]] = {
+_FACTORIES: dict[StrategyName, Callable[[CountBoard], Strategy]] = {  # and FIXED, for grids
     StrategyName.ADAPTIVE: Adaptive,
     StrategyName.ADAPTIVE_V1: adaptive_v1,
     StrategyName.ENTROPY: EntropyOnly,
-    StrategyName.FIXED: Fixed,
     StrategyName.GREEDY: Greedy,
     StrategyName.MANUAL: Manual,
     StrategyName.OPTIMAL: Optimal,
@@ -44,6 +45,20 @@ def strategy_help(name: StrategyName | str) -> str:
     return HELP[strategy_of(name)]
 
 
-def make_strategy(name: StrategyName | str, shape: Shape) -> Strategy:
-    """A fresh strategy `name` for boards of `shape`."""
-    return _FACTORIES[strategy_of(name)](shape)
+GRID_ONLY = frozenset({StrategyName.FIXED})  # a routine found along rows, for grids only
+
+
+class GridOnlyStrategyError(CountloError, ValueError):
+    """A strategy that needs rows and columns, asked for on a press board."""
+
+
+def make_strategy(name: StrategyName | str, shape: CountBoard) -> Strategy:
+    """A fresh strategy `name` for boards of `shape`; a grid-only strategy (GRID_ONLY) on a press
+    board is refused in one line (GridOnlyStrategyError, exit 2)."""
+    chosen = strategy_of(name)
+    if chosen in GRID_ONLY:
+        if not isinstance(shape, Shape):
+            raise GridOnlyStrategyError(_("strategy {name} is for grids (its routine runs along rows), not {board}; "
+                                          "use adaptive").format(name=chosen.value, board=shape))
+        return Fixed(shape)
+    return _FACTORIES[chosen](shape)

@@ -352,9 +352,15 @@ class Elimination(Value):
 def elimination(shape: Shape) -> Elimination:
     """The elimination of `shape`'s press matrix: rows (A row, identity row) reduced together,
     so the identity half records which lights each reduced row combines."""
-    n = shape.cells
-    masks = press_masks(shape)
-    rows = [(masks[k], 1 << k) for k in range(n)]
+    return eliminate(press_masks(shape))
+
+
+def eliminate(lines: Sequence[int]) -> Elimination:
+    """The elimination of the square GF(2) matrix whose row i is the bitset lines[i]. Row i of
+    A is the buttons that change light i; A is symmetric on the classic grid, so its press masks
+    are its rows there (docs/MATH.md §8, §30)."""
+    n = len(lines)
+    rows = [(lines[k], 1 << k) for k in range(n)]
     pivots: list[int] = []
     r = 0
     for col in range(n):
