@@ -175,3 +175,10 @@ def test_every_python_example_of_the_manual_runs():
             ran += len(test.examples)
     result = runner.summarize(verbose=False)
     assert ran >= 5 and result.failed == 0, f"{result.failed} of {ran} examples failed (printed above)"
+
+
+def test_every_benchmark_script_is_listed_on_the_benchmarks_page():
+    """The scripts table of docs/BENCHMARKS.md names every script in bench/ (and no other)."""
+    page = (ROOT / "docs" / "BENCHMARKS.md").read_text(encoding="utf-8")
+    listed = set(re.findall(r"^\| `bench/(\w+\.py)` \|", page, re.M))
+    assert listed == {p.name for p in (ROOT / "bench").glob("*.py")}
