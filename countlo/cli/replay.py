@@ -257,11 +257,13 @@ def _report(r: Replay, args: argparse.Namespace, problem: Problem | None, fmt: s
 
     from countlo.board import Shape
 
-    if args.image is not None and not isinstance(r.shape, Shape):
-        from countlo.errors import CountloError
+    if args.image is not None and not isinstance(r.shape, Shape):  # refuse a picture too big before printing
+        from countlo.countboard import PressBoard
+        from countlo.formats.figures import drawing
+        from countlo.formats.image import check_fits
 
-        raise CountloError(_("--image draws the replay of a grid, not of a {board} board; leave it out").format(
-            board=r.shape))
+        assert isinstance(r.shape, PressBoard)
+        check_fits(drawing(r.shape.board)[0], 3, args.image)
     if args.json:
         print(json.dumps(as_json(r)))
     else:
@@ -302,12 +304,31 @@ def _draw(r: Replay, args: argparse.Namespace) -> int:
     else:
         known = _("The hidden start was known after step {step}{note}.").format(
             step=r.determined_after, note=note)
-    from countlo.countboard import grid_only
+    from countlo.board import Shape
 
-    grid = grid_only(r.shape, "countlo replay --image")
-    save(figures.replayed(grid, _given(r.start, "start"), _given(r.lights, "lights"),
-                          finish if r.clearable else None, None if r.clearable else r.witness, known,
-                          r.finish_exact), args.image)
+    if isinstance(r.shape, Shape):
+        save(figures.replayed(r.shape, _given(r.start, "start"), _given(r.lights, "lights"),
+                              finish if r.clearable else None, None if r.clearable else r.witness, known,
+                              r.finish_exact), args.image)
+    else:  # a press board (Merlin, holes, a graph, a press map): drawn as `solve` draws that board
+        from countlo.board import values
+        from countlo.countboard import PressBoard
+        from countlo.formats.netimage import save as save_network
+        from countlo.formats.network import Network
+
+        assert isinstance(r.shape, PressBoard)
+        drawn, spread, _words = figures.drawing(r.shape.board)
+        n = r.shape.cells
+
+        def spread_bits(x: int) -> list[int]:
+            return spread(values(x, n))
+
+        picture = figures.replayed_states(
+            drawn, spread_bits(_given(r.start, "start")), spread_bits(_given(r.lights, "lights")),
+            spread_bits(finish) if r.clearable else None,
+            None if r.clearable else spread_bits(_given(r.witness, "quiet pattern")), known, r.finish_exact,
+            bool(r.shape.goal))
+        (save_network if isinstance(drawn, Network) else save)(picture, args.image)
     if not args.json:
         print(_("picture: {path}").format(path=args.image))
     return 0

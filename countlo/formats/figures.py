@@ -14,6 +14,7 @@ from countlo.formats.network import Network, network_of
 from countlo.graph import Board
 from countlo.pressmap import PressMap
 from countlo.rules import TOPOLOGY_HELP, Rules
+from countlo.tokens import counted
 
 QUIET_PANELS = 16  # `solve --quiet --image` draws at most this many basis patterns
 
@@ -75,8 +76,10 @@ def quiet(shape: Shape, basis: Sequence[Sequence[int]]) -> Picture:
 def replayed(shape: Shape, start: int, lights: int, finish: int | None, witness: int | None,
              known: str, exact: bool = True) -> Picture:
     """What `replay` found: the hidden start, the lights now, and the clicks that finish (or the
-    quiet pattern proving they cannot all be turned off)."""
+    quiet pattern proving they cannot all be turned off); the goal is the board's (all dark, or
+    all lit under a lit target)."""
     lit = lights.bit_count()
+    to_go = (lights ^ shape.goal).bit_count()
     panels = [Panel("hidden start", shape.to_rows(start)),
               Panel(f"now ({lit} lit)", shape.to_rows(lights))]
     legend: tuple[tuple[str, str], ...] = LIGHTS
@@ -87,14 +90,15 @@ def replayed(shape: Shape, start: int, lights: int, finish: int | None, witness:
         odd = (lights & witness).bit_count()
         notes.append(f"These lights can never all be turned off: every click toggles an even "
                      f"number of the violet cells, and {odd} of them are lit now, an odd number.")
-    elif finish is not None and lit:
+    elif finish is not None and to_go:
         n = finish.bit_count()
         panels.append(Panel(f"to click ({n})", shape.to_rows(finish), "press", "blank"))
         legend += (("press", "click"),)
         fewest = "the fewest possible" if exact else "fewest not proven"
-        notes.append(f"Clicking each red cell once turns every light off: {n} clicks, {fewest}.")
-    elif not lit:
-        notes.append("The lights are all out: this game is won.")
+        goal = "on" if shape.goal else "off"
+        notes.append(f"Clicking each red cell once turns every light {goal}: {counted(n, 'click')}, {fewest}.")
+    elif not to_go:
+        notes.append(f"The lights are all {'on' if shape.goal else 'out'}: this game is won.")
     return Picture(shape, panels, legend, notes)
 
 
@@ -233,6 +237,36 @@ def unsolvable_states(shape: Drawn, start: Sequence[int], weights: Sequence[int]
                   f"changes: it is {now} now and {goal} for the target.")]
     legend = (_state_legend(k, "dark", "lit", "state") + _state_legend(k, "blank", "quiet", "weight")
               if k > 2 else LIGHTS + (("quiet", "proof: how many are lit keeps its parity"),))
+    return Picture(shape, panels, legend, notes + _holes_note(start) + _joins_note(shape))
+
+
+def replayed_states(shape: Drawn, start: Sequence[int], lights: Sequence[int], finish: Sequence[int] | None,
+                    witness: Sequence[int] | None, known: str, exact: bool = True, lit_goal: bool = False) -> Picture:
+    """replayed() on any board the hidden game plays (Merlin's square, a grid with holes, a graph,
+    a press map): the hidden start, the lights now, and the clicks that finish (or the lights whose
+    parity no click changes), two states, values per light and per button; the goal all dark, or
+    all lit when `lit_goal`."""
+    press, light = _nouns(shape)
+    lit = sum(v for v in lights if v > 0)  # a hole is -1
+    to_go = sum(1 for v in lights if v >= 0 and v != int(lit_goal))
+    panels = [Panel("hidden start", (), values=start, states=2), Panel(f"now ({lit} lit)", (), values=lights, states=2)]
+    legend: tuple[tuple[str, str], ...] = LIGHTS
+    notes = [known]
+    if witness is not None:
+        panels.append(Panel("quiet pattern", (), "quiet", "blank", values=witness, states=2))
+        legend += (("quiet", "proof: how many are lit keeps its parity"),)
+        odd = sum(1 for w, v in zip(witness, lights) if w > 0 and v > 0)
+        notes.append(f"These lights can never all be turned off: every click changes an even number of the "
+                     f"violet {light}s, and {odd} of them are lit now, an odd number.")
+    elif finish is not None and to_go:
+        n = sum(v for v in finish if v > 0)
+        panels.append(Panel(f"to click ({n})", (), "press", "blank", values=finish, states=2, buttons=True))
+        legend += (("press", "click"),)
+        fewest = "the fewest possible" if exact else "fewest not proven"
+        goal = "on" if lit_goal else "off"
+        notes.append(f"Clicking each red {press} once turns every light {goal}: {counted(n, 'click')}, {fewest}.")
+    elif not to_go:
+        notes.append(f"The lights are all {'on' if lit_goal else 'out'}: this game is won.")
     return Picture(shape, panels, legend, notes + _holes_note(start) + _joins_note(shape))
 
 

@@ -76,8 +76,34 @@ def network_of(board: Graph | PressMap) -> Network:
     """The picture's layout of a graph or of a press map that is not a grid."""
     check_drawable(board)
     if isinstance(board, PressMap):
-        return _bands(board)
+        graph = _as_graph(board)
+        return _bands(board) if graph is None else _spring(graph)
     return _spring(board)
+
+
+def _as_graph(pm: PressMap) -> Graph | None:
+    """The graph a press map is, when its buttons are its lights, every amount is 1 and either
+    every button changes its own light (sigma+) or none does (sigma): a graph's press map as a
+    transcript records it is drawn as the graph, not as buttons over lights."""
+    if pm.buttons != pm.lights or pm.grid is not None:
+        return None
+    hits = [dict(c) for c in pm.changes]
+    if any(v != 1 for h in hits for v in h.values()):
+        return None
+    own = {j in h for j, h in enumerate(hits)}
+    if len(own) != 1:
+        return None
+    edges, arcs = [], []
+    for j, h in enumerate(hits):
+        for i in h:
+            if i == j:
+                continue
+            if j in hits[i]:
+                if j < i:
+                    edges.append((j, i))
+            else:
+                arcs.append((j, i))  # a click on j changes i, not i's on j
+    return Graph(pm.lights, tuple(edges), "sigma+" if own == {True} else "sigma", pm.states, tuple(arcs))
 
 
 def _spring(g: Graph) -> Network:

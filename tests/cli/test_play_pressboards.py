@@ -4,6 +4,7 @@ played to the end, their transcripts replayed and resumed, and bad input refused
 
 from __future__ import annotations
 
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
@@ -52,8 +53,13 @@ def test_a_simulated_transcript_of_every_kind_replays_and_resumes(run_cli, tmp_p
     assert "this game is won" in res.stdout
     res = run_cli(["replay", "--json", str(path)])
     assert res.returncode == 0 and '"status": "determined"' in res.stdout
-    res = run_cli(["replay", "--image", str(tmp_path / "r.png"), str(path)])
-    assert res.returncode == 2 and "--image draws the replay of a grid" in res.stderr
+    picture = tmp_path / "r.svg"  # drawn as `solve --image` draws the board: its grid, or nodes and lines
+    res = run_cli(["replay", "--image", str(picture), str(path)])
+    assert res.returncode == 0 and res.stdout.endswith(f"picture: {picture}\n"), res.stderr
+    root = ET.fromstring(picture.read_text(encoding="utf-8"))
+    titles = [g.get("data-title") for g in root.iter("{http://www.w3.org/2000/svg}g") if g.get("class") == "panel"]
+    lit = "4" if kind == "directed" else "0"  # the directed graph's target is all lit
+    assert titles == ["hidden start", f"now ({lit} lit)"], titles
 
 
 def test_an_unclearable_simulated_start_is_said_and_exits_1(run_cli):
@@ -107,3 +113,32 @@ def test_workers_play_a_board_read_from_stdin_as_one_process_does(run_cli):
 
     assert games(one.stdout) == games(two.stdout)
     assert games(one.stdout)[0][1][0][0] in ("k1", "k2", "k3", "k4")  # steps name the buttons
+
+
+def test_a_replay_cut_short_draws_the_clicks_that_finish(run_cli, tmp_path):
+    """Merlin's square replayed from a transcript cut once the start is known: the picture has the
+    hidden start, the lights now and the clicks that finish, as many as the text's plan."""
+    import re
+
+    for seed in range(5, 40):
+        path = tmp_path / f"m{seed}.txt"
+        run_cli(["play", "--sim", "--seed", str(seed), "--plain", "--transcript", str(path), "--rule", "merlin"],
+                input="\n" * 40)
+        text = path.read_text(encoding="utf-8") if path.exists() else ""
+        m = re.search(r"# solved: (\d+) clicks, (\d+) to find the board, (\d+) to finish", text)
+        if m and int(m.group(3)) >= 2:
+            break
+    else:
+        pytest.fail("no seed left clicks to finish once the board was known")
+    lines = text.splitlines()
+    steps = [i for i, ln in enumerate(lines) if re.match(r"^[A-C][1-3] \d+$", ln)]
+    cut = tmp_path / "cut.txt"
+    cut.write_text("\n".join(lines[:steps[int(m.group(2)) - 1] + 1]) + "\n", encoding="utf-8")
+    picture = tmp_path / "cut.svg"
+    res = run_cli(["replay", "--image", str(picture), str(cut)])
+    assert res.returncode == 0, res.stderr
+    plan = re.search(r"Finish in (\d+) clicks?", res.stdout)
+    assert plan is not None, res.stdout
+    root = ET.fromstring(picture.read_text(encoding="utf-8"))
+    titles = [g.get("data-title") for g in root.iter("{http://www.w3.org/2000/svg}g") if g.get("class") == "panel"]
+    assert titles[0] == "hidden start" and titles[2] == f"to click ({plan.group(1)})", titles
