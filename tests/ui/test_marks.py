@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from brute import BrutePosterior
+from typed import drive
 
 from countlo.board import Shape, press_masks
 from countlo.play.guide import Guide
@@ -104,7 +105,7 @@ def test_plain_lines_front_end_shows_the_estimate():
 
 
 # --- prompt_toolkit over a pipe, drawn on a virtual 80-column screen ----------------------------
-pt_input = pytest.importorskip("prompt_toolkit.input")
+pytest.importorskip("prompt_toolkit.input")  # the tests below type into its front end (tests/typed.py)
 pyte = pytest.importorskip("pyte")
 
 
@@ -118,16 +119,11 @@ def test_terminal_draws_the_marks_on_the_right_cells_at_80_columns():
     from prompt_toolkit.data_structures import Size
     from prompt_toolkit.output.vt100 import Vt100_Output
 
-    from countlo.ui.terminal import run_terminal
-
     game = SimulatedOracle(SIX, 1)
     session = Session(Guide(SIX), oracle=game)
     sink = io.StringIO()
     output = Vt100_Output(sink, lambda: Size(rows=24, columns=80), term="xterm-256color")
-    with pt_input.create_pipe_input() as pipe:
-        pipe.send_text("".join(c + "\r" for c in PIN_GROUP) + "board\r")  # then the input ends
-        pipe.close()
-        run_terminal(session, input=pipe, output=output)
+    drive(session, "".join(c + "\r" for c in PIN_GROUP) + "board\r", output)  # then the input ends
     rows = screen_of(sink.getvalue(), rows=200)  # tall: nothing scrolls out of sight
     text = "\n".join(rows)
     drawn = marks_in(text, SIX)

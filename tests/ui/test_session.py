@@ -7,6 +7,7 @@ import io
 from pathlib import Path
 
 import pytest
+from typed import drive
 
 from countlo.board import Shape
 from countlo.formats.transcript import Header, Writer, load
@@ -16,7 +17,7 @@ from countlo.play.guide import Guide
 from countlo.play.oracle import SimulatedOracle
 from countlo.ui.picture import plain
 from countlo.ui.session import Session
-from countlo.ui.terminal import run_lines, run_terminal, wants_colour
+from countlo.ui.terminal import run_lines, wants_colour
 from countlo.ui.wording import amount, boards
 
 SHAPE = Shape(3, 4)  # nullity 0: every start can be cleared
@@ -302,17 +303,7 @@ def test_transcripts_go_under_xdg_data_home_named_by_date(tmp_path):
 
 
 # --- behind prompt_toolkit ----------------------------------------------------------------
-pt_input = pytest.importorskip("prompt_toolkit.input")
-
-
-def drive(session: Session, keys: str) -> None:
-    """Run the prompt_toolkit front end on `keys` as typed input, with no real terminal."""
-    from prompt_toolkit.output import DummyOutput
-
-    with pt_input.create_pipe_input() as pipe:
-        pipe.send_text(keys)
-        pipe.close()
-        run_terminal(session, input=pipe, output=DummyOutput())
+pytest.importorskip("prompt_toolkit.input")  # the tests below type into its front end (tests/typed.py)
 
 
 def test_terminal_plays_a_typed_game_with_a_refusal(tmp_path):

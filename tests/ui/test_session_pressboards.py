@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from typed import drive
 
 from countlo.board import Shape
 from countlo.countboard import PressBoard, count_board
@@ -51,18 +52,7 @@ def typed_game(board: PressBoard, seed: int) -> tuple[SimulatedOracle, list[str]
     return game, lines
 
 
-pt_input = pytest.importorskip("prompt_toolkit.input")
-
-
-def drive(session: Session, keys: str) -> None:
-    from prompt_toolkit.output import DummyOutput
-
-    from countlo.ui.terminal import run_terminal
-
-    with pt_input.create_pipe_input() as pipe:
-        pipe.send_text(keys)
-        pipe.close()
-        run_terminal(session, input=pipe, output=DummyOutput())
+pytest.importorskip("prompt_toolkit.input")  # the tests below type into its front end (tests/typed.py)
 
 
 def test_a_graph_game_typed_by_node_names_behind_prompt_toolkit(tmp_path):

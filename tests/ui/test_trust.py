@@ -9,6 +9,7 @@ import os
 from pathlib import Path
 
 import pytest
+from typed import drive
 
 from countlo.board import Shape
 from countlo.formats.transcript import Header, StepEvent, Writer, load
@@ -343,19 +344,14 @@ def test_the_terminal_shows_a_mark_while_a_decision_is_computed():
     'thinking...' mark stands there meanwhile, and is wiped before the step's line."""
     import pytest
 
-    pt_input = pytest.importorskip("prompt_toolkit.input")
+    pytest.importorskip("prompt_toolkit.input")
     from prompt_toolkit.data_structures import Size
     from prompt_toolkit.output.vt100 import Vt100_Output
-
-    from countlo.ui.terminal import run_terminal
 
     screen = io.StringIO()
     output = Vt100_Output(screen, lambda: Size(rows=40, columns=80), term="xterm")
     session = Session(Guide(Shape(3, 4)), oracle=SimulatedOracle(Shape(3, 4), 4))
-    with pt_input.create_pipe_input() as pipe:
-        pipe.send_text("\r\x04")
-        pipe.close()
-        run_terminal(session, input=pipe, output=output)
+    drive(session, "\r\x04", output)
     text = screen.getvalue()
     assert "thinking..." in text and text.index("thinking...") < text.index("1. ")
 
