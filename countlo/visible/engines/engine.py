@@ -133,6 +133,16 @@ def grid(board: Board) -> Shape:
     return board
 
 
+def goal(board: Board, start: Sequence[int], target: Sequence[int] | None) -> list[int]:
+    """target - start (mod k) per light (all dark when target is None), each refused in
+    check_vector's words: the b of A x = b for the engines that take a board's values."""
+    check_vector(board, start, "the start")
+    if target is not None:
+        check_vector(board, target, "the target")
+    k = states(board)
+    return [((target[i] if target is not None else 0) - start[i]) % k for i in range(board.cells)]
+
+
 def check_vector(board: Board, v: Sequence[int], what: str) -> None:
     k = states(board)
     if len(v) != board.cells or any(not 0 <= x < k for x in v):

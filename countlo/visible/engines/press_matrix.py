@@ -151,11 +151,7 @@ class PressMatrix:
         engine.check_size(board)
 
     def solve_start(self, board: Board, start: Sequence[int], target: Sequence[int] | None) -> Outcome:
-        engine.check_vector(board, start, "the start")
-        if target is not None:
-            engine.check_vector(board, target, "the target")
-        k = engine.states(board)
-        b = [((target[i] if target is not None else 0) - start[i]) % k for i in range(board.cells)]
+        b, k = engine.goal(board, start, target), engine.states(board)
         f = factored(board)
         x = f.solve(b)
         if x is not None:

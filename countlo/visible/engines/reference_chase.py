@@ -276,12 +276,7 @@ class ReferenceChase:
         engine.check_size(board)
 
     def solve_start(self, board: Board, start: Sequence[int], target: Sequence[int] | None) -> Outcome:
-        engine.check_vector(board, start, "the start")
-        if target is not None:
-            engine.check_vector(board, target, "the target")
-        k = engine.states(board)
-        b = [((target[i] if target is not None else 0) - start[i]) % k for i in range(board.cells)]
-        return solve_by_plan(board, b)
+        return solve_by_plan(board, engine.goal(board, start, target))
 
     def orders(self, board: Board) -> tuple[int, ...]:
         return tuple(plan(board).kernel.orders)
