@@ -18,6 +18,7 @@ Both: blank lines are skipped and '#' starts a comment. Every mistake names the 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from countlo.board import Shape
 from countlo.errors import BadCellError, BadRuleError, BadSizeError
@@ -42,6 +43,15 @@ def parse_press_map(text: str, states: int, source: str, grid: Shape | None = No
         source=source))
 
 
+def _lines(text: str, source: str) -> Iterator[tuple[int, str, str]]:
+    """(line number, 'SOURCE:LINE: ' for a message, the text) of each line that is not blank once
+    its comment (from #) is gone: the lines of a table and of a matrix alike."""
+    for lineno, raw in enumerate(text.splitlines(), 1):
+        body = raw.split("#", 1)[0].strip()
+        if body:
+            yield lineno, _where(source, lineno), body
+
+
 def _where(source: str, lineno: int) -> str:
     return f"{source}:{lineno}: "
 
@@ -54,11 +64,7 @@ def _table(text: str, states: int, source: str, grid: Shape | None) -> PressMap:
     first: dict[str, int] = {}
     changes: list[tuple[tuple[int, int], ...]] = []
     held = 0
-    for lineno, raw in enumerate(text.splitlines(), 1):
-        body = raw.split("#", 1)[0].strip()
-        if not body:
-            continue
-        at = _where(source, lineno)
+    for lineno, at, body in _lines(text, source):
         head, colon, rest = body.partition(":")
         head = head.strip()
         if not colon or not head:
@@ -175,11 +181,7 @@ def _matrix(text: str, states: int, source: str, grid: Shape | None) -> PressMap
     rows: list[tuple[tuple[int, int], ...]] = []
     width = first = 0
     held = 0
-    for lineno, raw in enumerate(text.splitlines(), 1):
-        body = raw.split("#", 1)[0].strip()
-        if not body:
-            continue
-        at = _where(source, lineno)
+    for lineno, at, body in _lines(text, source):
         if not _ROW.match(body):
             raise BadRuleError(at + _("expected a row of the matrix (entries 0..{last}), got {text}").format(
                 last=states - 1, text=shown(body)))
