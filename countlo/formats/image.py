@@ -146,9 +146,7 @@ class Layout:
 
     def slot_origin(self, i: int) -> tuple[int, int]:
         """Top-left pixel of panel i's slot."""
-        row, col = divmod(i, self.per_row)
-        return (self.margin + col * (self.slot_w + self.gap),
-                self.margin + row * (self.slot_h + self.gap))
+        return slot_at(i, self.per_row, self.margin, self.slot_w, self.slot_h, self.gap)
 
     def board_origin(self, i: int) -> tuple[int, int]:
         """Top-left pixel of panel i's board (its first grid line when there are grid lines)."""
@@ -160,6 +158,12 @@ class Layout:
         x, y = self.board_origin(i)
         inset = 1 if self.grid else 0
         return x + c * self.pitch + inset, y + r * self.pitch + inset, self.pitch - inset
+
+
+def slot_at(i: int, per_row: int, margin: int, width: int, height: int, gap: int) -> tuple[int, int]:
+    """Top-left pixel of panel i's slot, panels `per_row` a row (a grid's and a network's alike)."""
+    row, col = divmod(i, per_row)
+    return margin + col * (width + gap), margin + row * (height + gap)
 
 
 def pitch_for(shape: Shape) -> int:

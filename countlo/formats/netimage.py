@@ -31,6 +31,7 @@ from countlo.formats.image import (
     index,
     legend_width,
     shade,
+    slot_at,
     svg_footer,
     svg_head,
     svg_text,
@@ -69,9 +70,7 @@ class NetLayout:
         return self.title_h + self.board_h
 
     def slot_origin(self, i: int) -> tuple[int, int]:
-        row, col = divmod(i, self.per_row)
-        return (self.margin + col * (self.slot_w + self.gap),
-                self.margin + row * (self.slot_h + self.gap))
+        return slot_at(i, self.per_row, self.margin, self.slot_w, self.slot_h, self.gap)
 
     def board_origin(self, i: int) -> tuple[int, int]:
         x, y = self.slot_origin(i)
